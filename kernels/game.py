@@ -1,0 +1,245 @@
+"""The turn loop: one hand, and a parallel batch of hands (RULES.md R32-R52).
+
+:func:`simulate_range` is the entry point of the batch runner: it plays hands
+``start .. start+count-1`` of the run seeded ``run_seed`` in parallel and
+writes one record row per hand (columns in :mod:`kernels.layout`).
+"""
+import numpy as np
+from numba import njit, prange
+
+from . import layout as L
+from .deal import POZ0_AT, POZ1_AT, STOCK_AT, STOCK_SIZE, UPCARD_AT, shuffle_deal
+from .legal import OK, can_discard
+from .melds import KIND_NONE, analyze
+from .policies import (heur_discard, heur_meld_step, heur_pickup, rand_discard,
+                       rand_meld_step, rand_pickup)
+from .rng import seed_hand
+from .scoring import POZ_TAKEN, POZ_UNPLAYED, POZ_UNTAKEN, score_team
+from .state import (G_ACTIONS, G_BARRED, G_CLOSER, G_ERR, G_HIDDEN, G_PC,
+                    G_PMODE, G_PN, G_POZ_SIZE, G_PP, G_PTURN, G_SLEN, G_SP,
+                    G_STALL, G_TOOK_PILE, G_TPOZ, G_TURN, MI_KIND, MI_LEN,
+                    conservation_ok, discard_card, draw_stock, give_pozzetto,
+                    hand_add, new_state, take_pile)
+
+CAND_ROWS = 2048
+
+
+@njit(cache=True)
+def _debug_check(st):
+    """Debug-mode invariants after an action; sets ``G_ERR`` bits."""
+    g = st[10]
+    if not conservation_ok(st):
+        g[G_ERR] |= L.ERR_CONSERVATION
+    mcnt, minfo, nm = st[6], st[8], st[9]
+    for t in range(2):
+        for mi in range(nm[t]):
+            kind, nw, n2, key, lo, hi, ws, why = analyze(mcnt[t, mi], 0x1FFF)
+            if kind == KIND_NONE or kind != minfo[t, mi, MI_KIND]:
+                g[G_ERR] |= L.ERR_INVALID_MELD
+
+
+@njit(cache=True)
+def setup_hand(st, deck, dealer):
+    """Lay the shuffled ``deck`` out as the deal of R8 (see kernels.deal)."""
+    stock, pile, poz, g = st[3], st[4], st[5], st[10]
+    for s in range(4):
+        for i in range(11):
+            hand_add(st, s, deck[11 * s + i])
+    for i in range(11):
+        poz[0, i] = deck[POZ0_AT + i]
+        poz[1, i] = deck[POZ1_AT + i]
+    g[G_POZ_SIZE] = 11
+    pile[0] = deck[UPCARD_AT]
+    g[G_PN] = 1
+    for i in range(STOCK_SIZE):
+        stock[i] = deck[STOCK_AT + i]
+    g[G_SP] = 0
+    g[G_SLEN] = STOCK_SIZE
+
+
+@njit(cache=True)
+def play_turn(st, rv, seat, kind, p, rng, sel, scratch, cand, debug):
+    """Play one turn of ``seat`` (R32-R52); returns an end reason or -1.
+
+    Mutates ``st`` and the generator ``rng`` (uint64[4]).
+    """
+    hn, g = st[1], st[10]
+    team = seat % 2
+    g[G_TURN] += 1
+    g[G_HIDDEN + seat] = 0            # an assigned pozzetto is usable from now (R41)
+    g[G_BARRED] = -1
+    g[G_TOOK_PILE] = 0
+    g[G_ACTIONS] = 0
+    # ---- PICKUP (R33, R34)
+    if kind == L.POLICY_RANDOM:
+        take = rand_pickup(st, rng)
+    else:
+        take = heur_pickup(st, rv, seat, p)
+    last_turn = False
+    single = False
+    if take:
+        pn = g[G_PN]
+        if pn == 1 and rv[L.RV_FORBID_REDISCARD_SINGLE_PILE] != 0:
+            g[G_BARRED] = st[4][0]       # R36
+        single = pn == 1
+        take_pile(st, seat)
+        g[G_TOOK_PILE] = 1
+        g[G_PP + team] += 1
+        g[G_PC + team] += pn
+    else:
+        draw_stock(st, seat)
+        if g[G_SLEN] - g[G_SP] <= rv[L.RV_STOCK_RESERVE]:
+            last_turn = True              # R50, finish_turn
+    if debug:
+        _debug_check(st)
+    # ---- MELD (R35)
+    while True:
+        if kind == L.POLICY_RANDOM:
+            acted = rand_meld_step(st, rv, seat, rng, sel, scratch, cand)
+        else:
+            acted = heur_meld_step(st, rv, seat, p, sel, scratch)
+        if not acted:
+            break
+        g[G_ACTIONS] += 1
+        if hn[seat] == 0:
+            give_pozzetto(st, seat, L.POZ_DIRECT)   # al volo (R41)
+        if debug:
+            _debug_check(st)
+    # ---- DISCARD (R37-R39, R45)
+    if kind == L.POLICY_RANDOM:
+        cid = rand_discard(st, rv, seat, rng)
+    else:
+        cid = heur_discard(st, rv, seat, p)
+    if cid < 0:
+        g[G_ERR] |= L.ERR_NO_DISCARD
+        return L.END_TURN_CAP
+    code, closes = can_discard(st, rv, team, seat, cid)
+    if code != OK:
+        g[G_ERR] |= L.ERR_NO_DISCARD
+    discard_card(st, seat, cid)
+    if closes == 1:
+        g[G_CLOSER] = seat
+        if debug:
+            _debug_check(st)
+        return L.END_CLOSED               # R47
+    if hn[seat] == 0:
+        give_pozzetto(st, seat, L.POZ_DISCARD)     # con lo scarto (R41)
+        g[G_HIDDEN + seat] = 1
+    if debug:
+        _debug_check(st)
+    if last_turn:
+        return L.END_STOCK_EXHAUSTED
+    # ---- stall counter (R51)
+    if single and g[G_ACTIONS] == 0:
+        g[G_STALL] += 1
+    else:
+        g[G_STALL] = 0
+    if g[G_STALL] >= rv[L.RV_STALL_TURN_LIMIT]:
+        return L.END_STALL
+    if g[G_TURN] >= rv[L.RV_MAX_TURNS_PER_HAND]:
+        return L.END_TURN_CAP
+    return -1
+
+
+@njit(cache=True)
+def play_hand(run_seed, hand_index, rv, kinds, params, debug, rec):
+    """Play hand ``hand_index`` of the run and fill ``rec`` (int32[N_REC], mutated)."""
+    rng = np.empty(4, np.uint64)
+    seed_hand(run_seed, hand_index, rng)
+    deck = np.empty(108, np.int64)
+    dealer = shuffle_deal(rng, deck)
+    st = new_state()
+    setup_hand(st, deck, dealer)
+    hand, hn, hcnt, stock, pile, poz, mcnt, mids, minfo, nm, g = st
+    sel = np.zeros(53, np.int64)
+    scratch = np.zeros(53, np.int64)
+    cand = np.zeros((CAND_ROWS, 4), np.int64)
+    if debug:
+        _debug_check(st)
+    first = (dealer + 1) % 4
+    seat = first
+    end = -1
+    while end < 0:
+        end = play_turn(st, rv, seat, kinds[seat], params[seat], rng, sel, scratch, cand, debug)
+        if end < 0:
+            seat = (seat + 1) % 4
+    # ---- scoring (R55-R59)
+    hc2 = np.zeros((2, 53), np.int64)
+    for f in range(L.N_REC):
+        rec[f] = 0
+    rec[L.REC_DEALER] = dealer
+    rec[L.REC_FIRST_PLAYER] = first
+    rec[L.REC_END_REASON] = end
+    rec[L.REC_TURNS] = g[G_TURN]
+    rec[L.REC_CLOSING_SEAT] = g[G_CLOSER]
+    rec[L.REC_STOCK_LEFT] = g[G_SLEN] - g[G_SP]
+    rec[L.REC_PILE_LEFT] = g[G_PN]
+    for t in range(2):
+        for k in range(2):
+            s = t + 2 * k
+            for f in range(53):
+                hc2[k, f] = hcnt[s, f]
+        if g[G_TPOZ + t] == 0:
+            pz = POZ_UNTAKEN
+        elif g[G_HIDDEN + t] != 0 or g[G_HIDDEN + t + 2] != 0:
+            pz = POZ_UNPLAYED
+        else:
+            pz = POZ_TAKEN
+        closed = 0
+        if end == L.END_CLOSED and g[G_CLOSER] % 2 == t:
+            closed = 1
+        total, mp, bb, cb, hp, pen, cl, di, se = score_team(
+            mcnt[t], nm[t], hc2, 2, closed, pz, g[G_TOOK_PILE], rv)
+        o = L.N_HAND_COLS + t * L.N_TEAM_COLS
+        rec[o + L.TC_SCORE] = total
+        rec[o + L.TC_MELD_POINTS] = mp
+        rec[o + L.TC_BURRACO_BONUS] = bb
+        rec[o + L.TC_CLOSING_BONUS] = cb
+        rec[o + L.TC_HAND_POINTS] = hp
+        rec[o + L.TC_POZZETTO_PENALTY] = pen
+        rec[o + L.TC_CLEAN] = cl
+        rec[o + L.TC_DIRTY] = di
+        rec[o + L.TC_SEMI_CLEAN] = se
+        rec[o + L.TC_MELDS] = nm[t]
+        rec[o + L.TC_CLOSED] = closed
+        rec[o + L.TC_POZ_TAKEN] = g[G_TPOZ + t]
+        rec[o + L.TC_POZ_TURN] = g[G_PTURN + t]
+        rec[o + L.TC_POZ_MODE] = g[G_PMODE + t]
+        rec[o + L.TC_PILE_PICKUPS] = g[G_PP + t]
+        rec[o + L.TC_PILE_CARDS] = g[G_PC + t]
+        if total % 5 != 0:
+            g[G_ERR] |= L.ERR_SCORE_PARITY
+    rec[L.REC_ERROR] = g[G_ERR]
+
+
+@njit(cache=True, parallel=True)
+def simulate_range(run_seed, start, count, rv, kinds, params, debug, out):
+    """Play hands ``start .. start+count-1`` of a run, in parallel.
+
+    Parameters
+    ----------
+    run_seed : uint64
+        The run's seed.
+    start, count : int64
+        First hand index and number of hands.
+    rv : numpy.ndarray
+        ``int64[N_RULES]`` rules vector (``sim.Rules.to_vector``).
+    kinds : numpy.ndarray
+        ``int64[4]`` policy kind per seat.
+    params : numpy.ndarray
+        ``float64[4, N_PARAMS]`` strategy parameters per seat.
+    debug : int64
+        1 to check card conservation and meld validity after every action
+        (sets the record's ``error`` column on failure).
+    out : numpy.ndarray
+        ``int32[count, N_REC]``, filled with one record per hand (mutated).
+    """
+    for i in prange(count):
+        play_hand(run_seed, start + i, rv, kinds, params, debug, out[i])
+
+
+@njit(cache=True)
+def simulate_range_serial(run_seed, start, count, rv, kinds, params, debug, out):
+    """:func:`simulate_range` on one thread (same records)."""
+    for i in range(count):
+        play_hand(run_seed, start + i, rv, kinds, params, debug, out[i])

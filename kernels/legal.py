@@ -1,0 +1,207 @@
+"""Turn-level legality (RULES.md R21-R24, R36-R39, R41, R43, R45-R46).
+
+Every check returns a reason code: 0 (``OK``) when legal, else one of the
+``BAD_*`` codes (text in :data:`LEGAL_REASONS`) or, for an invalid meld, the
+meld code of :mod:`kernels.melds` offset by ``MELD_REASON_BASE``.
+"""
+import numpy as np
+from numba import njit
+
+from . import layout as L
+from .cards import CIDX, JOKER
+from .melds import KIND_NONE, KIND_SET, KIND_SEQ, analyze, layoff_step
+from .state import (G_BARRED, G_TPOZ, MI_KIND, MI_KEY, MI_LEN, MI_NAT2,
+                    MI_NWILD, MMAX)
+
+OK = 0
+BAD_NOT_IN_HAND = 1
+BAD_DUP_SET_RANK = 2
+BAD_EMPTY_AFTER_POZZETTO = 3
+BAD_LAST_CARD_BARRED = 4
+BAD_LAST_CARD_NO_CLOSE = 5
+BAD_BARRED_DISCARD = 6
+BAD_CLOSE_WILD = 7
+BAD_CLOSE_NO_BURRACO = 8
+BAD_OPPONENT_MELD = 9
+BAD_NO_MELD = 10
+BAD_TOO_MANY_MELDS = 11
+BAD_LAYOFF = 12
+MELD_REASON_BASE = 100
+
+LEGAL_REASONS = (
+    "",
+    "the cards are not all in the player's hand",
+    "R23: the team already has a set of this rank (add to it instead)",
+    "R38/R43/R46: the hand would be empty with the team's pozzetto already taken "
+    "(a close needs a discard)",
+    "R38/R36: the one card left could not be discarded (it is the card taken as a one-card pile)",
+    "R38/R45: the one card left could not be discarded (a close needs the pozzetto, "
+    "a burraco and a natural card)",
+    "R36: the card taken as a one-card discard pile cannot be discarded this turn",
+    "R45: the closing discard cannot be a wild (joker or 2)",
+    "R45: closing needs a burraco on the team's table (a clean one under "
+    "require_clean_burraco_to_close)",
+    "R21: cards may be added only to the player's own team's melds",
+    "no such meld",
+    "the team's table is full",
+    "R24: the card cannot be laid off on that meld",
+)
+
+
+@njit(cache=True)
+def team_has_burraco(st, rv, team, extra_mi, extra_len, extra_nwild):
+    """Does ``team`` hold a burraco that allows a close (R45b)?
+
+    ``extra_mi`` (-2 none, -1 a new meld, else a meld index) with
+    ``extra_len``/``extra_nwild`` describes a meld as it will be after a
+    pending action.
+    """
+    minfo, nm = st[8], st[9]
+    need_clean = rv[L.RV_REQUIRE_CLEAN_BURRACO_TO_CLOSE] != 0
+    if extra_mi != -2 and extra_len >= 7 and (not need_clean or extra_nwild == 0):
+        return True
+    for mi in range(nm[team]):
+        if mi == extra_mi:
+            continue
+        if minfo[team, mi, MI_LEN] >= 7 and (not need_clean or minfo[team, mi, MI_NWILD] == 0):
+            return True
+    return False
+
+
+@njit(cache=True)
+def after_action_ok(st, rv, team, seat, sel, nsel, extra_mi, extra_len, extra_nwild):
+    """R38 (no dead ends) for a meld-phase action removing ``sel`` from hand.
+
+    Parameters
+    ----------
+    sel : numpy.ndarray
+        ``int64[53]`` counts leaving the hand (not mutated).
+    nsel : int
+        Number of cards in ``sel``.
+    extra_mi, extra_len, extra_nwild : int
+        The meld the action creates or extends, as after the action.
+
+    Returns
+    -------
+    int
+        ``OK`` or a ``BAD_*`` code.
+    """
+    hn, hcnt, g = st[1], st[2], st[10]
+    left = hn[seat] - nsel
+    if left == 0:
+        if g[G_TPOZ + team] != 0:
+            return BAD_EMPTY_AFTER_POZZETTO
+        return OK              # al volo pozzetto (R41)
+    if left == 1:
+        rc = -1
+        for c in range(53):
+            if hcnt[seat, c] - sel[c] > 0:
+                rc = c
+                break
+        # the id that stays: the barred copy only if it is the only copy held
+        barred = g[G_BARRED]
+        stays_barred = False
+        if barred >= 0:
+            if CIDX[barred] == rc and hcnt[seat, rc] == 1:
+                stays_barred = True
+        if stays_barred:
+            return BAD_LAST_CARD_BARRED
+        if g[G_TPOZ + team] == 0:
+            return OK          # its discard goes to the pozzetto (R37b, R41)
+        if rc == JOKER or rc % 13 == 1:
+            return BAD_LAST_CARD_NO_CLOSE
+        if not team_has_burraco(st, rv, team, extra_mi, extra_len, extra_nwild):
+            return BAD_LAST_CARD_NO_CLOSE
+    return OK
+
+
+@njit(cache=True)
+def can_create(st, rv, team, seat, sel):
+    """Legality of a new meld made of the hand cards counted in ``sel``.
+
+    Implements R15-R18 (validity, option ``set_ranks``), R23 (one set per
+    rank unless ``allow_duplicate_set_rank``) and R38.
+
+    Returns
+    -------
+    tuple of int
+        ``(code, kind, nwild)``; ``code`` is ``OK`` when legal.
+    """
+    hcnt, minfo, nm = st[2], st[8], st[9]
+    nsel = 0
+    for c in range(53):
+        if sel[c] > hcnt[seat, c]:
+            return BAD_NOT_IN_HAND, 0, 0
+        nsel += sel[c]
+    kind, nwild, nat2, key, lo, hi, wslot, why = analyze(sel, rv[L.RV_SET_RANKS_MASK])
+    if kind == KIND_NONE:
+        return MELD_REASON_BASE + why, 0, 0
+    if kind == KIND_SET and rv[L.RV_ALLOW_DUPLICATE_SET_RANK] == 0:
+        for mi in range(nm[team]):
+            if minfo[team, mi, MI_KIND] == KIND_SET and minfo[team, mi, MI_KEY] == key:
+                return BAD_DUP_SET_RANK, kind, nwild
+    if nm[team] >= MMAX:
+        return BAD_TOO_MANY_MELDS, kind, nwild
+    code = after_action_ok(st, rv, team, seat, sel, nsel, -1, nsel, nwild)
+    return code, kind, nwild
+
+
+@njit(cache=True)
+def can_layoff(st, rv, team, seat, mi, c, scratch):
+    """Legality of laying off one card (count index ``c``) on meld ``mi`` (R24, R38).
+
+    ``scratch`` is an ``int64[53]`` work array (overwritten).
+
+    Returns
+    -------
+    tuple of int
+        ``(code, new_len, new_nwild)``.
+    """
+    hcnt, mcnt, minfo, nm = st[2], st[6], st[8], st[9]
+    if mi < 0 or mi >= nm[team]:
+        return BAD_NO_MELD, 0, 0
+    if hcnt[seat, c] < 1:
+        return BAD_NOT_IN_HAND, 0, 0
+    ok, kind, nwild, nat2, key, lo, hi, wslot, why = layoff_step(
+        mcnt[team, mi], minfo[team, mi, MI_KIND], minfo[team, mi, MI_NWILD],
+        minfo[team, mi, MI_NAT2], minfo[team, mi, MI_KEY], c, 0x1FFF)
+    if ok == 0:
+        return BAD_LAYOFF, 0, 0
+    for f in range(53):
+        scratch[f] = 0
+    scratch[c] = 1
+    nlen = minfo[team, mi, MI_LEN] + 1
+    code = after_action_ok(st, rv, team, seat, scratch, 1, mi, nlen, nwild)
+    return code, nlen, nwild
+
+
+@njit(cache=True)
+def can_discard(st, rv, team, seat, cid):
+    """Legality of discarding card id ``cid`` (R36, R37, R39, R45).
+
+    Returns
+    -------
+    tuple of int
+        ``(code, closes)``; ``closes`` is 1 when the discard is a close (R45).
+    """
+    hand, hn, g = st[0], st[1], st[10]
+    held = False
+    for i in range(hn[seat]):
+        if hand[seat, i] == cid:
+            held = True
+            break
+    if not held:
+        return BAD_NOT_IN_HAND, 0
+    if cid == g[G_BARRED]:
+        return BAD_BARRED_DISCARD, 0
+    if hn[seat] >= 2:
+        return OK, 0
+    # last card: going to the pozzetto, or a close
+    if g[G_TPOZ + team] == 0:
+        return OK, 0
+    f = cid % 54
+    if f >= 52 or f % 13 == 1:
+        return BAD_CLOSE_WILD, 0
+    if not team_has_burraco(st, rv, team, -2, 0, 0):
+        return BAD_CLOSE_NO_BURRACO, 0
+    return OK, 1

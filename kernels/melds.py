@@ -1,0 +1,314 @@
+"""Meld validity, canonical reading and lay-off steps (RULES.md R12-R20, R24-R29).
+
+Melds are judged on *counts*: ``cnt`` is ``int64[53]`` with ``cnt[f]`` the
+number of cards of natural face ``f`` (0..51, ``13*suit + rank``) and
+``cnt[52]`` the number of jokers.  Ids never matter for validity (R1).
+
+:func:`analyze` implements the interpretation search of R18 and returns the
+canonical reading of R20 (fewest wilds) as a tuple of ints::
+
+    (kind, nwild, nat2, key, lo, hi, wslot, reason)
+
+``kind``
+    ``KIND_NONE`` (0, invalid), ``KIND_SET`` (1) or ``KIND_SEQ`` (2).
+``nwild``
+    wilds in the canonical reading (0 clean, 1 dirty; R14, R27).
+``nat2``
+    1 if a same-suit 2 is read as the natural 2 in slot 2 (R13), else 0.
+``key``
+    the set's rank (0..12) or the sequence's suit (0..3).
+``lo``, ``hi``
+    sequence: lowest and highest slot held by a natural (R4); set: 0, 0.
+``wslot``
+    sequence: the fixed wild's slot (R19), ``WILD_FREE`` (-1) for a free
+    wild, ``WILD_NONE`` (-2) without a wild; set: ``WILD_NONE`` or
+    ``WILD_FREE``.
+``reason``
+    0 when valid, else one of the ``WHY_*`` codes (text in
+    :data:`REASONS`).
+"""
+import numpy as np
+from numba import njit
+
+from .cards import JOKER
+
+KIND_NONE = 0
+KIND_SET = 1
+KIND_SEQ = 2
+
+WILD_FREE = -1
+WILD_NONE = -2
+
+WHY_OK = 0
+WHY_TOO_FEW = 1
+WHY_ONLY_WILDS = 2
+WHY_MIXED = 3
+WHY_SET_TOO_LONG = 4
+WHY_TWO_WILDS = 5
+WHY_SET_RANK = 6
+WHY_SEQ_TOO_LONG = 7
+WHY_DUP_SLOT = 8
+WHY_TWO_ACES = 9
+WHY_GAPS = 10
+WHY_WRAP = 11
+
+REASONS = (
+    "",
+    "R15: a meld needs at least 3 cards",
+    "R14: a meld needs at least two natural cards (at most one wild)",
+    "R16/R17: the natural cards are neither all one rank (set) nor all one suit (sequence)",
+    "R16: a set has at most 9 cards",
+    "R14: more than one wild (jokers and 2s not in their natural slot)",
+    "R16: sets of this rank are not allowed by the rules (set_ranks)",
+    "R17: a sequence has at most 14 cards",
+    "R17: two natural cards of a sequence would hold the same slot",
+    "R17: a sequence holds at most one natural ace (low or high, not both)",
+    "R18: the natural cards leave more gaps than there are wilds",
+    "R17: no wrap-around (K-A-2) and at most one natural ace",
+)
+
+ALL_SET_RANKS = 0x1FFD    # every rank except the 2 (bit 1)
+
+
+@njit(cache=True)
+def analyze(cnt, set_mask):
+    """Canonical reading of the multiset ``cnt`` (R16-R20).
+
+    Parameters
+    ----------
+    cnt : numpy.ndarray
+        ``int64[53]`` card counts (not mutated).
+    set_mask : int
+        Bit ``r`` set when rank ``r`` may form a set (option ``set_ranks``).
+
+    Returns
+    -------
+    tuple of int
+        ``(kind, nwild, nat2, key, lo, hi, wslot, reason)``, see the module
+        docstring.
+    """
+    n = 0
+    for f in range(53):
+        n += cnt[f]
+    if n < 3:
+        return KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_TOO_FEW
+    jok = cnt[JOKER]
+    twos = cnt[1] + cnt[14] + cnt[27] + cnt[40]
+    others = n - jok - twos
+    if others == 0:
+        return KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_ONLY_WILDS
+    r0 = -1
+    s0 = -1
+    same_rank = True
+    same_suit = True
+    for f in range(52):
+        c = cnt[f]
+        if c == 0:
+            continue
+        r = f % 13
+        if r == 1:
+            continue
+        s = f // 13
+        if r0 < 0:
+            r0 = r
+            s0 = s
+        else:
+            if r != r0:
+                same_rank = False
+            if s != s0:
+                same_suit = False
+    if not same_rank and not same_suit:
+        return KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_MIXED
+    reason = WHY_OK
+    if same_rank:
+        wild = jok + twos
+        if n > 9:
+            reason = WHY_SET_TOO_LONG
+        elif wild > 1:
+            reason = WHY_TWO_WILDS
+        elif (set_mask >> r0) & 1 == 0:
+            reason = WHY_SET_RANK
+        else:
+            ws = WILD_NONE
+            if wild == 1:
+                ws = WILD_FREE
+            return KIND_SET, wild, 0, r0, 0, 0, ws, WHY_OK
+        if not same_suit or others >= 2:
+            return KIND_NONE, 0, 0, r0, 0, 0, WILD_NONE, reason
+    # ---- sequence (R17, R18): naturals of suit s0 plus at most one wild
+    if n > 14:
+        return KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_SEQ_TOO_LONG
+    base = 13 * s0
+    for r in range(13):
+        if r != 1 and cnt[base + r] > 1:
+            if r == 0:
+                return KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_TWO_ACES
+            return KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_DUP_SLOT
+    c2 = cnt[base + 1]
+    ace = cnt[base]
+    best_w = 99
+    b_nat2 = 0
+    b_lo = 0
+    b_hi = 0
+    b_ws = WILD_NONE
+    why = WHY_GAPS
+    for nat2 in range(2):
+        if nat2 == 1 and c2 == 0:
+            break
+        wilds = jok + twos - nat2
+        if wilds > 1:
+            why = WHY_TWO_WILDS
+            continue
+        n_ace_opts = 1
+        if ace == 1:
+            n_ace_opts = 2
+        for ao in range(n_ace_opts):
+            lo = 99
+            hi = -1
+            nnat = 0
+            for r in range(2, 13):
+                if cnt[base + r] == 1:
+                    sl = r + 1
+                    nnat += 1
+                    if sl < lo:
+                        lo = sl
+                    if sl > hi:
+                        hi = sl
+            if nat2 == 1:
+                nnat += 1
+                if 2 < lo:
+                    lo = 2
+                if 2 > hi:
+                    hi = 2
+            if ace == 1:
+                sl = 1
+                if ao == 1:
+                    sl = 14
+                nnat += 1
+                if sl < lo:
+                    lo = sl
+                if sl > hi:
+                    hi = sl
+            gaps = (hi - lo + 1) - nnat
+            if gaps > wilds:
+                if why != WHY_TWO_WILDS:
+                    why = WHY_GAPS
+                continue
+            if wilds < best_w:
+                best_w = wilds
+                b_nat2 = nat2
+                b_lo = lo
+                b_hi = hi
+                if gaps == 1:
+                    # find the missing slot
+                    ws = -3
+                    for sl in range(lo + 1, hi):
+                        present = False
+                        if sl == 1 or sl == 14:
+                            present = ace == 1 and ((sl == 1 and ao == 0) or (sl == 14 and ao == 1))
+                        elif sl == 2:
+                            present = nat2 == 1
+                        else:
+                            present = cnt[base + sl - 1] == 1
+                        if not present:
+                            ws = sl
+                            break
+                    b_ws = ws
+                elif wilds == 1:
+                    b_ws = WILD_FREE
+                else:
+                    b_ws = WILD_NONE
+    if best_w == 99:
+        if ace == 1 and c2 > 0 and why == WHY_GAPS:
+            why = WHY_WRAP
+        return KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, why
+    return KIND_SEQ, best_w, b_nat2, s0, b_lo, b_hi, b_ws, WHY_OK
+
+
+@njit(cache=True)
+def meld_points(cnt, values):
+    """Sum of card values (R2) of the multiset ``cnt`` (points)."""
+    p = 0
+    for f in range(53):
+        p += cnt[f] * values[f]
+    return p
+
+
+@njit(cache=True)
+def burraco_class(cnt, set_mask, semi_rule):
+    """Class of a meld for scoring (R27-R29, R56).
+
+    Returns
+    -------
+    int
+        0 not a burraco (fewer than 7 cards or invalid), 1 clean, 2 dirty,
+        3 dirty that qualifies as semi-clean under ``semi_rule`` (0 =
+        ``adjacent_run``, 1 = ``wild_at_end``); the caller decides whether
+        semi-clean scores as such (option ``semi_clean_bonus``).
+    """
+    n = 0
+    for f in range(53):
+        n += cnt[f]
+    if n < 7:
+        return 0
+    kind, nwild, nat2, key, lo, hi, wslot, why = analyze(cnt, set_mask)
+    if kind == KIND_NONE:
+        return 0
+    if nwild == 0:
+        return 1
+    nnat = n - nwild
+    if kind == KIND_SET:
+        if nnat >= 7:
+            return 3
+        return 2
+    if wslot == WILD_FREE:
+        if nnat >= 7:
+            return 3
+        return 2
+    if semi_rule == 1:
+        return 2
+    # fixed wild at wslot: naturals lo..wslot-1 and wslot+1..hi are runs
+    if wslot - lo >= 7 or hi - wslot >= 7:
+        return 3
+    return 2
+
+
+@njit(cache=True)
+def layoff_step(mcnt, mkind, mnwild, mnat2, mkey, c, set_mask):
+    """Is adding the card with count index ``c`` to a meld one legal step (R24)?
+
+    Parameters
+    ----------
+    mcnt : numpy.ndarray
+        ``int64[53]`` counts of the meld (temporarily mutated, restored).
+    mkind, mnwild, mnat2, mkey : int
+        The meld's kind and canonical reading (from :func:`analyze`).
+    c : int
+        Count index of the added card (0..52).
+    set_mask : int
+        Option ``set_ranks`` as a bit mask.
+
+    Returns
+    -------
+    tuple of int
+        ``(ok, kind, nwild, nat2, key, lo, hi, wslot, reason)``; ``ok`` is 1
+        when legal, and the rest is the canonical reading of the new meld.
+        ``reason`` 0 when legal; ``WHY_TWO_WILDS`` for a refused wild (R24b).
+    """
+    is_joker = c == JOKER
+    is_two = (not is_joker) and (c % 13 == 1)
+    if mnwild > 0:
+        if is_joker:
+            return 0, 0, 0, 0, -1, 0, 0, WILD_NONE, WHY_TWO_WILDS
+        if is_two and (mkind != KIND_SEQ or c // 13 != mkey):
+            return 0, 0, 0, 0, -1, 0, 0, WILD_NONE, WHY_TWO_WILDS
+    mcnt[c] += 1
+    kind, nwild, nat2, key, lo, hi, wslot, why = analyze(mcnt, set_mask)
+    mcnt[c] -= 1
+    if kind == KIND_NONE:
+        return 0, kind, nwild, nat2, key, lo, hi, wslot, why
+    if kind != mkind:
+        return 0, kind, nwild, nat2, key, lo, hi, wslot, WHY_MIXED
+    if mnwild > 0 and is_two and nat2 != mnat2 + 1:
+        return 0, kind, nwild, nat2, key, lo, hi, wslot, WHY_TWO_WILDS
+    return 1, kind, nwild, nat2, key, lo, hi, wslot, WHY_OK

@@ -1,0 +1,464 @@
+"""Decision functions of the strategies (policy kinds in :mod:`kernels.layout`).
+
+A policy sees only what its player may see (R11): its own hand, both teams'
+melds, the whole discard pile, hand sizes and the stock size.  It never reads
+other hands, the stock order or untaken pozzetti.  Legality always comes from
+:mod:`kernels.legal`; a policy only chooses among legal moves.
+
+Parameter slots of the ``heuristic`` policy (``float64[N_PARAMS]`` row) are
+the ``HP_*`` constants of :mod:`kernels.layout`; names, defaults and
+meanings are in ``sim.strategies``.
+"""
+import numpy as np
+from numba import njit
+
+from .cards import CVALUE, JOKER
+from .layout import (HP_DISCARD_W_DANGER, HP_DISCARD_W_NEIGHBOR, HP_DISCARD_W_PAIR,
+                     HP_DISCARD_W_POINTS, HP_DISCARD_W_WILD, HP_PILE_SIZE_WEIGHT,
+                     HP_PILE_THRESHOLD, HP_PILE_W_WILD, HP_USE_WILD_TO_MELD,
+                     HP_WILD_LAYOFF_MIN_LEN)
+from .legal import OK, can_create, can_discard, can_layoff
+from .melds import KIND_SEQ, KIND_SET, layoff_step
+from .rng import bounded
+from .state import (G_PN, G_TPOZ, MI_KEY, MI_KIND, MI_LEN, MI_NAT2, MI_NWILD,
+                    meld_add, meld_create)
+
+
+@njit(cache=True, inline="always")
+def _is_wild_c(c):
+    return c == JOKER or c % 13 == 1
+
+
+@njit(cache=True)
+def _slot_present(cnt, base, sl):
+    """Is slot ``sl`` (1..14) of the suit at ``base`` held by a natural in ``cnt``?"""
+    if sl == 1 or sl == 14:
+        return cnt[base] > 0
+    return cnt[base + sl - 1] > 0
+
+
+@njit(cache=True)
+def _slot_c(base, sl):
+    if sl == 1 or sl == 14:
+        return base
+    return base + sl - 1
+
+
+# ---------------------------------------------------------------- heuristic
+@njit(cache=True)
+def _fits_meld(st, team, c, scratch_unused):
+    """Could card ``c`` be laid off on one of ``team``'s melds (one step, R24)?"""
+    mcnt, minfo, nm = st[6], st[8], st[9]
+    wild = _is_wild_c(c)
+    for mi in range(nm[team]):
+        kind = minfo[team, mi, MI_KIND]
+        key = minfo[team, mi, MI_KEY]
+        if not wild:
+            if kind == KIND_SET and c % 13 != key:
+                continue
+            if kind == KIND_SEQ and c // 13 != key:
+                continue
+        ok, k2, nw, n2, ky, lo, hi, ws, why = layoff_step(
+            mcnt[team, mi], kind, minfo[team, mi, MI_NWILD], minfo[team, mi, MI_NAT2],
+            key, c, 0x1FFF)
+        if ok == 1:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _forms_natural_meld(cnt, c):
+    """Would natural ``c`` make a 3-card natural meld with the counts ``cnt``?"""
+    r = c % 13
+    s = c // 13
+    same_rank = 0
+    for t in range(4):
+        same_rank += cnt[13 * t + r]
+    if same_rank >= 2:
+        return True
+    base = 13 * s
+    if r == 0:
+        slots = (1, 14)
+    else:
+        slots = (r + 1, r + 1)
+    for k in range(2):
+        sl = slots[k]
+        for a in range(sl - 2, sl + 1):
+            if a < 1 or a + 2 > 14:
+                continue
+            ok = True
+            for x in range(a, a + 3):
+                if x == sl:
+                    continue
+                if x == 2:
+                    if cnt[base + 1] == 0:
+                        ok = False
+                elif not _slot_present(cnt, base, x):
+                    ok = False
+            if ok:
+                return True
+    return False
+
+
+@njit(cache=True)
+def heur_pickup(st, rv, seat, p):
+    """Take the discard pile (True) or draw from the stock (False)."""
+    hcnt, pile, g = st[2], st[4], st[10]
+    team = seat % 2
+    pn = g[G_PN]
+    useful = 0.0
+    for i in range(pn):
+        c = pile[i] % 54
+        if c >= 52:
+            c = JOKER
+        if _is_wild_c(c):
+            useful += p[HP_PILE_W_WILD]
+            continue
+        if _fits_meld(st, team, c, hcnt[seat]) or _forms_natural_meld(hcnt[seat], c):
+            useful += 1.0
+    if useful == 0.0:
+        return False
+    score = useful + p[HP_PILE_SIZE_WEIGHT] * pn
+    return score >= p[HP_PILE_THRESHOLD]
+
+
+@njit(cache=True)
+def _try_create(st, rv, team, seat, sel):
+    code, kind, nwild = can_create(st, rv, team, seat, sel)
+    if code == OK:
+        meld_create(st, team, seat, sel)
+        return True
+    return False
+
+
+@njit(cache=True)
+def _best_run(hc, base):
+    """Longest run of natural slots in one suit: (length, first slot)."""
+    best_len = 0
+    best_a = 0
+    run = 0
+    for sl in range(1, 15):
+        if sl == 2:
+            present = hc[base + 1] > 0
+        else:
+            present = _slot_present(hc, base, sl)
+        if present:
+            run += 1
+            if run > best_len and run <= 13:
+                best_len = run
+                best_a = sl - run + 1
+        else:
+            run = 0
+    return best_len, best_a
+
+
+@njit(cache=True)
+def heur_meld_step(st, rv, seat, p, sel, scratch):
+    """Apply the heuristic's next meld-phase action; False when it stops.
+
+    Order: natural lay-offs, natural sets and sequences (largest first), then
+    plays that use a wild.  Every action is checked by :mod:`kernels.legal`
+    (R38 included) before it is applied; ``st`` is mutated.
+    """
+    hn, hcnt, mcnt, minfo, nm, g = st[1], st[2], st[6], st[8], st[9], st[10]
+    team = seat % 2
+    hc = hcnt[seat]
+    small = hn[seat] <= 4
+    # A. lay off naturals (and same-suit 2s entering as natural 2s)
+    for mi in range(nm[team]):
+        kind = minfo[team, mi, MI_KIND]
+        key = minfo[team, mi, MI_KEY]
+        nw = minfo[team, mi, MI_NWILD]
+        for c in range(52):
+            if hc[c] == 0:
+                continue
+            if kind == KIND_SET and c % 13 != key:
+                continue
+            if kind == KIND_SEQ and c // 13 != key:
+                continue
+            if kind == KIND_SET and c % 13 == 1:
+                continue
+            code, nlen, nnw = can_layoff(st, rv, team, seat, mi, c, scratch)
+            if code == OK and nnw <= nw:
+                meld_add(st, team, seat, mi, c)
+                return True
+    # B/C. natural sets and runs
+    best_set = 0
+    best_r = -1
+    for r in range(13):
+        if r == 1:
+            continue
+        nn = hc[r] + hc[13 + r] + hc[26 + r] + hc[39 + r]
+        if nn >= 3 and nn > best_set:
+            best_set = nn
+            best_r = r
+    best_run = 0
+    best_s = -1
+    best_a = 0
+    for s in range(4):
+        ln, a = _best_run(hc, 13 * s)
+        if ln >= 3 and ln > best_run:
+            best_run = ln
+            best_s = s
+            best_a = a
+    for attempt in range(2):
+        do_set = best_set >= 3 and (best_set >= best_run)
+        if attempt == 1:
+            do_set = not do_set
+        if do_set and best_set >= 3:
+            for k in range(best_set, 2, -1):
+                for f in range(53):
+                    sel[f] = 0
+                left = k
+                for s in range(4):
+                    c = 13 * s + best_r
+                    take = min(hc[c], left)
+                    sel[c] = take
+                    left -= take
+                if _try_create(st, rv, team, seat, sel):
+                    return True
+        if (not do_set) and best_run >= 3:
+            base = 13 * best_s
+            for ln in range(best_run, 2, -1):
+                for shift in range(best_run - ln + 1):
+                    for f in range(53):
+                        sel[f] = 0
+                    for sl in range(best_a + shift, best_a + shift + ln):
+                        if sl == 2:
+                            sel[base + 1] = 1
+                        else:
+                            sel[_slot_c(base, sl)] = 1
+                    if _try_create(st, rv, team, seat, sel):
+                        return True
+    # D. plays that use a wild
+    wc = -1
+    if hc[JOKER] > 0:
+        wc = JOKER
+    else:
+        for s in range(4):
+            if hc[13 * s + 1] > 0:
+                wc = 13 * s + 1
+                break
+    min_len = p[HP_WILD_LAYOFF_MIN_LEN]
+    # D1. natural lay-offs that turn a clean meld dirty (R25.2), for a burraco or to go out
+    for mi in range(nm[team]):
+        ln = minfo[team, mi, MI_LEN]
+        if not (small or ln + 1 >= 7):
+            continue
+        kind = minfo[team, mi, MI_KIND]
+        key = minfo[team, mi, MI_KEY]
+        for c in range(52):
+            if hc[c] == 0 or _is_wild_c(c):
+                continue
+            if kind == KIND_SET and c % 13 != key:
+                continue
+            if kind == KIND_SEQ and c // 13 != key:
+                continue
+            code, nlen, nnw = can_layoff(st, rv, team, seat, mi, c, scratch)
+            if code == OK:
+                meld_add(st, team, seat, mi, c)
+                return True
+    if wc < 0:
+        return False
+    # D2. a wild on a clean meld long enough (a burraco), or to go out
+    for mi in range(nm[team]):
+        if minfo[team, mi, MI_NWILD] > 0:
+            continue
+        ln = minfo[team, mi, MI_LEN]
+        if ln >= min_len or small:
+            code, nlen, nnw = can_layoff(st, rv, team, seat, mi, wc, scratch)
+            if code == OK:
+                meld_add(st, team, seat, mi, wc)
+                return True
+    if p[HP_USE_WILD_TO_MELD] < 0.5 and not small:
+        return False
+    # D3. open a meld from two naturals and the wild
+    for r in range(13):
+        if r == 1:
+            continue
+        nn = hc[r] + hc[13 + r] + hc[26 + r] + hc[39 + r]
+        if nn == 2:
+            for f in range(53):
+                sel[f] = 0
+            for s in range(4):
+                sel[13 * s + r] = hc[13 * s + r]
+            sel[wc] += 1
+            if _try_create(st, rv, team, seat, sel):
+                return True
+    for s in range(4):
+        base = 13 * s
+        for a in range(1, 13):
+            for gap in range(1, 3):
+                b = a + gap
+                if b > 14:
+                    continue
+                if a == 2 or b == 2:
+                    continue
+                if not (_slot_present(hc, base, a) and _slot_present(hc, base, b)):
+                    continue
+                if a == 1 and b == 14:
+                    continue
+                for f in range(53):
+                    sel[f] = 0
+                sel[_slot_c(base, a)] = 1
+                sel[_slot_c(base, b)] = 1
+                sel[wc] += 1
+                if sel[wc] > hc[wc]:
+                    continue
+                if _try_create(st, rv, team, seat, sel):
+                    return True
+    return False
+
+
+@njit(cache=True)
+def heur_discard(st, rv, seat, p):
+    """The id the heuristic discards: the least useful legal card (R37)."""
+    hand, hn, hcnt = st[0], st[1], st[2]
+    team = seat % 2
+    opp = 1 - team
+    hc = hcnt[seat]
+    best = -1
+    best_v = 1e300
+    for i in range(hn[seat]):
+        cid = hand[seat, i]
+        code, closes = can_discard(st, rv, team, seat, cid)
+        if code != OK:
+            continue
+        c = cid % 54
+        if c >= 52:
+            c = JOKER
+        if closes == 1:
+            return cid
+        v = 0.0
+        if _is_wild_c(c):
+            v += p[HP_DISCARD_W_WILD]
+        else:
+            r = c % 13
+            s = c // 13
+            same = 0
+            for t in range(4):
+                same += hc[13 * t + r]
+            v += p[HP_DISCARD_W_PAIR] * (same - 1)
+            sl = r + 1
+            if r == 0:
+                sl = 1
+            nb = 0
+            for d in range(-2, 3):
+                if d == 0:
+                    continue
+                x = sl + d
+                if x < 1 or x > 14:
+                    continue
+                if x == 2:
+                    if hc[13 * s + 1] > 0:
+                        nb += 1
+                elif _slot_present(hc, 13 * s, x):
+                    nb += 1
+            if r == 0:
+                for x in (12, 13):
+                    if _slot_present(hc, 13 * s, x):
+                        nb += 1
+            v += p[HP_DISCARD_W_NEIGHBOR] * nb
+        if _fits_meld(st, opp, c, hc):
+            v += p[HP_DISCARD_W_DANGER]
+        v -= p[HP_DISCARD_W_POINTS] * CVALUE[c]
+        if v < best_v:
+            best_v = v
+            best = cid
+    return best
+
+
+# ---------------------------------------------------------------- random
+@njit(cache=True)
+def rand_pickup(st, rng):
+    """Uniform choice between the stock and the pile."""
+    return bounded(rng, 2) == 1
+
+
+@njit(cache=True)
+def rand_meld_step(st, rv, seat, rng, sel, scratch, cand):
+    """One uniform choice among the legal meld-phase actions and stopping.
+
+    Candidate actions: every legal single-card lay-off, and every legal new
+    3-card meld (3 naturals, or 2 naturals and a wild).  ``cand`` is an
+    ``int64[K, 4]`` work array.  Returns False when "stop" was chosen.
+    """
+    hcnt, minfo, nm = st[2], st[8], st[9]
+    team = seat % 2
+    hc = hcnt[seat]
+    k = 0
+    kmax = cand.shape[0]
+    for mi in range(nm[team]):
+        for c in range(53):
+            if hc[c] == 0 or k >= kmax:
+                continue
+            code, nlen, nnw = can_layoff(st, rv, team, seat, mi, c, scratch)
+            if code == OK:
+                cand[k, 0] = 1
+                cand[k, 1] = mi
+                cand[k, 2] = c
+                k += 1
+    # new 3-card melds: enumerate distinct multisets of three count indices
+    for a in range(53):
+        if hc[a] == 0:
+            continue
+        for b in range(a, 53):
+            if hc[b] == 0 or (b == a and hc[a] < 2):
+                continue
+            for c in range(b, 53):
+                if hc[c] == 0 or k >= kmax:
+                    continue
+                need = 1
+                if c == b:
+                    need += 1
+                if c == a:
+                    need += 1
+                if hc[c] < need:
+                    continue
+                for f in range(53):
+                    sel[f] = 0
+                sel[a] += 1
+                sel[b] += 1
+                sel[c] += 1
+                code, kind, nw = can_create(st, rv, team, seat, sel)
+                if code == OK:
+                    cand[k, 0] = 2
+                    cand[k, 1] = a
+                    cand[k, 2] = b
+                    cand[k, 3] = c
+                    k += 1
+    pick = bounded(rng, k + 1)
+    if pick == k:
+        return False
+    if cand[pick, 0] == 1:
+        meld_add(st, team, seat, cand[pick, 1], cand[pick, 2])
+    else:
+        for f in range(53):
+            sel[f] = 0
+        sel[cand[pick, 1]] += 1
+        sel[cand[pick, 2]] += 1
+        sel[cand[pick, 3]] += 1
+        meld_create(st, team, seat, sel)
+    return True
+
+
+@njit(cache=True)
+def rand_discard(st, rv, seat, rng):
+    """A uniformly chosen legal discard (by card id)."""
+    hand, hn = st[0], st[1]
+    team = seat % 2
+    n = 0
+    for i in range(hn[seat]):
+        code, closes = can_discard(st, rv, team, seat, hand[seat, i])
+        if code == OK:
+            n += 1
+    if n == 0:
+        return -1
+    pick = bounded(rng, n)
+    for i in range(hn[seat]):
+        code, closes = can_discard(st, rv, team, seat, hand[seat, i])
+        if code == OK:
+            if pick == 0:
+                return hand[seat, i]
+            pick -= 1
+    return -1

@@ -1,0 +1,46 @@
+"""burraco-sim: the Python driver of the Burraco simulator.
+
+Public API
+----------
+Rules
+    Rule-set options and presets (:mod:`sim.rules`, RULES.md section 14).
+simulate
+    Run hands in shards, optionally to Parquet (:mod:`sim.runner`).
+deal, Deal
+    Deal one hand from (seed, index) (:mod:`sim.deal`).
+notation, melds, scoring, strategies
+    Card text <-> ids, meld validity and lay-off, hand scoring, strategy
+    registry.
+
+``import sim`` compiles nothing; :func:`simulate`, :mod:`sim.melds`,
+:mod:`sim.scoring` and the other heavier modules are imported on first use.
+"""
+from __future__ import annotations
+
+import importlib
+
+from . import notation, strategies
+from ._version import __version__
+from .deal import Deal, deal
+from .rules import Rules
+
+_LAZY_MODULES = ("melds", "scoring", "runner", "dataset", "cli")
+_LAZY_ATTRS = {"simulate": "runner", "summarize": "runner", "Summary": "runner",
+               "read_run": "dataset"}
+
+__all__ = ["Rules", "simulate", "summarize", "Summary", "read_run", "deal", "Deal",
+           "notation", "melds", "scoring", "strategies", "__version__"]
+
+
+def __getattr__(name: str):
+    if name in _LAZY_MODULES:
+        return importlib.import_module(f".{name}", __name__)
+    if name in _LAZY_ATTRS:
+        value = getattr(importlib.import_module(f".{_LAZY_ATTRS[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__) | set(_LAZY_MODULES))

@@ -1,0 +1,59 @@
+"""Input helpers shared by the Python API: cards and rules arguments."""
+from __future__ import annotations
+
+import numpy as np
+
+from kernels.cards import CIDX
+
+from . import notation
+from .rules import Rules
+
+
+def ids(cards, field: str = "cards") -> np.ndarray:
+    """Card ids (int64) from a notation string or a sequence of ids.
+
+    Raises
+    ------
+    ValueError
+        A bad token, an id outside 0..107, or the same id twice.
+    """
+    if isinstance(cards, str):
+        return notation.parse(cards).astype(np.int64)
+    arr = np.asarray(cards)
+    if arr.ndim != 1 or (arr.size and not np.issubdtype(arr.dtype, np.integer)):
+        raise ValueError(f"{field}: expected a notation string or a 1-D array of card ids")
+    arr = arr.astype(np.int64)
+    if arr.size and (arr.min() < 0 or arr.max() > 107):
+        raise ValueError(f"{field}: card ids must be in 0..107")
+    if len(np.unique(arr)) != len(arr):
+        raise ValueError(f"{field}: the same physical card id appears twice (R1)")
+    return arr
+
+
+def counts(card_ids: np.ndarray) -> np.ndarray:
+    """``int64[53]`` counts per count index (52 = joker) of ``card_ids``."""
+    c = np.zeros(53, np.int64)
+    np.add.at(c, CIDX[card_ids], 1)
+    return c
+
+
+def rules_or_default(rules) -> Rules:
+    """``rules`` itself, the default preset for None, or a preset by name."""
+    if rules is None:
+        return Rules()
+    if isinstance(rules, str):
+        return Rules.preset(rules)
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules: expected sim.Rules, a preset name or None, got {type(rules).__name__}")
+    return rules
+
+
+def refuse(rules: Rules, *names: str) -> None:
+    """Raise ValueError if any of the named options has a non-default value
+    the kernels do not implement yet."""
+    for name in names:
+        value = getattr(rules, name)
+        if value and value != Rules().__getattribute__(name):
+            raise ValueError(
+                f"rules: {name}={value!r} is not supported by the engine yet "
+                "(planned in the presets issue)")

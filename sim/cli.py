@@ -1,0 +1,161 @@
+"""Command line interface: ``burraco simulate | strategies | rules``.
+
+Invalid input gives one line ``burraco: error: <message>`` on stderr and exit
+code 2; an interrupted run (Ctrl-C) keeps its completed shards and exits
+with 130.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ._version import __version__
+from .rules import PRESETS, Rules
+
+EXAMPLES = """\
+examples:
+  burraco simulate --hands 1000000 --seed 1 --out runs/demo
+  burraco simulate --hands 200000 --seed 7 --out runs/t3 --strategy heuristic:pile_threshold=3
+  burraco simulate --hands 100000 --seed 2 --out runs/mix \\
+      --strategy heuristic --strategy random --strategy heuristic --strategy random
+  burraco strategies
+  burraco rules --preset fibur_italian
+"""
+
+
+def _count(text: str) -> int:
+    """argparse type for a hand count: ``1000000``, ``1_000_000`` or ``1e6``."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    if value is None or not value.is_integer():
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
+    return int(value)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``burraco`` argument parser (all sub-commands)."""
+    parser = argparse.ArgumentParser(
+        prog="burraco",
+        description="Fast Burraco simulator: simulate hands under named strategies and rule "
+                    "presets, write one Parquet row per hand.",
+        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"burraco-sim {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    p = sub.add_parser(
+        "simulate", help="simulate hands and write Parquet shards plus a manifest",
+        description="Simulate hands 0..N-1 of a run and write them to DIR as Parquet shards "
+                    "(one row per hand) with a manifest.json. Running the same command again "
+                    "resumes an interrupted run; a different run in DIR is refused.")
+    p.add_argument("--hands", type=_count, required=True, metavar="N",
+                   help="number of hands to simulate (e.g. 1000000 or 1e6)")
+    p.add_argument("--seed", type=int, required=True, metavar="S",
+                   help="run seed, 0 <= S < 2**64; hand i depends only on (S, i)")
+    p.add_argument("--out", required=True, metavar="DIR",
+                   help="output directory for the Parquet shards and manifest.json")
+    p.add_argument("--strategy", action="append", metavar="SPEC",
+                   help="strategy spec NAME or NAME:param=value,...; give it once for all seats "
+                        "or 4 times for seats 0..3 (default: heuristic; see 'burraco strategies')")
+    p.add_argument("--shard-size", type=int, metavar="K",
+                   help="hands per Parquet shard (default 100000)")
+    p.add_argument("--threads", type=int, metavar="T",
+                   help="Numba threads (default: all cores)")
+    p.add_argument("--rules", default="default", metavar="PRESET",
+                   help=f"rule preset: {', '.join(PRESETS)} (default: default)")
+    p.add_argument("--overwrite", action="store_true",
+                   help="delete the run files already in DIR instead of resuming or refusing")
+    p.add_argument("--debug", action="store_true",
+                   help="run the kernels' consistency checks (slower); failing hands are "
+                        "flagged in the error column and the exit code is 1")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress output on stderr (the summary is still printed)")
+    p.set_defaults(func=_cmd_simulate)
+
+    p = sub.add_parser("strategies", help="list the strategies and their parameters",
+                       description="List the strategy names and their tunable parameters.")
+    p.set_defaults(func=_cmd_strategies)
+
+    p = sub.add_parser("rules", help="show the options of a rule preset as JSON",
+                       description="Print every rule option of a preset as JSON.")
+    p.add_argument("--preset", default="default", metavar="PRESET",
+                   help=f"one of {', '.join(PRESETS)} (default: default)")
+    p.set_defaults(func=_cmd_rules)
+    return parser
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from .runner import Summary, simulate
+
+    specs = args.strategy or ["heuristic"]
+    if len(specs) not in (1, 4):
+        raise ValueError(f"--strategy: give it once (all seats) or 4 times (seats 0..3), "
+                         f"got {len(specs)}")
+    summary = Summary()
+    try:
+        simulate(args.hands, args.seed, strategies=specs[0] if len(specs) == 1 else specs,
+                 rules=Rules.preset(args.rules), out=args.out, shard_size=args.shard_size,
+                 threads=args.threads, progress=not args.quiet, debug=args.debug,
+                 overwrite=args.overwrite, return_frame=False, callback=summary.add_shard)
+    except KeyboardInterrupt:
+        print(f"burraco: interrupted; {summary.hands:,} hands in completed shards are kept in "
+              f"{args.out!r}; run the same command again to resume", file=sys.stderr)
+        return 130
+    summary.finish()
+    print(summary.format())
+    print(f"records: {args.out} (read with sim.dataset.read_run)")
+    errors = summary.as_dict()["debug_errors"]
+    if errors:
+        print(f"burraco: warning: {errors:,} hands failed the debug checks "
+              "(non-zero error column)", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _cmd_strategies(args: argparse.Namespace) -> int:
+    from .strategies import STRATEGIES
+
+    for s in STRATEGIES.values():
+        print(f"{s.name}: {s.doc}")
+        for name, (_slot, default, doc) in s.params.items():
+            print(f"    {name} = {default:g}: {doc}")
+    print("spec syntax: NAME or NAME:param=value,param=value")
+    return 0
+
+
+def _cmd_rules(args: argparse.Namespace) -> int:
+    print(json.dumps(Rules.preset(args.preset).to_dict(), indent=2))
+    return 0
+
+
+def main(argv: list | None = None) -> int:
+    """Run the ``burraco`` command.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        Arguments without the program name (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        Exit code: 0 success, 1 debug checks failed, 2 invalid input,
+        130 interrupted.  (argparse itself exits with 2 on a malformed
+        command line.)
+    """
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (ValueError, TypeError) as exc:
+        message = " ".join(str(exc).split())
+        print(f"burraco: error: {message}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("burraco: interrupted", file=sys.stderr)
+        return 130

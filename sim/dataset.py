@@ -1,0 +1,297 @@
+"""Parquet schema of the per-hand records, writing and reading (DESIGN.md section 5).
+
+One row per simulated hand.  :data:`COLUMNS` is the single place where every
+column is documented (name, Arrow type, unit, meaning); the README table is
+generated from it (``python -m sim.dataset``).  Team columns end in ``_t0``
+(seats 0 and 2) or ``_t1`` (seats 1 and 3).
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import NamedTuple, Sequence
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.dataset as pds
+import pyarrow.parquet as pq
+
+from kernels import layout as L
+
+#: Shard file name pattern; ``a`` and ``b`` bound the hand indices ``[a, b)``.
+SHARD_PATTERN = "shard-{a:012d}-{b:012d}.parquet"
+SHARD_GLOB = "shard-*.parquet"
+#: Key of the run configuration (JSON) in each Parquet file's metadata.
+METADATA_KEY = b"burraco_sim"
+
+_DICT = pa.dictionary(pa.int32(), pa.string())
+_DICT8 = pa.dictionary(pa.int8(), pa.string())
+
+
+class Column(NamedTuple):
+    """Documentation of one Parquet column."""
+
+    name: str
+    type: pa.DataType
+    unit: str
+    description: str
+
+
+_HAND = {
+    # name: (arrow type, unit, description)
+    "dealer": (pa.int8(), "seat", "dealer's seat, 0..3 (R6)"),
+    "first_player": (pa.int8(), "seat", "seat that played the first turn, dealer + 1 mod 4 (R6)"),
+    "end_reason": (_DICT8, "category",
+                   "how the hand ended: " + ", ".join(L.END_REASONS) + " (R49-R52)"),
+    "turns": (pa.int16(), "turns", "player turns played in the hand"),
+    "closing_seat": (pa.int8(), "seat", "seat that closed, -1 if nobody closed (R45)"),
+    "stock_left": (pa.int8(), "cards", "cards left in the stock at the end (R50)"),
+    "pile_left": (pa.int8(), "cards", "cards left in the discard pile at the end"),
+    "error": (pa.int32(), "bit flags",
+              "0, or the debug checks that failed: 1 card conservation, 2 invalid meld, "
+              "4 no legal discard (R38), 8 score not a multiple of 5 (R59)"),
+}
+_TEAM = {
+    "score": (pa.int32(), "points", "hand score of the team (R55)"),
+    "meld_points": (pa.int32(), "points", "card points of the team's melds (R2)"),
+    "burraco_bonus": (pa.int32(), "points", "sum of the team's burraco bonuses (R56)"),
+    "closing_bonus": (pa.int32(), "points", "closing bonus earned by the team (R47)"),
+    "hand_points": (pa.int32(), "points",
+                    "card points left in the team's hands, incl. an unplayed pozzetto; "
+                    "positive, subtracted from the score (R55, R57)"),
+    "pozzetto_penalty": (pa.int32(), "points",
+                         "penalty for never taking the pozzetto; positive, subtracted (R55)"),
+    "clean_burracos": (pa.int8(), "melds", "clean burracos on the team's table (R27, R28)"),
+    "dirty_burracos": (pa.int8(), "melds",
+                       "dirty burracos on the team's table, semi-clean ones included (R28)"),
+    "semi_clean_burracos": (pa.int8(), "melds",
+                            "of the dirty burracos, those scored as semi-clean (R29)"),
+    "melds": (pa.int8(), "melds", "melds on the team's table at the end (R15)"),
+    "closed": (pa.bool_(), "bool", "the team closed (R45)"),
+    "pozzetto_taken": (pa.bool_(), "bool", "the team took its pozzetto (R42)"),
+    "pozzetto_turn": (pa.int16(), "turns",
+                      "turn (1-based) in which the team took its pozzetto, -1 if never"),
+    "pozzetto_mode": (_DICT8, "category",
+                      "how the pozzetto was taken: " + ", ".join(L.POZZETTO_MODES) + " (R41)"),
+    "pile_pickups": (pa.int16(), "count", "times the team took the discard pile (R33)"),
+    "pile_cards": (pa.int32(), "cards", "cards the team took from the discard pile in total"),
+}
+_TEAM_NAMES = {0: "team 0 (seats 0, 2)", 1: "team 1 (seats 1, 3)"}
+
+
+def _record_column(name: str) -> Column:
+    if name in _HAND:
+        return Column(name, *_HAND[name])
+    base, _, team = name.rpartition("_t")
+    typ, unit, desc = _TEAM[base]
+    return Column(name, typ, unit, f"{_TEAM_NAMES[int(team)]}: {desc}")
+
+
+#: Every Parquet column, in file order.
+COLUMNS: list = (
+    [Column("run_id", _DICT, "id",
+            "run identifier: hash of the run configuration (hands, seed, strategies, rules, "
+            "shard size)"),
+     Column("hand_index", pa.int64(), "index",
+            "hand number within the run, 0-based; with the seed it determines the deal")]
+    + [Column(f"strategy_s{s}", _DICT, "spec", f"strategy spec played by seat {s}")
+       for s in range(4)]
+    + [_record_column(name) for name in L.REC_COLUMNS]
+)
+SCHEMA = pa.schema([pa.field(c.name, c.type, nullable=False) for c in COLUMNS])
+
+_REC_INDEX = {name: j for j, name in enumerate(L.REC_COLUMNS)}
+_CATEGORIES = {"end_reason": L.END_REASONS,
+               "pozzetto_mode_t0": L.POZZETTO_MODES, "pozzetto_mode_t1": L.POZZETTO_MODES}
+
+
+def _constant_dict(index: np.ndarray, values: Sequence[str]) -> pa.DictionaryArray:
+    return pa.DictionaryArray.from_arrays(pa.array(index, pa.int32()), pa.array(values, pa.string()))
+
+
+def records_to_table(rec: np.ndarray, start_index: int, run_id: str,
+                     strategy_names: Sequence[str]) -> pa.Table:
+    """Turn a block of kernel records into an Arrow table with :data:`SCHEMA`.
+
+    Parameters
+    ----------
+    rec : numpy.ndarray
+        ``int32[n, N_REC]``, row k is hand ``start_index + k``, columns as
+        ``kernels.layout.REC_COLUMNS``.
+    start_index : int
+        Hand index of the first row.
+    run_id : str
+        Value of the ``run_id`` column.
+    strategy_names : sequence of str
+        Four strategy specs, seat 0..3.
+
+    Returns
+    -------
+    pyarrow.Table
+        ``n`` rows.
+
+    Raises
+    ------
+    ValueError
+        Wrong shape, or a value that does not fit its column's type or
+        category list (pyarrow's checked cast).
+    """
+    rec = np.asarray(rec)
+    if rec.ndim != 2 or rec.shape[1] != L.N_REC:
+        raise ValueError(f"records: expected shape (n, {L.N_REC}), got {rec.shape}")
+    if len(strategy_names) != 4:
+        raise ValueError(f"records: expected 4 strategy names, got {len(strategy_names)}")
+    n = rec.shape[0]
+    zeros = np.zeros(n, np.int32)
+    names = sorted(set(strategy_names))
+    arrays = [_constant_dict(zeros, [run_id]),
+              pa.array(np.arange(start_index, start_index + n, dtype=np.int64))]
+    arrays += [_constant_dict(np.full(n, names.index(s), np.int32), names)
+               for s in strategy_names]
+    for col in COLUMNS[6:]:
+        values = rec[:, _REC_INDEX[col.name]]
+        if col.name in _CATEGORIES:
+            arr = pa.DictionaryArray.from_arrays(
+                pa.array(values).cast(pa.int8()), pa.array(_CATEGORIES[col.name], pa.string()))
+            arrays.append(arr)
+        else:
+            try:
+                arrays.append(pa.array(values).cast(col.type))
+            except pa.ArrowInvalid as exc:
+                raise ValueError(f"records: column {col.name}: {exc}") from None
+    return pa.Table.from_arrays(arrays, schema=SCHEMA)
+
+
+def table_to_records(table: pa.Table) -> np.ndarray:
+    """Inverse of :func:`records_to_table`: the kernel record block.
+
+    Parameters
+    ----------
+    table : pyarrow.Table
+        With (at least) every ``REC_COLUMNS`` column.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``int32[n, N_REC]``.
+    """
+    out = np.empty((table.num_rows, L.N_REC), np.int32)
+    for name, j in _REC_INDEX.items():
+        col = table.column(name)
+        if name in _CATEGORIES:
+            codes = {v: i for i, v in enumerate(_CATEGORIES[name])}
+            parts = [np.array([codes[v] for v in chunk.dictionary.to_pylist()], np.int32)[
+                chunk.indices.to_numpy(zero_copy_only=False)] for chunk in col.chunks]
+            out[:, j] = np.concatenate(parts) if parts else []
+        else:
+            out[:, j] = col.cast(pa.int32()).to_numpy()
+    return out
+
+
+def table_to_frame(table: pa.Table) -> pd.DataFrame:
+    """Convert a records table to pandas (dictionary columns become categoricals).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per hand, columns as :data:`COLUMNS`, default RangeIndex.
+    """
+    return table.to_pandas().reset_index(drop=True)
+
+
+def write_shard(table: pa.Table, path: str | os.PathLike, metadata: dict | None = None) -> None:
+    """Write one shard atomically: to ``path + '.tmp'``, then rename.
+
+    A reader never sees a half-written file: either ``path`` is absent or
+    it is complete.
+
+    Parameters
+    ----------
+    table : pyarrow.Table
+        Records table (:func:`records_to_table`).
+    path : str or os.PathLike
+        Final file name.
+    metadata : dict, optional
+        JSON-serialisable run configuration, stored under
+        :data:`METADATA_KEY` in the file's key-value metadata.
+    """
+    path = os.fspath(path)
+    tmp = path + ".tmp"
+    if metadata is not None:
+        meta = dict(table.schema.metadata or {})
+        meta[METADATA_KEY] = json.dumps(metadata, sort_keys=True).encode()
+        table = table.replace_schema_metadata(meta)
+    try:
+        with open(tmp, "wb") as fh:
+            pq.write_table(table, fh, compression="zstd")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+
+
+def read_metadata(path: str | os.PathLike) -> dict:
+    """Run configuration stored in a shard file by :func:`write_shard` ({} if none)."""
+    meta = pq.read_schema(path).metadata or {}
+    raw = meta.get(METADATA_KEY)
+    return json.loads(raw) if raw else {}
+
+
+def shard_files(directory: str | os.PathLike) -> list:
+    """Complete shard files of a run directory, in hand order.
+
+    Returns
+    -------
+    list of pathlib.Path
+    """
+    return sorted(Path(directory).glob(SHARD_GLOB))
+
+
+def read_run(directory: str | os.PathLike, columns: Sequence[str] | None = None) -> pd.DataFrame:
+    """Read every shard of a run directory into one DataFrame.
+
+    Parameters
+    ----------
+    directory : str or os.PathLike
+        Output directory of a run (``burraco simulate --out``).
+    columns : sequence of str, optional
+        Subset of :data:`COLUMNS` names to read (all by default).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per hand, sorted by ``hand_index``.
+
+    Raises
+    ------
+    ValueError
+        The directory holds no shard files.
+    """
+    files = shard_files(directory)
+    if not files:
+        raise ValueError(f"read_run: no {SHARD_GLOB} files in {os.fspath(directory)!r}")
+    table = pds.dataset([os.fspath(f) for f in files], format="parquet").to_table(
+        columns=list(columns) if columns is not None else None)
+    frame = table_to_frame(table)
+    if "hand_index" in frame.columns:
+        frame = frame.sort_values("hand_index", kind="stable").reset_index(drop=True)
+    return frame
+
+
+def markdown_table() -> str:
+    """The README's column table (Markdown), generated from :data:`COLUMNS`."""
+    lines = ["| column | type | unit | meaning |", "|---|---|---|---|"]
+    for c in COLUMNS:
+        typ = (f"{c.type.value_type} (dictionary)" if pa.types.is_dictionary(c.type)
+               else str(c.type))
+        lines.append(f"| `{c.name}` | {typ} | {c.unit} | {c.description} |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(markdown_table())

@@ -1,0 +1,189 @@
+"""Turn-level legality of one position, through the simulation's kernels.
+
+A :class:`Position` is the MELD/DISCARD phase of seat 0 (team 0): its hand,
+its team's melds, the opponents' melds, whether the team has taken its
+pozzetto and which card (if any) was taken as a one-card discard pile this
+turn.  Verdicts come from :mod:`kernels.legal`, the code the simulation runs:
+R21 (own melds only), R23 (one set per rank), R24 (lay-off steps), R36-R39
+(discards, no dead ends), R41 (al-volo pozzetto), R45-R46 (closing).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from kernels import legal as KL
+from kernels import melds as KM
+from kernels import state as KS
+from kernels.cards import CIDX
+
+from . import _cards, notation
+
+SEAT = 0
+TEAM = 0
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """``legal`` (bool) and, when illegal, ``reason`` citing the rule ID."""
+
+    legal: bool
+    reason: str = ""
+
+    def __bool__(self) -> bool:
+        return self.legal
+
+
+def _reason(code: int) -> str:
+    if code >= KL.MELD_REASON_BASE:
+        return KM.REASONS[code - KL.MELD_REASON_BASE]
+    return KL.LEGAL_REASONS[code]
+
+
+class Position:
+    """Seat 0's turn after its pickup.
+
+    Parameters
+    ----------
+    hand : str or array_like of int
+        Cards in hand (notation or ids).
+    team_melds, opponent_melds : sequence of (str or array_like of int)
+        Valid melds on each table.
+    pozzetto_taken : bool
+        Team 0 has taken its pozzetto (R42).
+    single_pile_card : str, int or None
+        The card taken this turn as a one-card discard pile (R36). As
+        notation it names the first copy of that card in ``hand``.
+    rules : sim.Rules, str or None
+
+    Raises
+    ------
+    ValueError
+        Bad cards, a card in two places, an invalid meld, a
+        ``single_pile_card`` not in hand, or an unsupported option.
+    """
+
+    def __init__(self, hand, team_melds=(), opponent_melds=(), pozzetto_taken=False,
+                 single_pile_card=None, rules=None):
+        self.rules = _cards.rules_or_default(rules)
+        _cards.refuse(self.rules, "lock_two_roles", "extra_burraco_classes")
+        self.rv = self.rules.to_vector()
+        texts = [hand, *team_melds, *opponent_melds]
+        if all(isinstance(t, str) for t in texts):
+            parsed = notation.parse_many(texts)
+            parsed = [p.astype(np.int64) for p in parsed]
+        else:
+            parsed = [_cards.ids(t) for t in texts]
+            allids = np.concatenate(parsed) if parsed else np.zeros(0, np.int64)
+            if len(np.unique(allids)) != len(allids):
+                raise ValueError("position: the same card id is in two places (R1)")
+        self.hand_ids = parsed[0]
+        n_own = len(team_melds)
+        self.st = KS.new_state()
+        st = self.st
+        for cid in self.hand_ids:
+            KS.hand_add(st, SEAT, cid)
+        for team, melds in ((TEAM, parsed[1:1 + n_own]), (1 - TEAM, parsed[1 + n_own:])):
+            for i, m in enumerate(melds):
+                cnt = _cards.counts(m)
+                kind, *_rest, why = KM.analyze(cnt, 0x1FFF)
+                if kind == KM.KIND_NONE:
+                    raise ValueError(f"melds: meld {notation.format(m)!r} is not valid: {KM.REASONS[why]}")
+                mi = st[9][team]
+                st[9][team] += 1
+                st[6][team, mi] = cnt
+                st[7][team, mi, :len(m)] = m
+                KS.set_meld_info(st, team, mi)
+        g = st[10]
+        g[KS.G_TPOZ + TEAM] = int(bool(pozzetto_taken))
+        if single_pile_card is not None:
+            cid = self._hand_id(single_pile_card, "single_pile_card")
+            if self.rules.forbid_rediscard_single_pile:
+                g[KS.G_BARRED] = cid
+
+    def _hand_id(self, card, field="card") -> int:
+        if isinstance(card, str):
+            face = int(notation.parse(card)[0])
+            for cid in self.hand_ids:
+                if cid % 54 == face % 54 or (CIDX[cid] == 52 and CIDX[face] == 52):
+                    return int(cid)
+            raise ValueError(f"{field}: {card!r} is not in the hand")
+        cid = int(card)
+        if cid not in set(int(x) for x in self.hand_ids):
+            raise ValueError(f"{field}: card id {cid} is not in the hand")
+        return cid
+
+    def _sel(self, cards) -> np.ndarray:
+        if isinstance(cards, str):
+            sel = np.zeros(53, np.int64)
+            for cid in notation.parse(cards):
+                sel[CIDX[int(cid)]] += 1
+            return sel
+        return _cards.counts(_cards.ids(cards))
+
+    def can_meld(self, cards) -> Verdict:
+        """May these hand cards be laid down as a new meld (R15-R18, R23, R38)?"""
+        code, _kind, _nw = KL.can_create(self.st, self.rv, TEAM, SEAT, self._sel(cards))
+        return Verdict(code == KL.OK, _reason(code))
+
+    def can_lay_off(self, meld_index: int, cards, team: str = "own") -> Verdict:
+        """May these hand cards be laid off on meld ``meld_index`` in one action?
+
+        ``team`` is ``'own'`` or ``'opponent'`` (always illegal, R21).  The
+        action is legal iff some order of single-card steps is legal (R24) and
+        the hand keeps a legal discard afterwards (R38).
+        """
+        if team not in ("own", "opponent"):
+            raise ValueError(f"team: {team!r} is not allowed; allowed: own, opponent")
+        if team == "opponent":
+            return Verdict(False, KL.LEGAL_REASONS[KL.BAD_OPPONENT_MELD])
+        nm = int(self.st[9][TEAM])
+        if not 0 <= meld_index < nm:
+            return Verdict(False, KL.LEGAL_REASONS[KL.BAD_NO_MELD])
+        sel = self._sel(cards)
+        hcnt = self.st[2][SEAT]
+        if (sel > hcnt).any():
+            return Verdict(False, KL.LEGAL_REASONS[KL.BAD_NOT_IN_HAND])
+        mcnt = self.st[6][TEAM, meld_index].copy()
+        final = _order(mcnt, sel.copy())
+        if final is None:
+            return Verdict(False, KL.LEGAL_REASONS[KL.BAD_LAYOFF])
+        nlen = int(final.sum())
+        nwild = KM.analyze(final, 0x1FFF)[1]
+        code = KL.after_action_ok(self.st, self.rv, TEAM, SEAT, sel, int(sel.sum()),
+                                  meld_index, nlen, nwild)
+        return Verdict(code == KL.OK, _reason(code))
+
+    def can_discard(self, card) -> Verdict:
+        """May ``card`` be discarded now (R36, R37, R39, R45)?"""
+        code, _closes = KL.can_discard(self.st, self.rv, TEAM, SEAT, self._hand_id(card))
+        return Verdict(code == KL.OK, _reason(code))
+
+    def discard_closes(self, card) -> bool:
+        """Would discarding ``card`` be a legal close (R45)?"""
+        code, closes = KL.can_discard(self.st, self.rv, TEAM, SEAT, self._hand_id(card))
+        return code == KL.OK and closes == 1
+
+    def legal_discards(self) -> list:
+        """Ids of the hand cards that may be discarded now."""
+        return [int(c) for c in self.hand_ids
+                if KL.can_discard(self.st, self.rv, TEAM, SEAT, int(c))[0] == KL.OK]
+
+
+def _order(mcnt: np.ndarray, todo: np.ndarray):
+    """Counts of the meld after adding ``todo`` in some legal order, or None."""
+    if not todo.any():
+        return mcnt
+    kind, nwild, nat2, key, *_ = KM.analyze(mcnt, 0x1FFF)
+    for c in np.flatnonzero(todo):
+        ok = KM.layoff_step(mcnt, kind, nwild, nat2, key, int(c), 0x1FFF)[0]
+        if ok:
+            mcnt[c] += 1
+            todo[c] -= 1
+            res = _order(mcnt, todo)
+            if res is not None:
+                return res
+            mcnt[c] -= 1
+            todo[c] += 1
+    return None
