@@ -18,6 +18,7 @@ from .scoring import POZ_TAKEN, POZ_UNPLAYED, POZ_UNTAKEN, score_team
 from .state import (G_ACTIONS, G_BARRED, G_CLOSER, G_ERR, G_HIDDEN, G_PC,
                     G_PMODE, G_PN, G_POZ_SIZE, G_PP, G_PTURN, G_SLEN, G_SP,
                     G_STALL, G_TOOK_PILE, G_TPOZ, G_TURN, MI_KIND, MI_LEN,
+                    EV_END, G_NEV, G_NEVC, log_event,
                     conservation_ok, discard_card, draw_stock, give_pozzetto,
                     hand_add, new_state, take_pile)
 
@@ -116,7 +117,7 @@ def play_turn(st, rv, seat, kind, p, rng, sel, scratch, cand, debug):
     code, closes = can_discard(st, rv, team, seat, cid)
     if code != OK:
         g[G_ERR] |= L.ERR_NO_DISCARD
-    discard_card(st, seat, cid)
+    discard_card(st, seat, cid, closes)
     if closes == 1:
         g[G_CLOSER] = seat
         if debug:
@@ -142,15 +143,25 @@ def play_turn(st, rv, seat, kind, p, rng, sel, scratch, cand, debug):
 
 
 @njit(cache=True)
-def play_hand(run_seed, hand_index, rv, kinds, params, debug, rec):
-    """Play hand ``hand_index`` of the run and fill ``rec`` (int32[N_REC], mutated)."""
+def play_hand(run_seed, hand_index, rv, kinds, params, debug, rec, ev_rows, ev_cards):
+    """Play hand ``hand_index`` of the run and fill ``rec`` (int32[N_REC], mutated).
+
+    With ``ev_rows`` > 0 the hand's event log is kept (``ev_rows`` rows,
+    ``ev_cards`` card slots) and returned; otherwise empty arrays come back.
+
+    Returns
+    -------
+    tuple
+        ``(ev, evc, n_ev, n_evc)``: the event log arrays of :mod:`kernels.state`
+        and how many rows / card slots are used.
+    """
     rng = np.empty(4, np.uint64)
     seed_hand(run_seed, hand_index, rng)
     deck = np.empty(108, np.int64)
     dealer = shuffle_deal(rng, deck)
-    st = new_state()
+    st = new_state(ev_rows, ev_cards)
     setup_hand(st, deck, dealer)
-    hand, hn, hcnt, stock, pile, poz, mcnt, mids, minfo, nm, g = st
+    hand, hn, hcnt, stock, pile, poz, mcnt, mids, minfo, nm, g, ev, evc = st
     sel = np.zeros(53, np.int64)
     scratch = np.zeros(53, np.int64)
     cand = np.zeros((CAND_ROWS, 4), np.int64)
@@ -163,6 +174,7 @@ def play_hand(run_seed, hand_index, rv, kinds, params, debug, rec):
         end = play_turn(st, rv, seat, kinds[seat], params[seat], rng, sel, scratch, cand, debug)
         if end < 0:
             seat = (seat + 1) % 4
+    log_event(st, seat, EV_END, end, 0, 0)
     # ---- scoring (R55-R59)
     hc2 = np.zeros((2, 53), np.int64)
     for f in range(L.N_REC):
@@ -210,6 +222,7 @@ def play_hand(run_seed, hand_index, rv, kinds, params, debug, rec):
         if total % 5 != 0:
             g[G_ERR] |= L.ERR_SCORE_PARITY
     rec[L.REC_ERROR] = g[G_ERR]
+    return ev, evc, g[G_NEV], g[G_NEVC]
 
 
 @njit(cache=True, parallel=True)
@@ -235,11 +248,11 @@ def simulate_range(run_seed, start, count, rv, kinds, params, debug, out):
         ``int32[count, N_REC]``, filled with one record per hand (mutated).
     """
     for i in prange(count):
-        play_hand(run_seed, start + i, rv, kinds, params, debug, out[i])
+        play_hand(run_seed, start + i, rv, kinds, params, debug, out[i], 0, 0)
 
 
 @njit(cache=True)
 def simulate_range_serial(run_seed, start, count, rv, kinds, params, debug, out):
     """:func:`simulate_range` on one thread (same records)."""
     for i in range(count):
-        play_hand(run_seed, start + i, rv, kinds, params, debug, out[i])
+        play_hand(run_seed, start + i, rv, kinds, params, debug, out[i], 0, 0)

@@ -138,3 +138,4 @@ ERR_CONSERVATION = 1   # a card id was missing or in two places
 ERR_INVALID_MELD = 2   # a table meld failed re-validation
 ERR_NO_DISCARD = 4     # no legal discard existed at DISCARD (R38 violated)
 ERR_SCORE_PARITY = 8   # a score was not a multiple of 5
+ERR_LOG_OVERFLOW = 16  # the event log was too small (replay only)

@@ -2,7 +2,7 @@
 
 A hand's state is a tuple of int64 arrays (``st``)::
 
-    (hand, hn, hcnt, stock, pile, poz, mcnt, mids, minfo, nm, g)
+    (hand, hn, hcnt, stock, pile, poz, mcnt, mids, minfo, nm, g, ev, evc)
 
 ``hand``  int64[4, 108]   card ids held by each seat (first ``hn[s]`` valid)
 ``hn``    int64[4]        hand sizes (cards)
@@ -15,6 +15,14 @@ A hand's state is a tuple of int64 arrays (``st``)::
 ``minfo`` int64[2, 40, 8] length, kind and canonical reading of each meld
 ``nm``    int64[2]        number of melds per team
 ``g``     int64[G_LEN]    scalars (``G_*`` slots)
+``ev``    int64[E, 8]     event log rows (``EV_*`` columns), E = 0 when off
+``evc``   int64[C]        card ids referred to by the event rows
+
+The event log records every action of the hand (issue: replay/referee): a
+row is ``(turn, seat, type, a, b, c, first, n)`` where ``type`` is one of
+``EV_*``, ``a``/``b``/``c`` depend on the type (team, meld index, mode,
+closes flag, end reason) and ``evc[first:first+n]`` are the cards involved.
+With a zero-row ``ev`` nothing is logged.
 
 Seat ``s`` plays for team ``s % 2`` (R5).  Moves keep every card id in
 exactly one place (card conservation, RULES.md section 19).
@@ -57,12 +65,35 @@ G_TOOK_PILE = 22    # 1 if this turn's pickup took the pile
 G_ACTIONS = 23      # meld-phase actions this turn
 G_POZ_SIZE = 24     # cards per pozzetto
 G_CLOSER = 25       # seat that closed, -1
-G_LEN = 26
+G_NEV = 26          # event rows used
+G_NEVC = 27         # event card slots used
+G_LEN = 28
+
+# event types (ev[:, EVC_TYPE])
+EV_DRAW = 1         # cards: the drawn card
+EV_TAKE_PILE = 2    # cards: the whole pile, bottom first
+EV_MELD = 3         # a: team, b: meld index; cards: the new meld
+EV_LAYOFF = 4       # a: team, b: meld index; cards: the cards laid off
+EV_POZZETTO = 5     # a: mode (layout.POZ_DIRECT / POZ_DISCARD); cards: the pozzetto
+EV_DISCARD = 6      # a: 1 if the discard closes; cards: the discard
+EV_END = 7          # a: end reason (layout.END_*)
+EVC_TURN = 0
+EVC_SEAT = 1
+EVC_TYPE = 2
+EVC_A = 3
+EVC_B = 4
+EVC_C = 5
+EVC_FIRST = 6
+EVC_N = 7
+EV_COLS = 8
 
 
 @njit(cache=True)
-def new_state():
-    """Empty state tuple (all hands, melds, piles empty)."""
+def new_state(ev_rows, ev_cards):
+    """Empty state tuple (all hands, melds, piles empty).
+
+    ``ev_rows``/``ev_cards`` size the event log (0, 0: logging off).
+    """
     hand = np.full((4, HMAX), -1, np.int64)
     hn = np.zeros(4, np.int64)
     hcnt = np.zeros((4, 53), np.int64)
@@ -78,7 +109,45 @@ def new_state():
     g[G_PTURN] = -1
     g[G_PTURN + 1] = -1
     g[G_CLOSER] = -1
-    return (hand, hn, hcnt, stock, pile, poz, mcnt, mids, minfo, nm, g)
+    ev = np.zeros((ev_rows, EV_COLS), np.int64)
+    evc = np.full(ev_cards, -1, np.int64)
+    return (hand, hn, hcnt, stock, pile, poz, mcnt, mids, minfo, nm, g, ev, evc)
+
+
+@njit(cache=True)
+def log_event(st, seat, etype, a, b, c):
+    """Append an event row (no cards yet); returns its row or -1 when off/full."""
+    g, ev = st[10], st[11]
+    i = g[G_NEV]
+    if i >= ev.shape[0]:
+        if ev.shape[0] > 0:
+            g[G_ERR] |= 16          # layout.ERR_LOG_OVERFLOW
+        return -1
+    g[G_NEV] = i + 1
+    ev[i, EVC_TURN] = g[G_TURN]
+    ev[i, EVC_SEAT] = seat
+    ev[i, EVC_TYPE] = etype
+    ev[i, EVC_A] = a
+    ev[i, EVC_B] = b
+    ev[i, EVC_C] = c
+    ev[i, EVC_FIRST] = g[G_NEVC]
+    ev[i, EVC_N] = 0
+    return i
+
+
+@njit(cache=True)
+def log_card(st, row, cid):
+    """Attach card ``cid`` to event ``row`` (no-op when ``row`` < 0)."""
+    if row < 0:
+        return
+    g, ev, evc = st[10], st[11], st[12]
+    k = g[G_NEVC]
+    if k >= evc.shape[0]:
+        g[G_ERR] |= 16
+        return
+    evc[k] = cid
+    g[G_NEVC] = k + 1
+    ev[row, EVC_N] += 1
 
 
 @njit(cache=True)
@@ -153,11 +222,13 @@ def meld_create(st, team, seat, sel):
     mcnt, mids, nm = st[6], st[7], st[9]
     mi = nm[team]
     nm[team] = mi + 1
+    row = log_event(st, seat, EV_MELD, team, mi, 0)
     k = 0
     for c in range(53):
         for _ in range(sel[c]):
             cid = hand_pick_id(st, seat, c, True)
             hand_remove_id(st, seat, cid)
+            log_card(st, row, cid)
             mids[team, mi, k] = cid
             k += 1
             mcnt[team, mi, c] += 1
@@ -171,6 +242,7 @@ def meld_add(st, team, seat, mi, c):
     mcnt, mids, minfo = st[6], st[7], st[8]
     cid = hand_pick_id(st, seat, c, True)
     hand_remove_id(st, seat, cid)
+    log_card(st, log_event(st, seat, EV_LAYOFF, team, mi, 0), cid)
     n = minfo[team, mi, MI_LEN]
     mids[team, mi, n] = cid
     mcnt[team, mi, c] += 1
@@ -185,6 +257,7 @@ def draw_stock(st, seat):
     stock[g[G_SP]] = -1
     g[G_SP] += 1
     hand_add(st, seat, cid)
+    log_card(st, log_event(st, seat, EV_DRAW, 0, 0, 0), cid)
     return cid
 
 
@@ -193,18 +266,24 @@ def take_pile(st, seat):
     """Take the whole discard pile into ``seat``'s hand (R33b); returns its size."""
     pile, g = st[4], st[10]
     n = g[G_PN]
+    row = log_event(st, seat, EV_TAKE_PILE, 0, 0, 0)
     for i in range(n):
         hand_add(st, seat, pile[i])
+        log_card(st, row, pile[i])
         pile[i] = -1
     g[G_PN] = 0
     return n
 
 
 @njit(cache=True)
-def discard_card(st, seat, cid):
-    """Move ``cid`` from ``seat``'s hand to the top of the discard pile."""
+def discard_card(st, seat, cid, closes):
+    """Move ``cid`` from ``seat``'s hand to the top of the discard pile.
+
+    ``closes`` (0/1) is only recorded in the event log.
+    """
     pile, g = st[4], st[10]
     hand_remove_id(st, seat, cid)
+    log_card(st, log_event(st, seat, EV_DISCARD, closes, 0, 0), cid)
     pile[g[G_PN]] = cid
     g[G_PN] += 1
 
@@ -216,8 +295,10 @@ def give_pozzetto(st, seat, mode):
     team = seat % 2
     p = g[G_POZ_NEXT]
     g[G_POZ_NEXT] = p + 1
+    row = log_event(st, seat, EV_POZZETTO, mode, p, 0)
     for i in range(g[G_POZ_SIZE]):
         hand_add(st, seat, poz[p, i])
+        log_card(st, row, poz[p, i])
         poz[p, i] = -1
     g[G_TPOZ + team] = 1
     g[G_PTURN + team] = g[G_TURN]
@@ -227,7 +308,7 @@ def give_pozzetto(st, seat, mode):
 @njit(cache=True)
 def conservation_ok(st):
     """True when each of the 108 ids is in exactly one place (RULES.md section 19)."""
-    hand, hn, hcnt, stock, pile, poz, mcnt, mids, minfo, nm, g = st
+    hand, hn, hcnt, stock, pile, poz, mcnt, mids, minfo, nm, g, ev, evc = st
     seen = np.zeros(108, np.int64)
     for s in range(4):
         cnt = np.zeros(53, np.int64)

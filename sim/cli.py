@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from ._version import __version__
@@ -19,6 +20,8 @@ examples:
   burraco simulate --hands 200000 --seed 7 --out runs/t3 --strategy heuristic:pile_threshold=3
   burraco simulate --hands 100000 --seed 2 --out runs/mix \\
       --strategy heuristic --strategy random --strategy heuristic --strategy random
+  burraco replay --seed 1 --hand 42            # one hand, every action
+  burraco replay --seed 1 --hand 42 --format json
   burraco strategies
   burraco rules --preset fibur_italian
 """
@@ -78,6 +81,23 @@ def build_parser() -> argparse.ArgumentParser:
                    help="no progress output on stderr (the summary is still printed)")
     p.set_defaults(func=_cmd_simulate)
 
+    p = sub.add_parser(
+        "replay", help="show one hand of a run as a readable trace or JSON",
+        description="Replay hand I of the run 'burraco simulate --seed S' with every action: "
+                    "the deal, each turn (pickup, melds, lay-offs, discard, hand size), the "
+                    "tables at the end and each team's score breakdown. The replayed hand is "
+                    "the simulated hand (same record).")
+    p.add_argument("--seed", type=int, required=True, metavar="S", help="run seed")
+    p.add_argument("--hand", type=int, required=True, metavar="I", help="hand index (0-based)")
+    p.add_argument("--strategy", action="append", metavar="SPEC",
+                   help="strategy spec, once for all seats or 4 times (default: heuristic)")
+    p.add_argument("--rules", default="default", metavar="PRESET",
+                   help=f"rule preset: {', '.join(PRESETS)} (default: default)")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text: readable trace (default); json: the replay document "
+                        "(schema in the README)")
+    p.set_defaults(func=_cmd_replay)
+
     p = sub.add_parser("strategies", help="list the strategies and their parameters",
                        description="List the strategy names and their tunable parameters.")
     p.set_defaults(func=_cmd_strategies)
@@ -93,13 +113,9 @@ def build_parser() -> argparse.ArgumentParser:
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from .runner import Summary, simulate
 
-    specs = args.strategy or ["heuristic"]
-    if len(specs) not in (1, 4):
-        raise ValueError(f"--strategy: give it once (all seats) or 4 times (seats 0..3), "
-                         f"got {len(specs)}")
     summary = Summary()
     try:
-        simulate(args.hands, args.seed, strategies=specs[0] if len(specs) == 1 else specs,
+        simulate(args.hands, args.seed, strategies=_specs(args),
                  rules=Rules.preset(args.rules), out=args.out, shard_size=args.shard_size,
                  threads=args.threads, progress=not args.quiet, debug=args.debug,
                  overwrite=args.overwrite, return_frame=False, callback=summary.add_shard)
@@ -115,6 +131,22 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         print(f"burraco: warning: {errors:,} hands failed the debug checks "
               "(non-zero error column)", file=sys.stderr)
         return 1
+    return 0
+
+
+def _specs(args: argparse.Namespace):
+    specs = args.strategy or ["heuristic"]
+    if len(specs) not in (1, 4):
+        raise ValueError(f"--strategy: give it once (all seats) or 4 times (seats 0..3), "
+                         f"got {len(specs)}")
+    return specs[0] if len(specs) == 1 else specs
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from . import replay as R
+
+    doc = R.replay(args.seed, args.hand, strategies=_specs(args), rules=Rules.preset(args.rules))
+    print(R.to_json(doc) if args.format == "json" else R.format_text(doc))
     return 0
 
 
@@ -156,6 +188,10 @@ def main(argv: list | None = None) -> int:
         message = " ".join(str(exc).split())
         print(f"burraco: error: {message}", file=sys.stderr)
         return 2
+    except BrokenPipeError:              # e.g. piped into `head`
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         print("burraco: interrupted", file=sys.stderr)
         return 130

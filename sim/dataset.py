@@ -51,7 +51,8 @@ _HAND = {
     "pile_left": (pa.int8(), "cards", "cards left in the discard pile at the end"),
     "error": (pa.int32(), "bit flags",
               "0, or the debug checks that failed: 1 card conservation, 2 invalid meld, "
-              "4 no legal discard (R38), 8 score not a multiple of 5 (R59)"),
+              "4 no legal discard (R38), 8 score not a multiple of 5 (R59), "
+              "16 event log too small (replay only)"),
 }
 _TEAM = {
     "score": (pa.int32(), "points", "hand score of the team (R55)"),

@@ -80,7 +80,7 @@ class Position:
                 raise ValueError("position: the same card id is in two places (R1)")
         self.hand_ids = parsed[0]
         n_own = len(team_melds)
-        self.st = KS.new_state()
+        self.st = KS.new_state(0, 0)
         st = self.st
         for cid in self.hand_ids:
             KS.hand_add(st, SEAT, cid)

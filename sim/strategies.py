@@ -58,7 +58,7 @@ HEURISTIC = Strategy(
         "pile_size_weight": (HP_PILE_SIZE_WEIGHT, 0.25,
                              "value of each card of the discard pile when deciding to take it "
                              "(points of the decision score per card)"),
-        "pile_threshold": (HP_PILE_THRESHOLD, 2.0,
+        "pile_threshold": (HP_PILE_THRESHOLD, 1.0,
                            "take the pile when (cards it lets us meld now) + weight * pile size "
                            "reaches this score"),
         "use_wild_to_meld": (HP_USE_WILD_TO_MELD, 1.0,

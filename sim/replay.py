@@ -1,0 +1,213 @@
+"""One hand of a run as a readable trace or a JSON document (issue: replay).
+
+:func:`replay` plays hand ``hand_index`` of the run ``burraco simulate
+--seed seed`` again, with the kernels' event log switched on, and returns the
+replay document: the deal, every event and the hand's record.  The record is
+the one the simulation writes for that hand (same kernels, same per-hand
+random stream).
+
+Document schema (all cards in the project notation, e.g. ``"10♥"``, ``"JK"``;
+every card field has an ``*_id``/``*_ids`` twin with the card ids, which
+tell the two copies of a card apart)::
+
+    {"seed", "hand_index", "rules": {option: value}, "strategies": [4 specs],
+     "dealer", "first_player",
+     "deal": {"hands": [[card, ...] x4], "pozzetti": [[...], [...]],
+              "discard": card, "stock": [card, ... top first]},
+     "deal_ids": the same with ids,
+     "events": [{"turn", "seat", "type", ...}, ...],
+     "result": {"end_reason", "score_t0", "score_t1", ... every record column}}
+
+Event types: ``draw`` (``card``), ``take_pile`` (``cards``, bottom first),
+``meld`` (``team``, ``meld``, ``cards``), ``lay_off`` (``team``, ``meld``,
+``cards``), ``pozzetto`` (``mode``: ``direct`` or ``discard``, ``cards``),
+``discard`` (``card``, ``closes``), ``end`` (``reason``).  ``turn`` counts
+player turns from 1; ``meld`` is the meld's index on its team's table, in
+creation order.
+"""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from kernels import layout as L
+from kernels import state as KS
+
+from . import notation
+from .deal import deal as _deal
+from .runner import _check_int, _resolve_rules, _resolve_strategies
+
+EV_ROWS = 8192
+EV_CARDS = 65536
+
+_TYPES = {KS.EV_DRAW: "draw", KS.EV_TAKE_PILE: "take_pile", KS.EV_MELD: "meld",
+          KS.EV_LAYOFF: "lay_off", KS.EV_POZZETTO: "pozzetto", KS.EV_DISCARD: "discard",
+          KS.EV_END: "end"}
+
+
+def _cards(ids) -> list:
+    return [notation.format_card(int(i)) for i in ids]
+
+
+def _record_dict(rec: np.ndarray, hand_index: int, specs) -> dict:
+    from . import dataset
+    table = dataset.records_to_table(rec[None, :], hand_index, "replay", specs)
+    row = table.drop(["run_id"]).to_pylist()[0]
+    return {k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()}
+
+
+def replay(seed, hand_index, strategies="heuristic", rules=None) -> dict:
+    """Replay one hand of a run with its full event log.
+
+    Parameters
+    ----------
+    seed : int
+        Run seed, 0 <= seed < 2**64.
+    hand_index : int
+        0-based index of the hand in the run.
+    strategies : str or list of 4 str
+        Strategy spec for every seat, or one per seat (as ``sim.simulate``).
+    rules : sim.Rules, str, dict or None
+        Rule set (default preset when None).
+
+    Returns
+    -------
+    dict
+        The replay document (module docstring); ``json.dumps`` serialises it.
+
+    Raises
+    ------
+    ValueError
+        Bad seed, index, strategy or rules.
+    """
+    from kernels.game import play_hand
+
+    seed = _check_int("seed", seed, 0, 2**64 - 1)
+    hand_index = _check_int("hand_index", hand_index, 0, 2**63 - 1)
+    r = _resolve_rules(rules)
+    r.check_supported()
+    specs, kinds, params = _resolve_strategies(strategies)
+    rec = np.zeros(L.N_REC, np.int32)
+    ev, evc, n_ev, n_evc = play_hand(np.uint64(seed), np.int64(hand_index), r.to_vector(),
+                                     kinds, params, np.int64(0), rec, EV_ROWS, EV_CARDS)
+    if rec[L.REC_ERROR] & L.ERR_LOG_OVERFLOW:
+        raise RuntimeError("replay: the event log overflowed; raise sim.replay.EV_ROWS/EV_CARDS")
+    d = _deal(seed, hand_index, r)
+    deal_ids = {"hands": [h.astype(int).tolist() for h in d.hands],
+                "pozzetti": [p.astype(int).tolist() for p in d.pozzetti],
+                "discard": int(d.discard), "stock": d.stock.astype(int).tolist()}
+    events = []
+    for i in range(int(n_ev)):
+        turn, seat, etype, a, b, _c, first, n = (int(x) for x in ev[i])
+        ids = [int(x) for x in evc[first:first + n]]
+        e = {"turn": turn, "seat": seat, "type": _TYPES[etype]}
+        if etype in (KS.EV_DRAW, KS.EV_DISCARD):
+            e["card"] = notation.format_card(ids[0])
+            e["card_id"] = ids[0]
+            if etype == KS.EV_DISCARD:
+                e["closes"] = bool(a)
+        elif etype == KS.EV_END:
+            e["reason"] = L.END_REASONS[a]
+        else:
+            if etype in (KS.EV_MELD, KS.EV_LAYOFF):
+                e["team"] = a
+                e["meld"] = b
+            elif etype == KS.EV_POZZETTO:
+                e["mode"] = L.POZZETTO_MODES[a]
+            e["cards"] = _cards(ids)
+            e["card_ids"] = ids
+        events.append(e)
+    return {
+        "seed": seed, "hand_index": hand_index, "rules": r.to_dict(),
+        "strategies": list(specs), "dealer": d.dealer, "first_player": d.first_player,
+        "deal": {"hands": [_cards(h) for h in deal_ids["hands"]],
+                 "pozzetti": [_cards(p) for p in deal_ids["pozzetti"]],
+                 "discard": notation.format_card(deal_ids["discard"]),
+                 "stock": _cards(deal_ids["stock"])},
+        "deal_ids": deal_ids,
+        "events": events,
+        "result": _record_dict(rec, hand_index, specs),
+    }
+
+
+def to_json(doc: dict) -> str:
+    """The replay document as JSON text: one top-level key, and one event, per line
+    (UTF-8 suit symbols kept)."""
+    def dump(v):
+        return json.dumps(v, ensure_ascii=False)
+    parts = []
+    for key, value in doc.items():
+        if key == "events":
+            body = ",\n".join("  " + dump(e) for e in value)
+            parts.append(f'"events": [\n{body}\n ]')
+        else:
+            parts.append(f"{dump(key)}: {dump(value)}")
+    return "{\n " + ",\n ".join(parts) + "\n}"
+
+
+def format_text(doc: dict) -> str:
+    """A readable trace of a replay document: deal, turns, final tables, scores."""
+    out = []
+    res = doc["result"]
+    out.append(f"hand {doc['hand_index']} of seed {doc['seed']}   strategies: "
+               + ", ".join(f"seat {i}: {s}" for i, s in enumerate(doc["strategies"])))
+    out.append(f"dealer: seat {doc['dealer']}   first player: seat {doc['first_player']}   "
+               f"(team 0 = seats 0, 2; team 1 = seats 1, 3)")
+    out.append("deal:")
+    for s, h in enumerate(doc["deal"]["hands"]):
+        out.append(f"  seat {s}: {' '.join(h)}")
+    out.append(f"  pozzetto 0: {' '.join(doc['deal']['pozzetti'][0])}")
+    out.append(f"  pozzetto 1: {' '.join(doc['deal']['pozzetti'][1])}")
+    out.append(f"  up-card: {doc['deal']['discard']}   stock: {len(doc['deal']['stock'])} cards")
+    hand_size = [len(h) for h in doc["deal"]["hands"]]
+    tables = {0: {}, 1: {}}
+    line = None
+    turn = 0
+    for e in doc["events"]:
+        t = e["type"]
+        s = e["seat"]
+        if t in ("draw", "take_pile") or (t == "end" and line is None):
+            if line:
+                out.append(line)
+            turn = e["turn"]
+            line = f"turn {turn:3d}  seat {s}:"
+        if t == "draw":
+            hand_size[s] += 1
+            line += f" draws {e['card']};"
+        elif t == "take_pile":
+            hand_size[s] += len(e["cards"])
+            line += f" takes the pile ({len(e['cards'])}: {' '.join(e['cards'])});"
+        elif t == "meld":
+            hand_size[s] -= len(e["cards"])
+            tables[e["team"]][e["meld"]] = list(e["cards"])
+            line += f" melds [{' '.join(e['cards'])}];"
+        elif t == "lay_off":
+            hand_size[s] -= len(e["cards"])
+            tables[e["team"]][e["meld"]] += e["cards"]
+            line += f" lays off {' '.join(e['cards'])} on meld {e['meld']};"
+        elif t == "pozzetto":
+            hand_size[s] += len(e["cards"])
+            line += f" takes the pozzetto ({e['mode']});"
+        elif t == "discard":
+            hand_size[s] -= 1
+            line += f" discards {e['card']}" + (" and CLOSES" if e["closes"] else "")
+            line += f" (hand {hand_size[s]})"
+        elif t == "end":
+            out.append(line)
+            line = None
+            out.append(f"end: {e['reason']} after {e['turn']} turns")
+    if line:
+        out.append(line)
+    for team in (0, 1):
+        out.append(f"team {team} table:")
+        for mi in sorted(tables[team]):
+            out.append(f"  meld {mi}: {' '.join(tables[team][mi])}")
+    for team in (0, 1):
+        out.append(
+            f"team {team}: score {res[f'score_t{team}']} = melds {res[f'meld_points_t{team}']}"
+            f" + burraco bonus {res[f'burraco_bonus_t{team}']}"
+            f" + closing {res[f'closing_bonus_t{team}']}"
+            f" - hands {res[f'hand_points_t{team}']}"
+            f" - pozzetto penalty {res[f'pozzetto_penalty_t{team}']}")
+    return "\n".join(out)
