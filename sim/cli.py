@@ -39,12 +39,21 @@ def _count(text: str) -> int:
         value = None
     if value is None or not value.is_integer():
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
+    if abs(value) > 1e15:
+        raise argparse.ArgumentTypeError(f"{text!r} is far too large")
     return int(value)
+
+
+class _Parser(argparse.ArgumentParser):
+    """ArgumentParser whose errors are one line: ``burraco: error: ...`` (exit 2)."""
+
+    def error(self, message):
+        self.exit(2, f"burraco: error: {message} (see '{self.prog} --help')\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``burraco`` argument parser (all sub-commands)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="burraco",
         description="Fast Burraco simulator: simulate hands under named strategies and rule "
                     "presets, write one Parquet row per hand.",
@@ -55,14 +64,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "simulate", help="simulate hands and write Parquet shards plus a manifest",
         description="Simulate hands 0..N-1 of a run and write them to DIR as Parquet shards "
-                    "(one row per hand) with a manifest.json. Running the same command again "
+                    "(one row per hand) with a _manifest.json. Running the same command again "
                     "resumes an interrupted run; a different run in DIR is refused.")
     p.add_argument("--hands", type=_count, required=True, metavar="N",
                    help="number of hands to simulate (e.g. 1000000 or 1e6)")
     p.add_argument("--seed", type=int, required=True, metavar="S",
                    help="run seed, 0 <= S < 2**64; hand i depends only on (S, i)")
     p.add_argument("--out", required=True, metavar="DIR",
-                   help="output directory for the Parquet shards and manifest.json")
+                   help="output directory for the Parquet shards and _manifest.json")
     p.add_argument("--strategy", action="append", metavar="SPEC",
                    help="strategy spec NAME or NAME:param=value,...; give it once for all seats "
                         "or 4 times for seats 0..3 (default: heuristic; see 'burraco strategies')")

@@ -33,12 +33,15 @@ class MeldCheck:
     clean : bool
         No wild in the canonical reading (R20, R27); False when invalid.
     points : int
-        Sum of the card values (R2), points.
+        Sum of the card values (R2), points (also given for an invalid meld).
     burraco_bonus : int
         Bonus the meld scores (R56): clean / dirty / semi-clean (if the rules
         enable it) for 7+ cards, else 0; points.
     reason : str
         Why it is invalid, citing the rule ID; empty when valid.
+    cards : tuple of int
+        Card ids of the meld judged (for :func:`lay_off`, the meld after the
+        addition, so lay-offs can be chained); ``str(check.text)`` in notation.
     """
 
     valid: bool
@@ -47,6 +50,13 @@ class MeldCheck:
     points: int
     burraco_bonus: int
     reason: str = ""
+    cards: tuple = ()
+
+    @property
+    def text(self) -> str:
+        """The meld's cards in the project notation."""
+        from . import notation
+        return notation.format(self.cards)
 
 
 def _rules(rules) -> Rules:
@@ -55,13 +65,13 @@ def _rules(rules) -> Rules:
     return r
 
 
-def _verdict(cnt: np.ndarray, r: Rules) -> MeldCheck:
+def _verdict(cnt: np.ndarray, r: Rules, ids=()) -> MeldCheck:
     rv = r.to_vector()
     from kernels import layout as L
     kind, nwild, nat2, key, lo, hi, wslot, why = KM.analyze(cnt, rv[L.RV_SET_RANKS_MASK])
     points = int((cnt * CVALUE).sum())
     if kind == KM.KIND_NONE:
-        return MeldCheck(False, None, False, points, 0, KM.REASONS[why])
+        return MeldCheck(False, None, False, points, 0, KM.REASONS[why], tuple(int(i) for i in ids))
     cls = KM.burraco_class(cnt, 0x1FFF, rv[L.RV_SEMI_CLEAN_RULE])
     bonus = 0
     if cls == 1:
@@ -70,7 +80,8 @@ def _verdict(cnt: np.ndarray, r: Rules) -> MeldCheck:
         bonus = r.semi_clean_bonus
     elif cls >= 2:
         bonus = r.dirty_bonus
-    return MeldCheck(True, _KINDS[kind], nwild == 0, points, int(bonus), "")
+    return MeldCheck(True, _KINDS[kind], nwild == 0, points, int(bonus), "",
+                     tuple(int(i) for i in ids))
 
 
 def check(cards, rules=None) -> MeldCheck:
@@ -95,7 +106,8 @@ def check(cards, rules=None) -> MeldCheck:
         Bad notation or ids, or an option the engine does not support yet.
     """
     r = _rules(rules)
-    return _verdict(_cards.counts(_cards.ids(cards)), r)
+    card_ids = _cards.ids(cards)
+    return _verdict(_cards.counts(card_ids), r, card_ids)
 
 
 def lay_off(meld_cards, added_cards, rules=None) -> MeldCheck:
@@ -142,12 +154,13 @@ def lay_off(meld_cards, added_cards, rules=None) -> MeldCheck:
         return MeldCheck(False, None, False, start.points, 0,
                          "the meld on the table is not valid: " + start.reason)
     final = base + _cards.counts(add_ids)
+    all_ids = tuple(int(i) for i in np.concatenate([base_ids, add_ids]))
     if _reachable(tuple(base), tuple(_cards.counts(add_ids))):
-        return _verdict(final, r)
+        return _verdict(final, r, all_ids)
     return MeldCheck(False, None, False, int((final * CVALUE).sum()), 0,
                      "R24: no order of adding these cards keeps every step legal "
                      "(a fixed wild moves only when its natural card is added; a meld "
-                     "that has a wild takes no other wild)")
+                     "that has a wild takes no other wild)", all_ids)
 
 
 @lru_cache(maxsize=4096)

@@ -5,7 +5,7 @@ A run of ``hands`` hands is split into shards of consecutive hand indices
 (in calls of at most ``KERNEL_CHUNK`` hands); every hand depends only on ``(seed, index)``
 (DESIGN.md section 3), so results do not depend on shard size or thread
 count.  With an output directory each shard becomes one Parquet file,
-written atomically, and ``manifest.json`` records the run; running the same
+written atomically, and ``_manifest.json`` records the run; running the same
 configuration again into the same directory resumes it.
 """
 from __future__ import annotations
@@ -35,7 +35,7 @@ from .rules import Rules
 
 DEFAULT_SHARD_SIZE = 100_000
 KERNEL_CHUNK = 16_384           # hands per kernel call inside a shard
-MANIFEST = "manifest.json"
+MANIFEST = "_manifest.json"
 MAX_HANDS = 10**12 - 1          # shard file names hold 12 digits
 MANIFEST_FORMAT = 1
 
@@ -163,7 +163,7 @@ class Summary:
             ("hands", f"{d['hands']:,}", ""),
             ("hands simulated now", f"{d['hands_simulated']:,}", ""),
             ("hands/s", f"{rate:,.0f}" if rate is not None else "-", ""),
-            ("elapsed s", f"{d['elapsed_s']:.1f}", ""),
+            ("elapsed s (incl. start-up)", f"{d['elapsed_s']:.1f}", ""),
             ("mean turns per hand", f"{d['mean_turns']:.2f}", ""),
             ("", "team 0", "team 1"),
             ("mean score per hand", f"{d['mean_score_t0']:.2f}", f"{d['mean_score_t1']:.2f}"),
@@ -403,7 +403,7 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
     rules : Rules, str, dict or None
         Rule set, preset name or option dict; default ``Rules()``.
     out : str or os.PathLike, optional
-        Output directory: one Parquet file per shard plus ``manifest.json``.
+        Output directory: one Parquet file per shard plus ``_manifest.json``.
         The same configuration in the same directory resumes the run.
     shard_size : int, optional
         Hands per shard (default 100,000).

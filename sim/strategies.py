@@ -115,6 +115,8 @@ def resolve(spec: str) -> tuple[str, int, np.ndarray]:
     Returns
     -------
     name : str
+        The canonical spec (:func:`canonical_spec`): ``"heuristic"`` for
+        ``"heuristic:pile_threshold=1"`` (the default value), parameters sorted.
     kind : int
         Policy kind (``kernels.layout.POLICY_*``).
     params : numpy.ndarray
@@ -141,4 +143,14 @@ def resolve(spec: str) -> tuple[str, int, np.ndarray]:
                 raise ValueError(
                     f"strategy: parameter {key.strip()!r} needs a finite number, got {val.strip()!r}")
             overrides[key.strip()] = number
-    return spec.strip(), strat.kind, strat.vector(overrides)
+    vector = strat.vector(overrides)          # validates the parameter names
+    return canonical_spec(strat, overrides), strat.kind, vector
+
+
+def canonical_spec(strat: Strategy, overrides: dict) -> str:
+    """``name`` or ``name:p=v,...`` listing, sorted, only the parameters that
+    differ from their defaults (so equal strategies get equal specs)."""
+    changed = sorted((k, v) for k, v in overrides.items() if v != strat.params[k][1])
+    if not changed:
+        return strat.name
+    return strat.name + ":" + ",".join(f"{k}={v:g}" for k, v in changed)
