@@ -462,3 +462,45 @@ def rand_discard(st, rv, seat, rng):
                 return hand[seat, i]
             pick -= 1
     return -1
+
+
+# ---------------------------------------------------------------- meld search
+@njit(cache=True)
+def meld_search(hand_ids, rv, p, st, sel, scratch):
+    """The heuristic's meld search on one hand against an empty table.
+
+    Puts ``hand_ids`` (int64[k]) into seat 0 of the scratch state ``st``
+    (a :func:`kernels.state.new_state` tuple, reset here) and applies
+    :func:`heur_meld_step` until it stops (pozzetto taken: no, so the hand
+    may be melded out entirely).  Used by the benchmarks.
+
+    Returns
+    -------
+    tuple of int
+        ``(melds, cards_melded)``.
+    """
+    hand, hn, hcnt, mcnt, minfo, nm, g = st[0], st[1], st[2], st[6], st[8], st[9], st[10]
+    for s in range(4):
+        hn[s] = 0
+        for c in range(53):
+            hcnt[s, c] = 0
+    for t in range(2):
+        for mi in range(nm[t]):
+            for c in range(53):
+                mcnt[t, mi, c] = 0
+            minfo[t, mi, 0] = 0
+        nm[t] = 0
+    g[G_TPOZ] = 1            # no al-volo refill: search the hand alone
+    g[G_TPOZ + 1] = 1
+    k = hand_ids.shape[0]
+    for i in range(k):
+        cid = hand_ids[i]
+        hand[0, hn[0]] = cid
+        hn[0] += 1
+        f = cid % 54
+        if f >= 52:
+            f = JOKER
+        hcnt[0, f] += 1
+    while heur_meld_step(st, rv, 0, p, sel, scratch):
+        pass
+    return nm[0], k - hn[0]
