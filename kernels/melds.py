@@ -71,6 +71,57 @@ ALL_SET_RANKS = 0x1FFD    # every rank except the 2 (bit 1)
 
 
 @njit(cache=True)
+def _span(cnt, base, nat2, ace, ao):
+    """Lowest slot, highest slot and number of naturals of one reading (R4, R18).
+
+    ``nat2`` 1 puts a same-suit 2 in slot 2; with ``ace`` 1 the ace sits in
+    slot 1 (``ao`` 0) or 14 (``ao`` 1).
+    """
+    lo = 99
+    hi = -1
+    nnat = 0
+    for r in range(2, 13):
+        if cnt[base + r] == 1:
+            sl = r + 1
+            nnat += 1
+            if sl < lo:
+                lo = sl
+            if sl > hi:
+                hi = sl
+    if nat2 == 1:
+        nnat += 1
+        if 2 < lo:
+            lo = 2
+        if 2 > hi:
+            hi = 2
+    if ace == 1:
+        sl = 1
+        if ao == 1:
+            sl = 14
+        nnat += 1
+        if sl < lo:
+            lo = sl
+        if sl > hi:
+            hi = sl
+    return lo, hi, nnat
+
+
+@njit(cache=True)
+def _gap_slot(cnt, base, nat2, ace, ao, lo, hi):
+    """The one empty slot strictly inside ``lo..hi`` of a reading (a fixed wild's slot)."""
+    for sl in range(lo + 1, hi):
+        if sl == 1 or sl == 14:
+            present = ace == 1 and ((sl == 1 and ao == 0) or (sl == 14 and ao == 1))
+        elif sl == 2:
+            present = nat2 == 1
+        else:
+            present = cnt[base + sl - 1] == 1
+        if not present:
+            return sl
+    return -3
+
+
+@njit(cache=True)
 def analyze(cnt, set_mask):
     """Canonical reading of the multiset ``cnt`` (R16-R20).
 
@@ -163,32 +214,7 @@ def analyze(cnt, set_mask):
         if ace == 1:
             n_ace_opts = 2
         for ao in range(n_ace_opts):
-            lo = 99
-            hi = -1
-            nnat = 0
-            for r in range(2, 13):
-                if cnt[base + r] == 1:
-                    sl = r + 1
-                    nnat += 1
-                    if sl < lo:
-                        lo = sl
-                    if sl > hi:
-                        hi = sl
-            if nat2 == 1:
-                nnat += 1
-                if 2 < lo:
-                    lo = 2
-                if 2 > hi:
-                    hi = 2
-            if ace == 1:
-                sl = 1
-                if ao == 1:
-                    sl = 14
-                nnat += 1
-                if sl < lo:
-                    lo = sl
-                if sl > hi:
-                    hi = sl
+            lo, hi, nnat = _span(cnt, base, nat2, ace, ao)
             gaps = (hi - lo + 1) - nnat
             if gaps > wilds:
                 if why != WHY_TWO_WILDS:
@@ -200,20 +226,7 @@ def analyze(cnt, set_mask):
                 b_lo = lo
                 b_hi = hi
                 if gaps == 1:
-                    # find the missing slot
-                    ws = -3
-                    for sl in range(lo + 1, hi):
-                        present = False
-                        if sl == 1 or sl == 14:
-                            present = ace == 1 and ((sl == 1 and ao == 0) or (sl == 14 and ao == 1))
-                        elif sl == 2:
-                            present = nat2 == 1
-                        else:
-                            present = cnt[base + sl - 1] == 1
-                        if not present:
-                            ws = sl
-                            break
-                    b_ws = ws
+                    b_ws = _gap_slot(cnt, base, nat2, ace, ao, lo, hi)
                 elif wilds == 1:
                     b_ws = WILD_FREE
                 else:
@@ -261,15 +274,25 @@ def burraco_class(cnt, set_mask, semi_rule):
         if nnat >= 7:
             return 3
         return 2
-    if wslot == WILD_FREE:
-        if nnat >= 7:
-            return 3
-        return 2
-    if semi_rule == 1:
-        return 2
-    # fixed wild at wslot: naturals lo..wslot-1 and wslot+1..hi are runs
-    if wslot - lo >= 7 or hi - wslot >= 7:
-        return 3
+    # a sequence with a natural ace and a natural 2 can have two fewest-wild
+    # readings (ace low, or ace high with the 2 alone in slot 2); the meld is
+    # semi-clean if either reading is (the arrangement a player would show)
+    base = 13 * key
+    n_ace_opts = 1
+    if cnt[base] == 1:
+        n_ace_opts = 2
+    for ao in range(n_ace_opts):
+        lo2, hi2, nn = _span(cnt, base, nat2, cnt[base], ao)
+        gaps = (hi2 - lo2 + 1) - nn
+        if gaps > 1:
+            continue
+        if gaps == 0:
+            if nn >= 7:
+                return 3
+        elif semi_rule == 0:
+            ws = _gap_slot(cnt, base, nat2, cnt[base], ao, lo2, hi2)
+            if ws - lo2 >= 7 or hi2 - ws >= 7:
+                return 3
     return 2
 
 

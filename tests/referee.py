@@ -1,0 +1,1210 @@
+"""Independent referee of a simulated Burraco hand (issue 3).
+
+Re-checks every action of one hand from its replay document against RULES.md,
+sharing NO code with the engine: this module imports only the standard
+library (a test enforces it).  The meld rules are implemented literally from
+RULES.md R13-R20 (the R18 search over all interpretations, canonical reading =
+fewest wilds), the lay-off rule from R24 (single steps (a) and (b), an action
+is legal iff some order of single steps is), and the turn, pozzetto, closing,
+end and scoring rules from sections 8-12.
+
+Usage
+-----
+``check(doc)`` returns a list of :class:`Violation` (empty = clean);
+``check_strict(doc)`` raises AssertionError listing all of them.
+``python -m tests.referee --hands N [--seed S] [--strategy NAME]`` referees
+simulated hands (the driver lives in ``tests/referee_cli.py`` and is the only
+part that imports ``sim``).
+
+Replay document (produced by ``sim.replay``)::
+
+    {"seed", "hand_index", "rules": {option: value}, "strategies": [...x4],
+     "dealer", "first_player",
+     "deal": {"hands", "pozzetti", "discard", "stock" (top first)}  (notation),
+     "deal_ids": same with card ids,
+     "events": [{"turn", "seat", "type", ...}],
+     "result": {"end_reason", "score_t0", ... every per-hand record column}}
+
+Rule IDs used in violations: the RULES.md IDs (R5 ... R59), plus
+``CONS`` (card conservation, RULES.md section 19: a card not where the event
+says, or not exactly one place for every id), ``DOC`` (malformed document:
+missing field, card text not matching its id, wrong meld index),
+``OPT`` (an option the engine does not support is set) and
+``REC`` (a record column other than the scores disagrees).
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+
+# =============================================================================== cards (R1, R2, R4)
+RANK_TEXT = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUIT_TEXT = ("♣", "♦", "♥", "♠")
+JOKER_TEXT = "JK"
+N_IDS = 108
+JOKER = 52          # faces 52 and 53 are jokers; this module folds them to 52
+ACE, TWO = 0, 1
+
+
+def face_of(cid: int) -> int:
+    """Face 0..53 of a card id (id = 54*copy + face, DESIGN.md section 3)."""
+    return cid % 54
+
+
+def fold(face: int) -> int:
+    """Face with both joker faces folded to 52 (jokers are interchangeable)."""
+    return JOKER if face >= 52 else face
+
+
+def is_joker(f: int) -> bool:
+    return f >= 52
+
+
+def rank_of(f: int) -> int:
+    return f % 13
+
+
+def suit_of(f: int) -> int:
+    return f // 13
+
+
+def is_two(f: int) -> bool:
+    return f < 52 and f % 13 == TWO
+
+
+def is_wild_card(f: int) -> bool:
+    """Jokers and 2s (R12); whether a 2 acts as a wild depends on the meld (R13)."""
+    return is_joker(f) or is_two(f)
+
+
+def value(f: int) -> int:
+    """Point value of a card face (R2)."""
+    if is_joker(f):
+        return 30
+    r = rank_of(f)
+    if r == TWO:
+        return 20
+    if r == ACE:
+        return 15
+    if r >= 7:      # 8, 9, 10, J, Q, K
+        return 10
+    return 5        # 3..7
+
+
+def card_text(cid: int) -> str:
+    """Notation of a card id: rank + suit symbol, or JK."""
+    f = face_of(cid)
+    if is_joker(f):
+        return JOKER_TEXT
+    return RANK_TEXT[rank_of(f)] + SUIT_TEXT[suit_of(f)]
+
+
+def faces_text(faces) -> str:
+    return " ".join(card_text(f) for f in faces)
+
+
+_RANK_IN = {t: i for i, t in enumerate(RANK_TEXT)}
+_RANK_IN["T"] = 9
+_SUIT_IN = {"♣": 0, "C": 0, "♦": 1, "D": 1, "♥": 2, "H": 2, "♠": 3, "S": 3}
+
+
+def parse_face(token: str) -> int:
+    """Face of one notation token (``10♥``, ``Th``, ``JK``)."""
+    t = token.strip().upper()
+    if t == JOKER_TEXT:
+        return JOKER
+    r, s = _RANK_IN.get(t[:-1]), _SUIT_IN.get(t[-1:])
+    if r is None or s is None:
+        raise ValueError(f"bad card {token!r}")
+    return 13 * s + r
+
+
+class Deck:
+    """Hands out distinct physical ids for notation (lowest free copy first)."""
+
+    def __init__(self):
+        self.used: set = set()
+
+    def take(self, token: str) -> int:
+        f = parse_face(token)
+        cands = ([52, 53, 106, 107] if f == JOKER else [f, 54 + f])
+        for cid in cands:
+            if cid not in self.used:
+                self.used.add(cid)
+                return cid
+        raise ValueError(f"no copy of {token!r} left (R1)")
+
+    def ids(self, text: str) -> list:
+        return [self.take(t) for t in text.replace(",", " ").split()]
+
+
+def seq_slot(r: int) -> int:
+    """Sequence slot of a rank (R4); the ace's slot (1 or 14) is chosen by the caller."""
+    return r + 1        # 2 -> 2, ..., K -> 13 (ace handled separately)
+
+
+# =============================================================================== melds (R13-R20)
+@dataclass(frozen=True)
+class Reading:
+    """One interpretation of a multiset as a meld (R18)."""
+
+    kind: str                 # "set" | "sequence"
+    nwild: int                # wilds in this reading (a natural 2 is not a wild, R13/R14)
+    nat2: bool                # a 2 sits as natural in slot 2
+    ace_slot: int | None      # 1 or 14 if a natural ace, else None
+    wild_state: str           # "none" | "fixed" | "free" (R19); sets: "none"/"set"
+    wild_slot: int | None     # slot of a fixed wild
+    slots: tuple              # sorted natural slots (sequences)
+    rank: int | None = None   # set rank
+    suit: int | None = None   # sequence suit
+
+
+@dataclass(frozen=True)
+class MeldInfo:
+    valid: bool
+    kind: str | None = None
+    readings: tuple = ()      # every R18 interpretation
+    canonical: tuple = ()     # those with the fewest wilds (R20)
+    rule: str = ""            # rule ID when invalid
+    reason: str = ""
+
+    @property
+    def nwild(self) -> int:
+        return self.canonical[0].nwild if self.canonical else 0
+
+    @property
+    def clean(self) -> bool:
+        return self.valid and self.nwild == 0
+
+    @property
+    def nat2(self) -> bool:
+        return bool(self.canonical) and self.canonical[0].nat2
+
+    @property
+    def suit(self):
+        return self.canonical[0].suit if self.canonical else None
+
+    @property
+    def rank(self):
+        return self.canonical[0].rank if self.canonical else None
+
+
+ALL_SET_RANKS = frozenset(r for r in range(13) if r != TWO)
+
+
+def _sequence_readings(faces, max_wild: int = 1) -> list:
+    """R18 literally: every interpretation of the multiset as a sequence.
+
+    ``max_wild`` > 1 relaxes R14 (only used to name the rule an invalid meld breaks).
+    """
+    n = len(faces)
+    if not 3 <= n <= 14:
+        return []
+    jokers = [f for f in faces if is_joker(f)]
+    twos = [f for f in faces if is_two(f)]
+    others = [f for f in faces if not is_joker(f) and not is_two(f)]
+    if not others:
+        return []
+    suits = {suit_of(f) for f in others}
+    if len(suits) != 1:
+        return []
+    s = suits.pop()
+    out = []
+    nat2_choices = [None] + [f for f in twos if suit_of(f) == s]
+    for nat2 in nat2_choices:
+        nwild = len(jokers) + len(twos) - (1 if nat2 is not None else 0)
+        if nwild > max_wild:
+            continue
+        naturals = list(others) + ([nat2] if nat2 is not None else [])
+        n_aces = sum(1 for f in naturals if rank_of(f) == ACE)
+        if n_aces > 1:
+            continue
+        for ace_slot in ((1, 14) if n_aces else (None,)):
+            slots = []
+            for f in naturals:
+                r = rank_of(f)
+                slots.append(ace_slot if r == ACE else seq_slot(r))
+            if len(set(slots)) != len(slots):
+                continue
+            lo, hi = min(slots), max(slots)
+            gaps = (hi - lo + 1) - len(naturals)
+            if gaps > nwild:
+                continue
+            if gaps == 1:
+                missing = (set(range(lo, hi + 1)) - set(slots)).pop()
+                state, wslot = "fixed", missing
+            elif nwild == 1:
+                state, wslot = "free", None
+            else:
+                state, wslot = "none", None
+            out.append(Reading("sequence", nwild, nat2 is not None, ace_slot, state, wslot,
+                               tuple(sorted(slots)), None, s))
+    return out
+
+
+def _set_reading(faces, set_ranks, max_wild: int = 1) -> list:
+    """R16/R18: natural cards of one allowed rank plus at most one wild (every 2 is wild)."""
+    n = len(faces)
+    if not 3 <= n <= 9:
+        return []
+    wilds = [f for f in faces if is_wild_card(f)]
+    others = [f for f in faces if not is_wild_card(f)]
+    if len(wilds) > max_wild or not others:
+        return []
+    ranks = {rank_of(f) for f in others}
+    if len(ranks) != 1:
+        return []
+    r = ranks.pop()
+    if r not in set_ranks:
+        return []
+    return [Reading("set", len(wilds), False, None, "set" if wilds else "none", None, (), r, None)]
+
+
+def analyze(faces, set_ranks=ALL_SET_RANKS) -> MeldInfo:
+    """Validity, kind, all readings and the canonical reading of a candidate meld.
+
+    ``faces``: card faces (ids are fine too: only ``face_of`` matters).
+    """
+    faces = [fold(face_of(f)) for f in faces]
+    readings = _sequence_readings(faces) + _set_reading(faces, set_ranks)
+    if readings:
+        kinds = {rd.kind for rd in readings}
+        assert len(kinds) == 1, "R18: no multiset is both a set and a sequence"
+        best = min(rd.nwild for rd in readings)
+        canon = tuple(rd for rd in readings if rd.nwild == best)
+        return MeldInfo(True, kinds.pop(), tuple(readings), canon)
+    return MeldInfo(False, None, (), (), *_why_invalid(faces, set_ranks))
+
+
+def _why_invalid(faces, set_ranks) -> tuple:
+    """Rule ID and message for an invalid candidate (first matching reason)."""
+    n = len(faces)
+    jokers = sum(1 for f in faces if is_joker(f))
+    twos = [f for f in faces if is_two(f)]
+    others = [f for f in faces if not is_wild_card(f)]
+    txt = faces_text(faces)
+    if n < 3:
+        return "R15", f"a meld needs at least 3 cards: {txt}"
+    if not others:
+        return "R14", f"no natural card besides 2s/jokers, so at least two wilds: {txt}"
+    one_rank = len({rank_of(f) for f in others}) == 1
+    one_suit = len({suit_of(f) for f in others}) == 1
+    # valid if R14 allowed more wilds -> the meld breaks R14
+    if _sequence_readings(faces, max_wild=99) or _set_reading(faces, set_ranks, max_wild=99):
+        return "R14", f"more than one wild in the meld: {txt}"
+    if one_rank and (not one_suit or len(others) >= 2):     # reads as a set attempt
+        r = rank_of(others[0])
+        if r not in set_ranks:
+            return "R16", f"rank {RANK_TEXT[r]} may not form a set (set_ranks): {txt}"
+        return "R16", f"a set has 3..9 cards: {txt}"
+    if not one_suit:
+        return "R17", f"neither one rank (set) nor one suit (sequence): {txt}"
+    if n > 14:
+        return "R17", f"a sequence has at most 14 cards: {txt}"
+    return "R17", f"no R18 interpretation as a sequence (duplicate slot, two aces, " \
+                  f"wrap-around or a gap the wild cannot fill): {txt}"
+
+
+def semi_clean(info: MeldInfo, n_cards: int, rule: str) -> bool:
+    """R29 semi-clean test of a dirty burraco (any canonical reading qualifying)."""
+    if not info.valid or info.nwild != 1 or n_cards < 7:
+        return False
+    for rd in info.canonical:
+        naturals = n_cards - 1
+        if rd.kind == "set":
+            if naturals >= 7:
+                return True
+            continue
+        if rd.wild_state == "free":
+            if naturals >= 7:
+                return True
+            continue
+        if rd.wild_state == "fixed" and rule == "adjacent_run":
+            slots = set(rd.slots)
+            g = rd.wild_slot
+            up = 0
+            while g + up + 1 in slots:
+                up += 1
+            down = 0
+            while g - down - 1 in slots:
+                down += 1
+            if max(up, down) >= 7:
+                return True
+    return False
+
+
+def layoff_step(meld_faces, card, set_ranks=ALL_SET_RANKS, info=None):
+    """R24 single step: add ``card`` to the meld.  Returns (legal, reason, new MeldInfo)."""
+    meld_faces = [fold(face_of(f)) for f in meld_faces]
+    c = fold(face_of(card))
+    if info is None:
+        info = analyze(meld_faces, set_ranks)
+    if not info.valid:
+        return False, "the meld on the table is not valid", None
+    new = analyze(meld_faces + [c], set_ranks)
+    if not new.valid:
+        return False, f"R24(a): {faces_text(meld_faces + [c])} is not a valid meld", new
+    if new.kind != info.kind:
+        return False, f"R24(a): the meld would change kind ({info.kind} -> {new.kind})", new
+    if info.nwild >= 1:
+        if is_joker(c):
+            return False, "R24(b): the meld already has a wild; a joker is refused", new
+        if is_two(c):
+            if info.kind != "sequence" or suit_of(c) != info.suit:
+                return False, "R24(b): the meld already has a wild; a 2 of another suit is " \
+                              "refused", new
+            if not (new.nat2 and not info.nat2):
+                return False, "R24(b): the added 2 does not enter as the natural 2", new
+    return True, "", new
+
+
+def layoff_action(meld_faces, cards, set_ranks=ALL_SET_RANKS):
+    """R24: legal iff the cards can be added one at a time in some order.
+
+    Returns (legal, reason).
+    """
+    meld_faces = tuple(sorted(fold(face_of(f)) for f in meld_faces))
+    todo = tuple(sorted(fold(face_of(f)) for f in cards))
+    if not todo:
+        return False, "R24: a lay-off adds at least one card"
+    failed = set()
+    first_reason = []
+
+    def dfs(meld, rest):
+        if not rest:
+            return True
+        key = (meld, rest)
+        if key in failed:
+            return False
+        for i, c in enumerate(rest):
+            if i and rest[i - 1] == c:
+                continue
+            ok, why, _ = layoff_step(list(meld), c, set_ranks)
+            if not ok:
+                if not first_reason:
+                    first_reason.append(f"{card_text(c)}: {why}")
+                continue
+            if dfs(tuple(sorted(meld + (c,))), rest[:i] + rest[i + 1:]):
+                return True
+        failed.add(key)
+        return False
+
+    if dfs(meld_faces, todo):
+        return True, ""
+    why = first_reason[0] if first_reason else "no legal order"
+    return False, (f"R24: no order of single steps adds {faces_text(todo)} to "
+                   f"{faces_text(meld_faces)} ({why})")
+
+
+# =============================================================================== rules options
+DEFAULT_RULES = {
+    "num_players": 4, "hand_size": 11, "pozzetto_size": 11, "three_player_mode": "solo_18",
+    "set_ranks": [t for t in RANK_TEXT if t != "2"], "allow_duplicate_set_rank": False,
+    "lock_two_roles": False, "semi_clean_bonus": None, "semi_clean_rule": "adjacent_run",
+    "extra_burraco_classes": False, "take_pile_requires_meld": False,
+    "forbid_rediscard_single_pile": True, "require_clean_burraco_to_close": False,
+    "stock_reserve": 2, "stock_end_mode": "finish_turn", "stall_turn_limit": 12,
+    "max_turns_per_hand": 400, "untaken_pozzetto_as_stock": False, "clean_bonus": 200,
+    "dirty_bonus": 100, "closing_bonus": 100, "pozzetto_penalty": 100, "target_score": 2005,
+    "pile_close_no_bonus": False, "pile_meld_source": "any",
+    "three_player_pozzetto_a_size": 18, "three_player_pair_share": "full",
+    "three_player_switch_at": 1000, "three_player_target": 2005,
+}
+
+#: options this referee (and the engine) does not implement: a doc setting one is reported
+UNSUPPORTED = {
+    "num_players": lambda v: v != 4,
+    "hand_size": lambda v: v != 11,
+    "pozzetto_size": lambda v: v != 11,
+    "lock_two_roles": bool,
+    "extra_burraco_classes": bool,
+    "take_pile_requires_meld": bool,
+    "stock_end_mode": lambda v: v == "immediate",
+    "untaken_pozzetto_as_stock": bool,
+}
+
+END_RULE = {"closed": "R47", "stock_exhausted": "R50", "stall": "R51", "turn_cap": "R52"}
+END_PREFERENCE = ("closed", "stock_exhausted", "stall", "turn_cap")
+
+
+# =============================================================================== violations
+@dataclass(frozen=True)
+class Violation:
+    rule: str
+    seed: object
+    hand_index: object
+    turn: int | None
+    message: str
+
+    def __str__(self) -> str:
+        t = "deal" if self.turn is None else ("end" if self.turn == -1 else f"turn {self.turn}")
+        return f"[{self.rule}] seed={self.seed} hand={self.hand_index} {t}: {self.message}"
+
+
+class _Stop(Exception):
+    """The document is too broken to go on."""
+
+
+# =============================================================================== the referee
+@dataclass
+class _Meld:
+    ids: list
+    kind: str | None
+    valid: bool
+
+
+@dataclass
+class _Turn:
+    number: int
+    seat: int
+    pickup: str | None = None          # "draw" | "take_pile"
+    pile_size: int = 0                 # cards taken with the pile
+    barred: int | None = None          # R36 card id
+    actions: int = 0                   # meld-phase actions (meld, lay-off, al-volo pozzetto)
+    discarded: bool = False
+    hand_after_discard: int = -1
+    closed: bool = False               # the discard emptied the hand with the pozzetto taken
+    going_to_pozzetto: bool = False    # the discard emptied the hand, pozzetto not taken
+    end_event: dict | None = None
+
+
+class Referee:
+    """Replays one document and collects violations.  Use :func:`check`."""
+
+    def __init__(self, doc: dict):
+        self.doc = doc
+        self.v: list = []
+        self.seed = doc.get("seed")
+        self.hand_index = doc.get("hand_index")
+        self.turn_no: int | None = None
+
+    # ----------------------------------------------------------------- helpers
+    def bad(self, rule: str, msg: str, turn="current") -> None:
+        t = self.turn_no if turn == "current" else turn
+        self.v.append(Violation(rule, self.seed, self.hand_index, t, msg))
+
+    def team_of(self, seat: int) -> int:
+        return seat % 2
+
+    # ----------------------------------------------------------------- rules
+    def load_rules(self) -> None:
+        given = self.doc.get("rules") or {}
+        if not isinstance(given, dict):
+            self.bad("DOC", "rules is not a mapping", None)
+            given = {}
+        r = dict(DEFAULT_RULES)
+        for k, val in given.items():
+            if k not in DEFAULT_RULES:
+                self.bad("DOC", f"unknown rules option {k!r}", None)
+            r[k] = val
+        for k, unsupported in UNSUPPORTED.items():
+            try:
+                if unsupported(r[k]):
+                    self.bad("OPT", f"unsupported option: {k}={r[k]!r} (the referee checks "
+                                    "the default behaviour instead)", None)
+            except Exception:           # noqa: BLE001 - odd value type
+                self.bad("OPT", f"unsupported option value: {k}={r[k]!r}", None)
+        try:
+            self.set_ranks = frozenset(_RANK_IN[str(x).upper()] for x in r["set_ranks"])
+        except (KeyError, TypeError):
+            self.bad("DOC", f"bad set_ranks {r['set_ranks']!r}", None)
+            self.set_ranks = ALL_SET_RANKS
+        if TWO in self.set_ranks:
+            self.bad("R16", "set_ranks contains 2 (a set of twos is impossible)", None)
+        self.rules = r
+        self.reserve = int(r["stock_reserve"])
+
+    # ----------------------------------------------------------------- deal (R8, R6)
+    def load_deal(self) -> None:
+        d = self.doc.get("deal_ids")
+        if not isinstance(d, dict):
+            self.bad("DOC", "no deal_ids", None)
+            raise _Stop
+        try:
+            hands = [list(map(int, h)) for h in d["hands"]]
+            pozzetti = [list(map(int, p)) for p in d["pozzetti"]]
+            disc = int(d["discard"])
+            stock = list(map(int, d["stock"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            self.bad("DOC", f"malformed deal_ids: {exc!r}", None)
+            raise _Stop from None
+        hs, ps = self.rules["hand_size"], self.rules["pozzetto_size"]
+        if len(hands) != 4 or any(len(h) != hs for h in hands):
+            self.bad("R8", f"hands must be 4 x {hs} cards, got {[len(h) for h in hands]}", None)
+        if len(pozzetti) != 2 or any(len(p) != ps for p in pozzetti):
+            self.bad("R8", f"pozzetti must be 2 x {ps} cards, got {[len(p) for p in pozzetti]}",
+                     None)
+        expect_stock = N_IDS - 4 * hs - 2 * ps - 1
+        if len(stock) != expect_stock:
+            self.bad("R8", f"stock must hold {expect_stock} cards, got {len(stock)}", None)
+        every = [c for h in hands for c in h] + [c for p in pozzetti for c in p] + [disc] + stock
+        cnt = Counter(every)
+        dup = sorted(c for c, k in cnt.items() if k > 1)
+        missing = sorted(set(range(N_IDS)) - set(cnt))
+        outside = sorted(c for c in cnt if not 0 <= c < N_IDS)
+        if dup or missing or outside:
+            self.bad("R8", f"the deal is not a permutation of the 108 ids (R1): duplicated "
+                           f"{dup[:8]}, missing {missing[:8]}, out of range {outside[:8]}", None)
+        # notation of the deal
+        dn = self.doc.get("deal")
+        if isinstance(dn, dict):
+            try:
+                pairs = ([(a, b) for h, hn in zip(hands, dn["hands"]) for a, b in zip(h, hn)]
+                         + [(a, b) for p, pn in zip(pozzetti, dn["pozzetti"])
+                            for a, b in zip(p, pn)]
+                         + [(disc, dn["discard"])] + list(zip(stock, dn["stock"])))
+                wrong = [(a, b) for a, b in pairs if card_text(a) != b]
+                if wrong:
+                    self.bad("DOC", f"deal notation does not match deal_ids, e.g. id {wrong[0][0]}"
+                                    f" is {card_text(wrong[0][0])}, written {wrong[0][1]!r}", None)
+            except (KeyError, TypeError):
+                self.bad("DOC", "malformed deal notation", None)
+        else:
+            self.bad("DOC", "no deal (notation)", None)
+        self.hands = [list(h) for h in hands]
+        self.pozzetti = [list(p) for p in pozzetti]
+        self.poz_left = [True, True]           # pozzetto k still on the table
+        self.pile = [disc]
+        self.stock = list(stock)                # top first
+        self.tables = [[], []]                  # per team: list of _Meld
+        self.poz_team = [None, None]            # per team: (turn, mode, index k)
+        self.stall = 0
+        self.pile_pickups = [0, 0]
+        self.pile_cards = [0, 0]
+        # R6
+        dealer, first = self.doc.get("dealer"), self.doc.get("first_player")
+        if not isinstance(dealer, int) or not 0 <= dealer < 4:
+            self.bad("DOC", f"bad dealer {dealer!r}", None)
+            dealer = 0
+        if first != (dealer + 1) % 4:
+            self.bad("R6", f"first_player {first!r} is not the player after dealer {dealer}",
+                     None)
+        self.dealer = dealer
+        self.first = first if isinstance(first, int) and 0 <= first < 4 else (dealer + 1) % 4
+
+    # ----------------------------------------------------------------- conservation
+    def conservation(self, what: str) -> None:
+        places = [c for h in self.hands for c in h] + self.pile + self.stock
+        places += [c for k in (0, 1) if self.poz_left[k] for c in self.pozzetti[k]]
+        places += [c for t in self.tables for m in t for c in m.ids]
+        cnt = Counter(places)
+        if len(places) != N_IDS or len(cnt) != N_IDS:
+            dup = sorted(c for c, k in cnt.items() if k > 1)
+            miss = sorted(set(range(N_IDS)) - set(cnt))
+            self.bad("CONS", f"after {what}: {len(places)} cards in play, duplicated {dup[:6]}, "
+                             f"missing {miss[:6]}")
+
+    def text_matches(self, ev: dict, ids: list) -> None:
+        if "card" in ev and len(ids) == 1:
+            if ev["card"] != card_text(ids[0]):
+                self.bad("DOC", f"{ev.get('type')}: card {ev['card']!r} does not match id "
+                                f"{ids[0]} ({card_text(ids[0])})")
+        if "cards" in ev:
+            want = [card_text(c) for c in ids]
+            if list(ev["cards"]) != want:
+                self.bad("DOC", f"{ev.get('type')}: cards {ev['cards']} do not match ids {want}")
+
+    def event_ids(self, ev: dict, many: bool) -> list:
+        key = "card_ids" if many else "card_id"
+        if key not in ev:
+            self.bad("DOC", f"{ev.get('type')} event without {key}")
+            return []
+        try:
+            ids = [int(c) for c in ev[key]] if many else [int(ev[key])]
+        except (TypeError, ValueError):
+            self.bad("DOC", f"{ev.get('type')}: bad {key} {ev[key]!r}")
+            return []
+        bad_ids = [c for c in ids if not 0 <= c < N_IDS]
+        if bad_ids:
+            self.bad("DOC", f"{ev.get('type')}: ids out of range {bad_ids}")
+            ids = [c for c in ids if 0 <= c < N_IDS]
+        if len(set(ids)) != len(ids):
+            self.bad("CONS", f"{ev.get('type')}: the same card id twice in one event {ids}")
+            ids = list(dict.fromkeys(ids))
+        self.text_matches(ev, ids)
+        return ids
+
+    def take_from_hand(self, seat: int, ids: list, what: str) -> list:
+        """Remove ids from the seat's hand; ids not there are reported and skipped."""
+        hand = self.hands[seat]
+        got = []
+        for c in ids:
+            if c in hand:
+                hand.remove(c)
+                got.append(c)
+            else:
+                self.bad("CONS", f"{what}: {card_text(c)} (id {c}) is not in seat {seat}'s hand "
+                                 f"({where_text(self, c)})")
+        return got
+
+    # ----------------------------------------------------------------- table helpers
+    def meld_info(self, m: _Meld) -> MeldInfo:
+        return analyze(m.ids, self.set_ranks)
+
+    def has_burraco(self, team: int, clean_only: bool) -> bool:
+        for m in self.tables[team]:
+            if len(m.ids) >= 7:
+                info = self.meld_info(m)
+                if info.valid and (info.clean or not clean_only):
+                    return True
+        return False
+
+    def can_close_with(self, team: int, card: int, barred) -> tuple:
+        """R45 (b)(c)(d) for a last card (the caller checks (a)).  (ok, why)."""
+        if barred is not None and card == barred:
+            return False, "R36", f"{card_text(card)} is the card of the one-card pile taken " \
+                                 "this turn"
+        if is_wild_card(fold(face_of(card))):
+            return False, "R45", f"a close must discard a natural card, not {card_text(card)}"
+        need_clean = bool(self.rules["require_clean_burraco_to_close"])
+        if not self.has_burraco(team, need_clean):
+            return False, "R45", ("no clean burraco on the team's table" if need_clean
+                                  else "no burraco on the team's table")
+        return True, "", ""
+
+    # ----------------------------------------------------------------- events
+    def run(self) -> None:
+        self.load_rules()
+        self.load_deal()
+        self.conservation("the deal")
+        events = self.doc.get("events")
+        if not isinstance(events, list) or not events:
+            self.bad("DOC", "no events", None)
+            raise _Stop
+        # group events by turn; the 'end' event joins the turn it follows
+        groups = []
+        for ev in events:
+            if not isinstance(ev, dict) or "type" not in ev:
+                self.bad("DOC", f"malformed event {ev!r}", None)
+                continue
+            if ev["type"] == "end" and groups:
+                groups[-1].append(ev)
+                continue
+            if not groups or ev.get("turn") != groups[-1][0].get("turn") \
+                    or groups[-1][-1]["type"] == "end":
+                groups.append([ev])
+            else:
+                groups[-1].append(ev)
+        self.turns = []
+        self.end_required = None         # set of acceptable end reasons once the hand must end
+        self.end_event = None
+        self.end_reported = False
+        for k, group in enumerate(groups):
+            expected_no = k + 1
+            self.turn_no = expected_no
+            got_no = group[0].get("turn")
+            if got_no != expected_no:
+                self.bad("R5", f"turn numbers must run 1, 2, 3...: expected {expected_no}, got "
+                               f"{got_no!r}")
+            self.play_turn(expected_no, group)
+        self.turn_no = -1
+        if self.end_event is None:
+            if self.end_required is not None:
+                reason = min(self.end_required, key=END_PREFERENCE.index)
+                self.bad(END_RULE[reason], f"the hand had to end ({reason}) but the document "
+                                           "has no 'end' event")
+            else:
+                self.bad("R49", "the events stop but no end condition holds and there is no "
+                                "'end' event")
+        self.score()
+
+    def play_turn(self, t: int, group: list) -> None:
+        seat = (self.first + t - 1) % 4
+        team = self.team_of(seat)
+        turn = _Turn(t, seat)
+        self.turns.append(turn)
+        if self.end_required is not None and not self.end_reported:
+            reason = min(self.end_required, key=END_PREFERENCE.index)
+            self.bad(END_RULE[reason], f"turn {t} was played although the hand had to end "
+                                       f"({' or '.join(sorted(self.end_required))}) after the "
+                                       "previous turn")
+            self.end_reported = True
+        if len(self.stock) <= self.reserve and self.end_required is None:
+            self.bad("R50", f"a turn starts with {len(self.stock)} cards in the stock "
+                            f"(stock_reserve {self.reserve})")
+        for ev in group:
+            if ev.get("seat") != seat and ev["type"] != "end":
+                self.bad("R5", f"{ev['type']} by seat {ev.get('seat')!r}, but turn {t} is seat "
+                               f"{seat}'s (first player {self.first}, clockwise)")
+                break
+        phase = "pickup"
+        need_poz = None                 # "direct" / "discard": the next event must be that pozzetto
+        for i, ev in enumerate(group):
+            typ = ev["type"]
+            if need_poz is not None and not (typ == "pozzetto" and ev.get("mode") == need_poz):
+                self.bad("R41", f"seat {seat}'s hand became empty "
+                                f"({'during the meld phase' if need_poz == 'direct' else 'with the discard'})"
+                                f" and the team had no pozzetto: the next event must be the "
+                                f"pozzetto taken {'al volo' if need_poz == 'direct' else 'con lo scarto'}"
+                                f", got {typ}")
+                need_poz = None
+            if typ in ("draw", "take_pile"):
+                if phase != "pickup":
+                    self.bad("R33", f"a second pickup ({typ}) in one turn" if turn.pickup
+                             else f"{typ} after the discard")
+                self.pickup(turn, ev, typ)
+                if phase == "pickup":
+                    phase = "meld"
+            elif typ in ("meld", "lay_off"):
+                if phase == "pickup":
+                    self.bad("R32", f"{typ} before the pickup (a turn starts with exactly one "
+                                    "pickup)")
+                elif phase != "meld":
+                    self.bad("R32", f"{typ} after the discard")
+                need_poz = self.meld_action(turn, ev, typ)
+            elif typ == "pozzetto":
+                self.pozzetto(turn, ev, group[i - 1] if i else None, phase)
+                need_poz = None
+            elif typ == "discard":
+                if phase == "pickup":
+                    self.bad("R32", "discard without a pickup")
+                elif phase != "meld":
+                    self.bad("R32", "a second discard in one turn")
+                need_poz = self.discard(turn, ev)
+                phase = "post"
+            elif typ == "end":
+                if i != len(group) - 1:
+                    self.bad("R32", "events after the 'end' event")
+                if phase != "post":
+                    self.bad("R32", "the hand ends before the turn's discard")
+                if ev.get("turn") != t or ev.get("seat") != seat:
+                    self.bad("DOC", f"end event has turn/seat {ev.get('turn')!r}/"
+                                    f"{ev.get('seat')!r}, the last turn is {t}/seat {seat}")
+                if self.end_event is not None:
+                    self.bad("R49", "a second 'end' event")
+                self.end_event = ev
+                turn.end_event = ev
+            else:
+                self.bad("DOC", f"unknown event type {typ!r}")
+        if need_poz is not None:
+            self.bad("R41", f"seat {seat}'s hand became empty and the team had no pozzetto, "
+                            f"but no pozzetto ({need_poz}) event follows")
+        if turn.pickup is None:
+            self.bad("R33", "the turn has no pickup (draw or take_pile)")
+        if not turn.discarded:
+            self.bad("R32", "the turn has no discard (every turn ends with exactly one)")
+        self.end_of_turn(turn, team)
+
+    # ---- pickup (R33, R34, R36, R50)
+    def pickup(self, turn: _Turn, ev: dict, typ: str) -> None:
+        seat = turn.seat
+        if typ == "draw":
+            ids = self.event_ids(ev, many=False)
+            if not ids:
+                return
+            c = ids[0]
+            if len(self.stock) <= self.reserve:
+                self.bad("R50", f"draw from a stock of {len(self.stock)} cards: the last "
+                                f"{self.reserve} cards are never drawn")
+            if not self.stock or self.stock[0] != c:
+                top = card_text(self.stock[0]) + f" (id {self.stock[0]})" if self.stock else \
+                    "nothing"
+                self.bad("R33", f"drew {card_text(c)} (id {c}) but the top of the stock is {top}")
+            if c in self.stock:
+                self.stock.remove(c)
+                self.hands[seat].append(c)
+            else:
+                self.bad("CONS", f"drawn card {card_text(c)} (id {c}) is not in the stock "
+                                 f"({where_text(self, c)})")
+            if turn.pickup is None:
+                turn.pickup = "draw"
+        else:
+            ids = self.event_ids(ev, many=True)
+            if not self.pile:
+                self.bad("R33", "took an empty discard pile")
+            if ids != self.pile:
+                self.bad("R33", f"take_pile must take the whole pile (bottom first) "
+                                f"{faces_text(self.pile)}, got {faces_text(ids)}")
+            for c in ids:
+                if c in self.pile:
+                    self.pile.remove(c)
+                    self.hands[seat].append(c)
+                else:
+                    self.bad("CONS", f"{card_text(c)} (id {c}) is not in the pile "
+                                     f"({where_text(self, c)})")
+            if turn.pickup is None:
+                turn.pickup = "take_pile"
+                turn.pile_size = len(ids)
+                team = self.team_of(seat)
+                self.pile_pickups[team] += 1
+                self.pile_cards[team] += len(ids)
+                if len(ids) == 1 and self.rules["forbid_rediscard_single_pile"]:
+                    turn.barred = ids[0]
+        self.conservation(typ)
+
+    # ---- meld / lay-off (R15-R24, R21, R23, R38)
+    def meld_action(self, turn: _Turn, ev: dict, typ: str):
+        seat, team = turn.seat, self.team_of(turn.seat)
+        ev_team = ev.get("team")
+        if ev_team not in (0, 1):
+            self.bad("DOC", f"{typ} with bad team {ev_team!r}")
+            ev_team = team
+        if ev_team != team:
+            self.bad("R21", f"seat {seat} (team {team}) {'creates a meld' if typ == 'meld' else 'lays off'}"
+                            f" on team {ev_team}'s table: only the own team's melds are allowed")
+        ids = self.event_ids(ev, many=True)
+        table = self.tables[ev_team]
+        idx = ev.get("meld")
+        got = self.take_from_hand(seat, ids, typ)
+        if typ == "meld":
+            if idx != len(table):
+                self.bad("DOC", f"new meld index {idx!r}, expected {len(table)} (creation order)")
+            info = analyze(got, self.set_ranks)
+            if not info.valid:
+                self.bad(info.rule, f"invalid new meld: {info.reason}")
+            elif info.kind == "set" and not self.rules["allow_duplicate_set_rank"]:
+                r = info.rank
+                for m in table:
+                    if m.kind == "set" and m.valid and self.meld_info(m).rank == r:
+                        self.bad("R23", f"a second set of {RANK_TEXT[r]} on team {ev_team}'s "
+                                        "table (one set per rank)")
+                        break
+            table.append(_Meld(list(got), info.kind, info.valid))
+        else:
+            if not isinstance(idx, int) or not 0 <= idx < len(table):
+                self.bad("DOC", f"lay_off on meld {idx!r}, team {ev_team} has {len(table)} melds")
+                self.hands[seat].extend(got)     # keep the cards somewhere sane
+                self.conservation(typ)
+                return None
+            m = table[idx]
+            if got:
+                ok, why = layoff_action(m.ids, got, self.set_ranks)
+                if not ok:
+                    self.bad("R24", f"illegal lay-off on team {ev_team} meld {idx} "
+                                    f"({faces_text(m.ids)}): {why}")
+            m.ids.extend(got)
+            info = analyze(m.ids, self.set_ranks)
+            m.valid = info.valid and m.valid
+        turn.actions += 1
+        self.conservation(typ)
+        return self.dead_end_check(turn)
+
+    def dead_end_check(self, turn: _Turn):
+        """R38 after a meld-phase action; returns "direct" if the pozzetto must follow."""
+        seat, team = turn.seat, self.team_of(turn.seat)
+        hand = self.hands[seat]
+        if not hand:
+            if self.poz_team[team] is not None:
+                self.bad("R38", "dead end: the hand became empty in the meld phase after the "
+                                "team had already taken its pozzetto (R38(i), R46)")
+                return None
+            return "direct"
+        if len(hand) == 1:
+            c = hand[0]
+            if turn.barred is not None and c == turn.barred:
+                self.bad("R38", f"dead end: the only card left, {card_text(c)}, is the R36 card "
+                                "(R38(ii))")
+            elif self.poz_team[team] is not None:
+                ok, _, why = self.can_close_with(team, c, turn.barred)
+                if not ok:
+                    self.bad("R38", f"dead end: one card left ({card_text(c)}) that cannot be "
+                                    f"discarded: pozzetto taken and it cannot close ({why}) "
+                                    "(R38(ii))")
+        return None
+
+    # ---- pozzetto (R40-R44)
+    def pozzetto(self, turn: _Turn, ev: dict, prev: dict | None, phase: str) -> None:
+        seat, team = turn.seat, self.team_of(turn.seat)
+        mode = ev.get("mode")
+        ids = self.event_ids(ev, many=True)
+        if mode not in ("direct", "discard"):
+            self.bad("DOC", f"pozzetto mode {mode!r}")
+        if self.poz_team[team] is not None:
+            self.bad("R43", f"team {team} takes a second pozzetto (already taken in turn "
+                            f"{self.poz_team[team][0]}): one pozzetto per team (R40, R43)")
+        if self.hands[seat]:
+            self.bad("R41", f"pozzetto taken while seat {seat} still holds "
+                            f"{len(self.hands[seat])} card(s): only an empty hand takes it")
+        if mode == "direct":
+            if phase != "meld" or prev is None or prev.get("type") not in ("meld", "lay_off"):
+                self.bad("R41", "al-volo pozzetto must come right after the meld-phase action "
+                                "that emptied the hand")
+        elif mode == "discard":
+            if prev is None or prev.get("type") != "discard":
+                self.bad("R41", "pozzetto con lo scarto must come right after the discard that "
+                                "emptied the hand")
+        # R40: the first team to take one gets deal pozzetto 0, the other pozzetto 1
+        k = 0 if self.poz_left[0] else (1 if self.poz_left[1] else None)
+        if k is None:
+            self.bad("R40", "no pozzetto left to take")
+        if k is not None and sorted(ids) != sorted(self.pozzetti[k]):
+            self.bad("R40", f"the team should receive deal pozzetto {k} "
+                            f"({'first' if k == 0 else 'second'} team to take one), got other "
+                            "cards")
+        if k is not None:
+            # move the cards of pozzetto k (what the rules say is taken); report id mismatches
+            self.poz_left[k] = False
+            self.hands[seat].extend(self.pozzetti[k])
+            if self.poz_team[team] is None:
+                self.poz_team[team] = (turn.number, mode, k)
+        if mode == "direct":
+            turn.actions += 1
+        self.conservation("pozzetto")
+
+    # ---- discard (R36, R37, R39, R45, R46)
+    def discard(self, turn: _Turn, ev: dict):
+        seat, team = turn.seat, self.team_of(turn.seat)
+        ids = self.event_ids(ev, many=False)
+        closes = ev.get("closes")
+        if not isinstance(closes, bool):
+            self.bad("DOC", f"discard without a boolean 'closes' ({closes!r})")
+            closes = bool(closes)
+        turn.discarded = True
+        if not ids:
+            return None
+        c = ids[0]
+        if turn.barred is not None and c == turn.barred:
+            self.bad("R36", f"discarded {card_text(c)} (id {c}), the very card of the one-card "
+                            "pile taken this turn")
+        got = self.take_from_hand(seat, [c], "discard")
+        self.pile.extend(got)
+        turn.hand_after_discard = len(self.hands[seat])
+        need = None
+        if not self.hands[seat]:
+            if self.poz_team[team] is not None:
+                turn.closed = True
+                ok, rule, why = self.can_close_with(team, c, turn.barred)
+                if not ok and rule != "R36":
+                    self.bad(rule, f"illegal close by seat {seat} discarding {card_text(c)}: "
+                                   f"{why} (R45, R37(b))")
+                if not closes:
+                    self.bad("R45", "the discard emptied the hand with the team's pozzetto taken:"
+                                    " that is a close, but closes is false")
+            else:
+                turn.going_to_pozzetto = True
+                need = "discard"
+                if closes:
+                    self.bad("R45", f"closes is true but team {team} has not taken its pozzetto "
+                                    "(R45(a)): emptying the hand goes to the pozzetto")
+        elif closes:
+            self.bad("R45", f"closes is true but seat {seat} still holds "
+                            f"{len(self.hands[seat])} card(s): only a discard that empties the "
+                            "hand closes")
+        self.conservation("discard")
+        return need
+
+    # ---- end of a turn (R47, R50, R51, R52)
+    def end_of_turn(self, turn: _Turn, team: int) -> None:
+        if self.end_required is not None:
+            return          # already reported: the hand should be over
+        reasons = set()
+        if turn.closed:
+            reasons.add("closed")
+        else:
+            if turn.pickup == "draw" and len(self.stock) == self.reserve:
+                reasons.add("stock_exhausted")
+            else:
+                if turn.pickup == "take_pile" and turn.pile_size == 1 and turn.actions == 0:
+                    self.stall += 1
+                else:
+                    self.stall = 0
+                if self.stall >= int(self.rules["stall_turn_limit"]):
+                    reasons.add("stall")
+            if turn.number >= int(self.rules["max_turns_per_hand"]):
+                reasons.add("turn_cap")
+        ev = turn.end_event
+        if reasons:
+            self.end_required = reasons
+            if ev is None:
+                pass            # reported by the next turn, or at the end of the document
+            elif ev.get("reason") not in reasons:
+                reason = min(reasons, key=END_PREFERENCE.index)
+                self.bad(END_RULE[reason], f"end reason {ev.get('reason')!r}, expected "
+                                           f"{' or '.join(sorted(reasons))}")
+                self.end_reported = True
+            else:
+                self.end_reported = True
+        elif ev is not None:
+            claimed = ev.get("reason")
+            self.bad(END_RULE.get(claimed, "R49"),
+                     f"the hand ends ({claimed!r}) although no end condition holds "
+                     f"(closed: {turn.closed}, stock {len(self.stock)}, stall {self.stall}, "
+                     f"turn {turn.number})")
+            self.end_required = {claimed}
+            self.end_reported = True
+
+    # ----------------------------------------------------------------- scoring (R55-R58)
+    def score(self) -> None:
+        r = self.rules
+        end_reason = None
+        if self.end_event is not None:
+            end_reason = self.end_event.get("reason")
+        if self.end_required is not None and end_reason not in self.end_required:
+            end_reason = min(self.end_required, key=END_PREFERENCE.index)
+        closing_turn = next((t for t in self.turns if t.closed), None)
+        calc = {
+            "dealer": self.dealer, "first_player": self.first,
+            "end_reason": end_reason, "turns": len(self.turns),
+            "closing_seat": closing_turn.seat if closing_turn else -1,
+            "stock_left": len(self.stock), "pile_left": len(self.pile), "error": 0,
+        }
+        for team in (0, 1):
+            closed = closing_turn is not None and self.team_of(closing_turn.seat) == team
+            bonus_close = closed and not (r["pile_close_no_bonus"]
+                                          and closing_turn.pickup == "take_pile")
+            poz = self.poz_team[team]
+            parts = team_score([m.ids for m in self.tables[team]],
+                               [c for s in (team, team + 2) for c in self.hands[s]],
+                               closed=bonus_close, pozzetto_taken=poz is not None, rules=r,
+                               set_ranks=self.set_ranks)
+            meld_points, bonus = parts["meld_points"], parts["burraco_bonus"]
+            closing_bonus, hand_points = parts["closing_bonus"], parts["hand_points"]
+            penalty = parts["pozzetto_penalty"]
+            clean_n, dirty_n, semi_n = parts["clean"], parts["dirty"], parts["semi_clean"]
+            calc.update({
+                f"score_t{team}": meld_points + bonus + closing_bonus - hand_points - penalty,
+                f"meld_points_t{team}": meld_points,
+                f"burraco_bonus_t{team}": bonus,
+                f"closing_bonus_t{team}": closing_bonus,
+                f"hand_points_t{team}": hand_points,
+                f"pozzetto_penalty_t{team}": penalty,
+                f"clean_burracos_t{team}": clean_n,
+                f"dirty_burracos_t{team}": dirty_n,
+                f"semi_clean_burracos_t{team}": semi_n,
+                f"melds_t{team}": len(self.tables[team]),
+                f"closed_t{team}": closed,
+                f"pozzetto_taken_t{team}": poz is not None,
+                f"pozzetto_turn_t{team}": poz[0] if poz else -1,
+                f"pozzetto_mode_t{team}": poz[1] if poz else "none",
+                f"pile_pickups_t{team}": self.pile_pickups[team],
+                f"pile_cards_t{team}": self.pile_cards[team],
+            })
+            if (calc[f"score_t{team}"]) % 5:
+                self.bad("R59", f"team {team} score {calc[f'score_t{team}']} is not a multiple "
+                                "of 5")
+        self.computed = calc
+        res = self.doc.get("result")
+        if not isinstance(res, dict):
+            self.bad("DOC", "no result")
+            return
+        for key, want in calc.items():
+            if key not in res:
+                self.bad("DOC", f"result lacks column {key!r}")
+                continue
+            got = res[key]
+            if isinstance(want, bool) or isinstance(got, bool):
+                same = bool(got) == bool(want) and got in (0, 1, True, False)
+            elif isinstance(want, int):
+                same = isinstance(got, (int, float)) and int(got) == want and got == int(got)
+            else:
+                same = got == want
+            if not same:
+                self.bad(_result_rule(key), f"result {key} = {got!r}, the referee computes "
+                                            f"{want!r}")
+
+
+def team_score(melds, hand_cards, *, closed, pozzetto_taken, rules=None,
+               set_ranks=ALL_SET_RANKS) -> dict:
+    """One team's hand score and its parts (R55, R56, R29, R57).
+
+    ``melds``: list of card-id lists on the team's table; ``hand_cards``: ids left in the
+    team's hands (an assigned unplayed pozzetto included, R57); ``closed``: the team earns
+    the closing bonus; ``rules``: options mapping (defaults for missing keys).
+    """
+    r = dict(DEFAULT_RULES)
+    r.update(rules or {})
+    meld_points = sum(value(face_of(c)) for m in melds for c in m)
+    bonus = clean_n = dirty_n = semi_n = 0
+    for m in melds:
+        if len(m) < 7:
+            continue
+        info = analyze(m, set_ranks)
+        if not info.valid:
+            continue            # reported when it became invalid
+        if info.clean:
+            clean_n += 1
+            bonus += r["clean_bonus"]
+        else:
+            dirty_n += 1
+            if r["semi_clean_bonus"] is not None and semi_clean(info, len(m),
+                                                                r["semi_clean_rule"]):
+                semi_n += 1
+                bonus += r["semi_clean_bonus"]
+            else:
+                bonus += r["dirty_bonus"]
+    closing_bonus = r["closing_bonus"] if closed else 0
+    hand_points = sum(value(face_of(c)) for c in hand_cards)
+    penalty = 0 if pozzetto_taken else r["pozzetto_penalty"]
+    return {"score": meld_points + bonus + closing_bonus - hand_points - penalty,
+            "meld_points": meld_points, "burraco_bonus": bonus, "closing_bonus": closing_bonus,
+            "hand_points": hand_points, "pozzetto_penalty": penalty, "clean": clean_n,
+            "dirty": dirty_n, "semi_clean": semi_n}
+
+
+def _result_rule(key: str) -> str:
+    base = key[:-3] if key.endswith(("_t0", "_t1")) else key
+    return {
+        "score": "R55", "meld_points": "R55", "hand_points": "R55", "pozzetto_penalty": "R55",
+        "burraco_bonus": "R56", "clean_burracos": "R56", "dirty_burracos": "R56",
+        "semi_clean_burracos": "R56",
+        "closing_bonus": "R47", "closed": "R47", "closing_seat": "R47",
+        "pozzetto_taken": "R42", "pozzetto_turn": "R42", "pozzetto_mode": "R41",
+        "end_reason": "R49", "dealer": "R6", "first_player": "R6",
+    }.get(base, "REC")
+
+
+def where_text(ref: Referee, cid: int) -> str:
+    """Where a card currently is (for messages)."""
+    for s, h in enumerate(ref.hands):
+        if cid in h:
+            return f"it is in seat {s}'s hand"
+    if cid in ref.stock:
+        return f"it is in the stock at depth {ref.stock.index(cid)}"
+    if cid in ref.pile:
+        return "it is in the discard pile"
+    for k in (0, 1):
+        if ref.poz_left[k] and cid in ref.pozzetti[k]:
+            return f"it is in untaken pozzetto {k}"
+    for team in (0, 1):
+        for i, m in enumerate(ref.tables[team]):
+            if cid in m.ids:
+                return f"it is in team {team}'s meld {i}"
+    return "it is nowhere"
+
+
+# =============================================================================== public API
+def check(doc: dict) -> list:
+    """Referee one replay document.
+
+    Returns
+    -------
+    list of Violation
+        Empty when every action and the result agree with RULES.md.
+    """
+    ref = Referee(doc)
+    try:
+        ref.run()
+    except _Stop:
+        pass
+    except Exception as exc:            # noqa: BLE001 - a referee crash is a finding too
+        ref.bad("DOC", f"referee could not process the document: {type(exc).__name__}: {exc}",
+                None)
+    return ref.v
+
+
+def computed_result(doc: dict) -> dict:
+    """The record the referee computes for a document (for debugging)."""
+    ref = Referee(doc)
+    ref.run()
+    return ref.computed
+
+
+def check_strict(doc: dict) -> None:
+    """Raise AssertionError listing every violation of ``doc``."""
+    v = check(doc)
+    if v:
+        raise AssertionError(f"{len(v)} rule violation(s):\n" + "\n".join(str(x) for x in v))
+
+
+def check_json(text: str) -> list:
+    """:func:`check` on a JSON text."""
+    return check(json.loads(text))
+
+
+if __name__ == "__main__":      # driver: the only place that imports sim (tests/referee_cli.py)
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import referee_cli
+    raise SystemExit(referee_cli.main())
