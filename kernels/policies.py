@@ -12,7 +12,7 @@ meanings are in ``sim.strategies``.
 import numpy as np
 from numba import njit
 
-from .cards import CVALUE, JOKER
+from .cards import CIDX, CVALUE, JOKER
 from .layout import (HP_DISCARD_W_DANGER, HP_DISCARD_W_NEIGHBOR, HP_DISCARD_W_PAIR,
                      HP_DISCARD_W_POINTS, HP_DISCARD_W_WILD, HP_PILE_SIZE_WEIGHT,
                      HP_PILE_THRESHOLD, HP_PILE_W_WILD, HP_USE_WILD_TO_MELD,
@@ -20,7 +20,7 @@ from .layout import (HP_DISCARD_W_DANGER, HP_DISCARD_W_NEIGHBOR, HP_DISCARD_W_PA
 from .legal import OK, can_create, can_discard, can_layoff
 from .melds import KIND_SEQ, KIND_SET, layoff_step
 from .rng import bounded
-from .state import (G_PN, G_TPOZ, MI_KEY, MI_KIND, MI_LEN, MI_NAT2, MI_NWILD,
+from .state import (G_BARRED, G_PN, G_TPOZ, MI_KEY, MI_KIND, MI_LEN, MI_NAT2, MI_NWILD,
                     meld_add, meld_create)
 
 
@@ -311,59 +311,77 @@ def heur_meld_step(st, rv, seat, p, sel, scratch):
 
 
 @njit(cache=True)
+def _keep_value(st, seat, opp, c, p):
+    """How much the heuristic wants to keep a card of count index ``c``."""
+    hc = st[2][seat]
+    v = 0.0
+    if _is_wild_c(c):
+        v += p[HP_DISCARD_W_WILD]
+    else:
+        r = c % 13
+        s = c // 13
+        same = 0
+        for t in range(4):
+            same += hc[13 * t + r]
+        v += p[HP_DISCARD_W_PAIR] * (same - 1)
+        sl = r + 1
+        if r == 0:
+            sl = 1
+        nb = 0
+        for d in range(-2, 3):
+            if d == 0:
+                continue
+            x = sl + d
+            if x < 1 or x > 14:
+                continue
+            if x == 2:
+                if hc[13 * s + 1] > 0:
+                    nb += 1
+            elif _slot_present(hc, 13 * s, x):
+                nb += 1
+        if r == 0:
+            for x in (12, 13):
+                if _slot_present(hc, 13 * s, x):
+                    nb += 1
+        v += p[HP_DISCARD_W_NEIGHBOR] * nb
+    if _fits_meld(st, opp, c, hc):
+        v += p[HP_DISCARD_W_DANGER]
+    v -= p[HP_DISCARD_W_POINTS] * CVALUE[c]
+    return v
+
+
+@njit(cache=True)
 def heur_discard(st, rv, seat, p):
-    """The id the heuristic discards: the least useful legal card (R37)."""
-    hand, hn, hcnt = st[0], st[1], st[2]
+    """The id the heuristic discards: the least useful legal card (R37).
+
+    Keep-value of a card: wild bonus, same-rank and near same-suit cards in
+    hand, danger of feeding the next opponent's melds, minus a small share of
+    its points; the first card (in hand order) with the lowest value goes.
+    """
+    hand, hn, g = st[0], st[1], st[10]
     team = seat % 2
     opp = 1 - team
-    hc = hcnt[seat]
+    if hn[seat] == 1:
+        cid = hand[seat, 0]
+        code, closes = can_discard(st, rv, team, seat, cid)
+        if code == OK:
+            return cid
+        return -1
+    barred = g[G_BARRED]
+    vals = np.empty(53, np.float64)
+    known = np.zeros(53, np.bool_)
     best = -1
     best_v = 1e300
     for i in range(hn[seat]):
         cid = hand[seat, i]
-        code, closes = can_discard(st, rv, team, seat, cid)
-        if code != OK:
-            continue
-        c = cid % 54
-        if c >= 52:
-            c = JOKER
-        if closes == 1:
-            return cid
-        v = 0.0
-        if _is_wild_c(c):
-            v += p[HP_DISCARD_W_WILD]
-        else:
-            r = c % 13
-            s = c // 13
-            same = 0
-            for t in range(4):
-                same += hc[13 * t + r]
-            v += p[HP_DISCARD_W_PAIR] * (same - 1)
-            sl = r + 1
-            if r == 0:
-                sl = 1
-            nb = 0
-            for d in range(-2, 3):
-                if d == 0:
-                    continue
-                x = sl + d
-                if x < 1 or x > 14:
-                    continue
-                if x == 2:
-                    if hc[13 * s + 1] > 0:
-                        nb += 1
-                elif _slot_present(hc, 13 * s, x):
-                    nb += 1
-            if r == 0:
-                for x in (12, 13):
-                    if _slot_present(hc, 13 * s, x):
-                        nb += 1
-            v += p[HP_DISCARD_W_NEIGHBOR] * nb
-        if _fits_meld(st, opp, c, hc):
-            v += p[HP_DISCARD_W_DANGER]
-        v -= p[HP_DISCARD_W_POINTS] * CVALUE[c]
-        if v < best_v:
-            best_v = v
+        if cid == barred:
+            continue                  # R36; any other card is a legal discard (R37, R39)
+        c = CIDX[cid]
+        if not known[c]:
+            vals[c] = _keep_value(st, seat, opp, c, p)
+            known[c] = True
+        if vals[c] < best_v:
+            best_v = vals[c]
             best = cid
     return best
 
