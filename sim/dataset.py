@@ -165,6 +165,26 @@ def records_to_table(rec: np.ndarray, start_index: int, run_id: str,
     return pa.Table.from_arrays(arrays, schema=SCHEMA)
 
 
+def record_to_dict(rec: np.ndarray, hand_index: int, strategy_names: Sequence[str]) -> dict:
+    """One kernel record as a dict of Python values, keyed and typed like a Parquet row.
+
+    ``rec`` is ``int32[N_REC]``; the result has ``hand_index``, ``strategy_s0..s3`` and every
+    record column (categories as their strings, flags as bool); ``run_id`` is left out.
+    """
+    row = {"hand_index": int(hand_index)}
+    for s, name in enumerate(strategy_names):
+        row[f"strategy_s{s}"] = name
+    for col in COLUMNS[6:]:
+        v = int(rec[_REC_INDEX[col.name]])
+        if col.name in _CATEGORIES:
+            row[col.name] = _CATEGORIES[col.name][v]
+        elif col.type == pa.bool_():
+            row[col.name] = bool(v)
+        else:
+            row[col.name] = v
+    return row
+
+
 def table_to_records(table: pa.Table) -> np.ndarray:
     """Inverse of :func:`records_to_table`: the kernel record block.
 

@@ -34,7 +34,7 @@ import numpy as np
 from kernels import layout as L
 from kernels import state as KS
 
-from . import notation
+from . import dataset, notation
 from .deal import deal as _deal
 from .runner import _check_int, _resolve_rules, _resolve_strategies
 
@@ -48,13 +48,6 @@ _TYPES = {KS.EV_DRAW: "draw", KS.EV_TAKE_PILE: "take_pile", KS.EV_MELD: "meld",
 
 def _cards(ids) -> list:
     return [notation.format_card(int(i)) for i in ids]
-
-
-def _record_dict(rec: np.ndarray, hand_index: int, specs) -> dict:
-    from . import dataset
-    table = dataset.records_to_table(rec[None, :], hand_index, "replay", specs)
-    row = table.drop(["run_id"]).to_pylist()[0]
-    return {k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()}
 
 
 def replay(seed, hand_index, strategies="heuristic", rules=None) -> dict:
@@ -127,7 +120,7 @@ def replay(seed, hand_index, strategies="heuristic", rules=None) -> dict:
                  "stock": _cards(deal_ids["stock"])},
         "deal_ids": deal_ids,
         "events": events,
-        "result": _record_dict(rec, hand_index, specs),
+        "result": dataset.record_to_dict(rec, hand_index, specs),
     }
 
 
