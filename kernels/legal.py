@@ -142,8 +142,23 @@ def can_create(st, rv, team, seat, sel):
                 return BAD_DUP_SET_RANK, kind, nwild
     if nm[team] >= MMAX:
         return BAD_TOO_MANY_MELDS, kind, nwild
+    if st[1][seat] - nsel >= 2:
+        return OK, kind, nwild           # two or more cards stay: R38 cannot bite
     code = after_action_ok(st, rv, team, seat, sel, nsel, -1, nsel, nwild)
     return code, kind, nwild
+
+
+@njit(cache=True)
+def layoff_fits(mcnt, minfo, team, mi, c):
+    """R24 step test on meld ``mi`` of ``team`` (``mcnt``/``minfo`` of the state):
+    0 when one card of count index ``c`` cannot be laid off, else 1 + the wilds
+    of the meld after it."""
+    ok, kind, nwild, nat2, key, lo, hi, wslot, why = layoff_step(
+        mcnt[team, mi], minfo[team, mi, MI_KIND], minfo[team, mi, MI_NWILD],
+        minfo[team, mi, MI_NAT2], minfo[team, mi, MI_KEY], c, 0x1FFF)
+    if ok == 1:
+        return 1 + nwild
+    return 0
 
 
 @njit(cache=True)
@@ -157,20 +172,21 @@ def can_layoff(st, rv, team, seat, mi, c, scratch):
     tuple of int
         ``(code, new_len, new_nwild)``.
     """
-    hcnt, mcnt, minfo, nm = st[2], st[6], st[8], st[9]
+    hn, hcnt, minfo, nm = st[1], st[2], st[8], st[9]
     if mi < 0 or mi >= nm[team]:
         return BAD_NO_MELD, 0, 0
     if hcnt[seat, c] < 1:
         return BAD_NOT_IN_HAND, 0, 0
-    ok, kind, nwild, nat2, key, lo, hi, wslot, why = layoff_step(
-        mcnt[team, mi], minfo[team, mi, MI_KIND], minfo[team, mi, MI_NWILD],
-        minfo[team, mi, MI_NAT2], minfo[team, mi, MI_KEY], c, 0x1FFF)
-    if ok == 0:
+    v = layoff_fits(st[6], minfo, team, mi, c)
+    if v == 0:
         return BAD_LAYOFF, 0, 0
+    nwild = v - 1
+    nlen = minfo[team, mi, MI_LEN] + 1
+    if hn[seat] >= 3:
+        return OK, nlen, nwild           # two or more cards stay: R38 cannot bite
     for f in range(53):
         scratch[f] = 0
     scratch[c] = 1
-    nlen = minfo[team, mi, MI_LEN] + 1
     code = after_action_ok(st, rv, team, seat, scratch, 1, mi, nlen, nwild)
     return code, nlen, nwild
 

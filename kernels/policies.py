@@ -17,8 +17,8 @@ from .layout import (HP_DISCARD_W_DANGER, HP_DISCARD_W_NEIGHBOR, HP_DISCARD_W_PA
                      HP_DISCARD_W_POINTS, HP_DISCARD_W_WILD, HP_PILE_SIZE_WEIGHT,
                      HP_PILE_THRESHOLD, HP_PILE_W_WILD, HP_USE_WILD_TO_MELD,
                      HP_WILD_LAYOFF_MIN_LEN)
-from .legal import OK, can_create, can_discard, can_layoff
-from .melds import KIND_SEQ, KIND_SET, layoff_step
+from .legal import OK, can_create, can_discard, can_layoff, layoff_fits
+from .melds import KIND_SEQ, KIND_SET
 from .rng import bounded
 from .state import (G_BARRED, G_PN, G_TPOZ, MI_KEY, MI_KIND, MI_LEN, MI_NAT2, MI_NWILD,
                     meld_add, meld_create)
@@ -51,17 +51,14 @@ def _fits_meld(st, team, c, scratch_unused):
     mcnt, minfo, nm = st[6], st[8], st[9]
     wild = _is_wild_c(c)
     for mi in range(nm[team]):
-        kind = minfo[team, mi, MI_KIND]
-        key = minfo[team, mi, MI_KEY]
         if not wild:
+            kind = minfo[team, mi, MI_KIND]
+            key = minfo[team, mi, MI_KEY]
             if kind == KIND_SET and c % 13 != key:
                 continue
             if kind == KIND_SEQ and c // 13 != key:
                 continue
-        ok, k2, nw, n2, ky, lo, hi, ws, why = layoff_step(
-            mcnt[team, mi], kind, minfo[team, mi, MI_NWILD], minfo[team, mi, MI_NAT2],
-            key, c, 0x1FFF)
-        if ok == 1:
+        if layoff_fits(mcnt, minfo, team, mi, c) > 0:
             return True
     return False
 
@@ -164,24 +161,31 @@ def heur_meld_step(st, rv, seat, p, sel, scratch):
     team = seat % 2
     hc = hcnt[seat]
     small = hn[seat] <= 4
-    # A. lay off naturals (and same-suit 2s entering as natural 2s)
+    # A. lay off naturals (and same-suit 2s entering as natural 2s); remember the
+    #    first natural lay-off that would make a meld dirty, for D1
+    d1_mi = -1
+    d1_c = -1
     for mi in range(nm[team]):
         kind = minfo[team, mi, MI_KIND]
         key = minfo[team, mi, MI_KEY]
         nw = minfo[team, mi, MI_NWILD]
-        for c in range(52):
+        d1_ok = small or minfo[team, mi, MI_LEN] + 1 >= 7
+        if kind == KIND_SET:
+            first, step, count = key, 13, 4
+        else:
+            first, step, count = 13 * key, 1, 13
+        for k in range(count):
+            c = first + k * step
             if hc[c] == 0:
                 continue
-            if kind == KIND_SET and c % 13 != key:
-                continue
-            if kind == KIND_SEQ and c // 13 != key:
-                continue
-            if kind == KIND_SET and c % 13 == 1:
-                continue
             code, nlen, nnw = can_layoff(st, rv, team, seat, mi, c, scratch)
-            if code == OK and nnw <= nw:
-                meld_add(st, team, seat, mi, c)
-                return True
+            if code == OK:
+                if nnw <= nw:
+                    meld_add(st, team, seat, mi, c)
+                    return True
+                if d1_mi < 0 and d1_ok and c % 13 != 1:
+                    d1_mi = mi
+                    d1_c = c
     # B/C. natural sets and runs
     best_set = 0
     best_r = -1
@@ -241,23 +245,9 @@ def heur_meld_step(st, rv, seat, p, sel, scratch):
                 break
     min_len = p[HP_WILD_LAYOFF_MIN_LEN]
     # D1. natural lay-offs that turn a clean meld dirty (R25.2), for a burraco or to go out
-    for mi in range(nm[team]):
-        ln = minfo[team, mi, MI_LEN]
-        if not (small or ln + 1 >= 7):
-            continue
-        kind = minfo[team, mi, MI_KIND]
-        key = minfo[team, mi, MI_KEY]
-        for c in range(52):
-            if hc[c] == 0 or _is_wild_c(c):
-                continue
-            if kind == KIND_SET and c % 13 != key:
-                continue
-            if kind == KIND_SEQ and c // 13 != key:
-                continue
-            code, nlen, nnw = can_layoff(st, rv, team, seat, mi, c, scratch)
-            if code == OK:
-                meld_add(st, team, seat, mi, c)
-                return True
+    if d1_mi >= 0:
+        meld_add(st, team, seat, d1_mi, d1_c)
+        return True
     if wc < 0:
         return False
     # D2. a wild on a clean meld long enough (a burraco), or to go out
