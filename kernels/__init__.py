@@ -4,3 +4,43 @@ Only numpy and numba are imported here, never :mod:`sim`.  Every kernel works
 on int-encoded cards (``id = 54*copy + face``, ``face = 13*suit + rank``,
 faces 52 and 53 are jokers, ``-1`` is "no card"); see :mod:`kernels.cards`.
 """
+
+
+def _drop_stale_cache() -> None:
+    """Delete Numba's cached machine code when any kernel source changed.
+
+    Numba checks a cached function against its own file only, so after an edit
+    of a callee's module (say ``melds.py``) a cached caller (``game.py``) would
+    keep running the old callee.  The kernels therefore share one cache that is
+    emptied whenever the digest of all ``kernels/*.py`` files changes.
+    """
+    import hashlib
+    import os
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(here.glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    stamp_text = digest.hexdigest()
+    cache = here / "__pycache__"
+    stamp = cache / "kernels-source.sha256"
+    try:
+        if stamp.read_text() == stamp_text:
+            return
+    except OSError:
+        pass
+    try:
+        cache.mkdir(exist_ok=True)
+        for f in cache.iterdir():
+            if f.suffix in (".nbi", ".nbc"):
+                f.unlink()
+        tmp = stamp.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(stamp_text)
+        os.replace(tmp, stamp)
+    except OSError:           # read-only install: Numba falls back to its own cache dir
+        pass
+
+
+_drop_stale_cache()
