@@ -8,6 +8,8 @@ simulate
     Run hands in shards, optionally to Parquet (:mod:`sim.runner`).
 deal, Deal
     Deal one hand from (seed, index) (:mod:`sim.deal`).
+replay
+    One hand with every action, as a replay document (:mod:`sim.trace`).
 notation, melds, scoring, strategies
     Card text <-> ids, meld validity and lay-off, hand scoring, strategy
     registry.
@@ -24,11 +26,12 @@ from ._version import __version__
 from .deal import Deal, deal
 from .rules import Rules
 
-_LAZY_MODULES = ("melds", "scoring", "runner", "dataset", "cli")
+_LAZY_MODULES = ("melds", "scoring", "runner", "dataset", "cli", "trace", "position")
 _LAZY_ATTRS = {"simulate": "runner", "summarize": "runner", "Summary": "runner",
+               "replay": "trace",
                "read_run": "dataset"}
 
-__all__ = ["Rules", "simulate", "summarize", "Summary", "read_run", "deal", "Deal",
+__all__ = ["Rules", "simulate", "summarize", "Summary", "read_run", "deal", "Deal", "replay",
            "notation", "melds", "scoring", "strategies", "__version__"]
 
 

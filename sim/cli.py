@@ -152,7 +152,7 @@ def _specs(args: argparse.Namespace):
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from . import replay as R
+    from . import trace as R
 
     doc = R.replay(args.seed, args.hand, strategies=_specs(args), rules=Rules.preset(args.rules))
     print(R.to_json(doc) if args.format == "json" else R.format_text(doc))

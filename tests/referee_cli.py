@@ -37,7 +37,7 @@ def _init(cfg: dict) -> None:
 
 
 def _one(i: int):
-    import sim.replay as SR                             # the engine: driver only
+    import sim.trace as SR                              # the engine: driver only
     rules = _CFG["rules"]
     try:
         doc = SR.replay(_CFG["seed"], i, strategies=_CFG["strategies"], rules=rules)

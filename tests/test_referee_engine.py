@@ -1,4 +1,4 @@
-"""The independent referee on hands simulated by the engine (sim.replay).
+"""The independent referee on hands simulated by the engine (sim.replay, in sim.trace).
 
 * simulated hands of both strategies, under the default rules and a few option sets,
   must pass the referee with zero violations;
@@ -13,7 +13,7 @@ import pytest
 
 import referee as R
 
-SR = pytest.importorskip("sim.replay")
+SR = pytest.importorskip("sim.trace")
 import sim  # noqa: E402
 
 

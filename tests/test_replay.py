@@ -6,7 +6,7 @@ import sys
 import pytest
 
 import sim
-from sim import replay as R
+from sim import trace as R
 
 
 @pytest.fixture(scope="module")
@@ -16,7 +16,7 @@ def records():
 
 @pytest.mark.parametrize("index", [0, 7, 23, 39])
 def test_replay_record_equals_simulated_record(records, index):
-    doc = R.replay(3, index)
+    doc = sim.replay(3, index)
     row = records.iloc[index]
     for key, value in doc["result"].items():
         expected = row[key]

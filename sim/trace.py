@@ -85,7 +85,7 @@ def replay(seed, hand_index, strategies="heuristic", rules=None) -> dict:
     ev, evc, n_ev, n_evc = play_hand(np.uint64(seed), np.int64(hand_index), r.to_vector(),
                                      kinds, params, np.int64(0), rec, EV_ROWS, EV_CARDS)
     if rec[L.REC_ERROR] & L.ERR_LOG_OVERFLOW:
-        raise RuntimeError("replay: the event log overflowed; raise sim.replay.EV_ROWS/EV_CARDS")
+        raise RuntimeError("replay: the event log overflowed; raise sim.trace.EV_ROWS/EV_CARDS")
     d = _deal(seed, hand_index, r)
     deal_ids = {"hands": [h.astype(int).tolist() for h in d.hands],
                 "pozzetti": [p.astype(int).tolist() for p in d.pozzetti],
