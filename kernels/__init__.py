@@ -14,6 +14,7 @@ def _drop_stale_cache() -> None:
     keep running the old callee.  The kernels therefore share one cache that is
     emptied whenever the digest of all ``kernels/*.py`` files changes.
     """
+    import contextlib
     import hashlib
     import os
     from pathlib import Path
@@ -26,12 +27,10 @@ def _drop_stale_cache() -> None:
     stamp_text = digest.hexdigest()
     cache = here / "__pycache__"
     stamp = cache / "kernels-source.sha256"
-    try:
+    with contextlib.suppress(OSError):
         if stamp.read_text() == stamp_text:
             return
-    except OSError:
-        pass
-    try:
+    with contextlib.suppress(OSError):   # read-only install: Numba falls back to its own cache dir
         cache.mkdir(exist_ok=True)
         for f in cache.iterdir():
             if f.suffix in (".nbi", ".nbc"):
@@ -39,8 +38,6 @@ def _drop_stale_cache() -> None:
         tmp = stamp.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(stamp_text)
         os.replace(tmp, stamp)
-    except OSError:           # read-only install: Numba falls back to its own cache dir
-        pass
 
 
 _drop_stale_cache()

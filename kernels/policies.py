@@ -509,6 +509,7 @@ def meld_search(hand_ids, rv, p, st, sel, scratch):
         if f >= 52:
             f = JOKER
         hcnt[0, f] += 1
-    while heur_meld_step(st, rv, 0, p, sel, scratch):
-        pass
+    acted = True
+    while acted:
+        acted = heur_meld_step(st, rv, 0, p, sel, scratch)
     return nm[0], k - hn[0]

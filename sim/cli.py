@@ -29,10 +29,8 @@ examples:
 
 def _count(text: str) -> int:
     """argparse type for a hand count: ``1000000``, ``1_000_000`` or ``1e6``."""
-    try:
+    if text.lstrip("+-").replace("_", "").isdigit():
         return int(text)
-    except ValueError:
-        pass
     try:
         value = float(text)
     except ValueError:
