@@ -1,4 +1,4 @@
-"""Input helpers shared by the Python API: cards and rules arguments."""
+"""Input helpers shared by the Python API: cards, integers and rules arguments."""
 from __future__ import annotations
 
 import numpy as np
@@ -38,14 +38,36 @@ def counts(card_ids: np.ndarray) -> np.ndarray:
 
 
 def rules_or_default(rules) -> Rules:
-    """``rules`` itself, the default preset for None, or a preset by name."""
+    """``rules`` itself, the default preset for None, a preset by name, or a dict of options.
+
+    Raises
+    ------
+    ValueError
+        Unknown preset or option, or a value of another type.
+    """
     if rules is None:
         return Rules()
+    if isinstance(rules, Rules):
+        return rules
     if isinstance(rules, str):
         return Rules.preset(rules)
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules: expected sim.Rules, a preset name or None, got {type(rules).__name__}")
-    return rules
+    if isinstance(rules, dict):
+        return Rules.from_dict(rules)
+    raise ValueError(f"rules must be a Rules, a preset name or a dict of options, got {rules!r}")
+
+
+def check_int(name: str, value, lo: int, hi: int) -> int:
+    """``value`` as an int when it is an integer (not a bool) in ``lo..hi``.
+
+    Raises
+    ------
+    ValueError
+        Naming ``name`` and the allowed range.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
+            or not lo <= value <= hi:
+        raise ValueError(f"{name} must be an integer in {lo}..{hi}, got {value!r}")
+    return int(value)
 
 
 def refuse(rules: Rules, *names: str) -> None:

@@ -38,14 +38,6 @@ class Deal:
     first_player: int
 
 
-def _check_int(name: str, value, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name}: expected an integer in {lo}..{hi}, got {value!r}")
-    if not lo <= int(value) <= hi:
-        raise ValueError(f"{name}: {value} is out of range; allowed {lo}..{hi}")
-    return int(value)
-
-
 def deal(seed, hand_index, rules=None) -> Deal:
     """Deal hand ``hand_index`` of the run ``burraco simulate --seed seed``.
 
@@ -67,8 +59,8 @@ def deal(seed, hand_index, rules=None) -> Deal:
     ValueError
         Seed or index out of range, or unsupported rules.
     """
-    seed = _check_int("seed", seed, 0, 2**64 - 1)
-    hand_index = _check_int("hand_index", hand_index, 0, 2**63 - 1)
+    seed = _cards.check_int("seed", seed, 0, 2**64 - 1)
+    hand_index = _cards.check_int("hand_index", hand_index, 0, 2**63 - 1)
     _cards.rules_or_default(rules).check_supported()
     deck = np.empty(108, np.int64)
     dealer = int(KD.deal_hand(np.uint64(seed), np.int64(hand_index), deck))

@@ -30,6 +30,7 @@ from kernels import layout as L
 
 from . import dataset
 from . import strategies as _strategies
+from ._cards import check_int, rules_or_default
 from ._version import __version__
 from .rules import Rules
 
@@ -205,29 +206,10 @@ def summarize(blocks: Iterable[np.ndarray] | pd.DataFrame) -> Summary:
 
 
 # ---------------------------------------------------------------- validation
-def _check_int(name: str, value, lo: int, hi: int) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
-            or not lo <= value <= hi:
-        raise ValueError(f"{name} must be an integer in {lo}..{hi}, got {value!r}")
-    return int(value)
-
-
 def _check_bool(name: str, value) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise ValueError(f"{name} must be True or False, got {value!r}")
     return bool(value)
-
-
-def _resolve_rules(rules) -> Rules:
-    if rules is None:
-        return Rules()
-    if isinstance(rules, Rules):
-        return rules
-    if isinstance(rules, str):
-        return Rules.preset(rules)
-    if isinstance(rules, dict):
-        return Rules.from_dict(rules)
-    raise ValueError(f"rules must be a Rules, a preset name or a dict of options, got {rules!r}")
 
 
 def _resolve_strategies(strategies) -> tuple:
@@ -441,15 +423,15 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
         Propagated; shards completed so far stay on disk, a shard being
         written is discarded.
     """
-    hands = _check_int("hands", hands, 1, MAX_HANDS)
-    seed = _check_int("seed", seed, 0, 2**64 - 1)
+    hands = check_int("hands", hands, 1, MAX_HANDS)
+    seed = check_int("seed", seed, 0, 2**64 - 1)
     names, kinds, params = _resolve_strategies(strategies)
-    rules = _resolve_rules(rules)
+    rules = rules_or_default(rules)
     rules.check_supported()
     shard_size = DEFAULT_SHARD_SIZE if shard_size is None else \
-        _check_int("shard_size", shard_size, 1, MAX_HANDS)
+        check_int("shard_size", shard_size, 1, MAX_HANDS)
     max_threads = _max_threads()
-    threads = max_threads if threads is None else _check_int("threads", threads, 1, max_threads)
+    threads = max_threads if threads is None else check_int("threads", threads, 1, max_threads)
     progress = _check_bool("progress", progress)
     debug = _check_bool("debug", debug)
     overwrite = _check_bool("overwrite", overwrite)

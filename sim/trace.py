@@ -36,7 +36,8 @@ from kernels import state as KS
 
 from . import dataset, notation
 from .deal import deal as _deal
-from .runner import _check_int, _resolve_rules, _resolve_strategies
+from ._cards import check_int, rules_or_default
+from .runner import _resolve_strategies
 
 EV_ROWS = 8192
 EV_CARDS = 65536
@@ -76,9 +77,9 @@ def replay(seed, hand_index, strategies="heuristic", rules=None) -> dict:
     """
     from kernels.game import play_hand
 
-    seed = _check_int("seed", seed, 0, 2**64 - 1)
-    hand_index = _check_int("hand_index", hand_index, 0, 2**63 - 1)
-    r = _resolve_rules(rules)
+    seed = check_int("seed", seed, 0, 2**64 - 1)
+    hand_index = check_int("hand_index", hand_index, 0, 2**63 - 1)
+    r = rules_or_default(rules)
     r.check_supported()
     specs, kinds, params = _resolve_strategies(strategies)
     rec = np.zeros(L.N_REC, np.int32)
