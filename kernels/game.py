@@ -5,7 +5,7 @@
 writes one record row per hand (columns in :mod:`kernels.layout`).
 """
 import numpy as np
-from numba import njit, prange
+from numba import carray, get_num_threads, njit, prange
 
 from . import layout as L
 from .deal import POZ0_AT, POZ1_AT, STOCK_AT, STOCK_SIZE, UPCARD_AT, shuffle_deal
@@ -20,9 +20,28 @@ from .state import (G_ACTIONS, G_BARRED, G_CLOSER, G_ERR, G_HIDDEN, G_PC,
                     G_STALL, G_TOOK_PILE, G_TPOZ, G_TURN, MI_KIND, MI_LEN,
                     EV_END, G_NEV, G_NEVC, log_event,
                     conservation_ok, discard_card, draw_stock, give_pozzetto,
-                    hand_add, new_state, take_pile)
+                    hand_add, take_pile, STATE_WORDS, EV_COLS, i64_ptr, u64_ptr, f64_ptr,
+                    state_views)
 
 CAND_ROWS = 2048
+# a hand's work buffer (int64 words): the state, then the per-hand arrays
+# below, then the event log (EV_AT on)
+W_RNG = STATE_WORDS
+W_DECK = W_RNG + 4
+W_SEL = W_DECK + 108
+W_SCRATCH = W_SEL + 53
+W_VALS = W_SCRATCH + 53
+W_HC2 = W_VALS + 53
+W_RV = W_HC2 + 2 * 53
+W_PARAMS = W_RV + L.N_RULES
+W_CAND = W_PARAMS + 4 * L.N_PARAMS
+EV_AT = W_CAND + CAND_ROWS * 4
+
+
+@njit(cache=True)
+def work_words(ev_rows, ev_cards):
+    """Length (int64 words) of the work buffer :func:`play_hand` needs."""
+    return EV_AT + ev_rows * EV_COLS + ev_cards
 
 
 @njit(cache=True)
@@ -59,7 +78,7 @@ def setup_hand(st, deck, dealer):
 
 
 @njit(cache=True)
-def play_turn(st, rv, seat, kind, p, rng, sel, scratch, cand, debug):
+def play_turn(st, rv, seat, kind, p, rng, sel, scratch, vals, cand, debug):
     """Play one turn of ``seat`` (R32-R52); returns an end reason or -1.
 
     Mutates ``st`` and the generator ``rng`` (uint64[4]).
@@ -110,7 +129,7 @@ def play_turn(st, rv, seat, kind, p, rng, sel, scratch, cand, debug):
     if kind == L.POLICY_RANDOM:
         cid = rand_discard(st, rv, seat, rng)
     else:
-        cid = heur_discard(st, rv, seat, p)
+        cid = heur_discard(st, rv, seat, p, vals, scratch)
     if cid < 0:
         g[G_ERR] |= L.ERR_NO_DISCARD
         return L.END_TURN_CAP
@@ -143,40 +162,58 @@ def play_turn(st, rv, seat, kind, p, rng, sel, scratch, cand, debug):
 
 
 @njit(cache=True)
-def play_hand(run_seed, hand_index, rv, kinds, params, debug, rec, ev_rows, ev_cards):
+def play_hand(run_seed, hand_index, rv_in, kinds, params_in, debug, rec, ev_rows, ev_cards, work):
     """Play hand ``hand_index`` of the run and fill ``rec`` (int32[N_REC], mutated).
 
-    With ``ev_rows`` > 0 the hand's event log is kept (``ev_rows`` rows,
-    ``ev_cards`` card slots) and returned; otherwise empty arrays come back.
+    ``work`` (int64[>= work_words(ev_rows, ev_cards)], overwritten) holds the
+    whole hand: the state, scratch arrays and, with ``ev_rows`` > 0, the
+    event log (``ev_rows`` rows of ``EV_COLS`` words from ``work[EV_AT]``,
+    then ``ev_cards`` card slots), which the caller reads after the call.
 
     Returns
     -------
-    tuple
-        ``(ev, evc, n_ev, n_evc)``: the event log arrays of :mod:`kernels.state`
-        and how many rows / card slots are used.
+    tuple of int
+        ``(n_ev, n_evc)``: event rows and card slots used.
+
+    Raises
+    ------
+    ValueError
+        ``work`` is shorter than ``work_words(ev_rows, ev_cards)``.
     """
-    rng = np.empty(4, np.uint64)
-    seed_hand(run_seed, hand_index, rng)
-    deck = np.empty(108, np.int64)
-    dealer = shuffle_deal(rng, deck)
-    st = new_state(ev_rows, ev_cards)
-    setup_hand(st, deck, dealer)
+    if work.shape[0] < work_words(ev_rows, ev_cards):
+        raise ValueError("play_hand: work buffer shorter than work_words(ev_rows, ev_cards)")
+    st = state_views(work, EV_AT, ev_rows, ev_cards)
     hand, hn, hcnt, stock, pile, poz, mcnt, mids, minfo, nm, g, ev, evc = st
-    sel = np.zeros(53, np.int64)
-    scratch = np.zeros(53, np.int64)
-    cand = np.zeros((CAND_ROWS, 4), np.int64)
+    a = work.ctypes.data
+    rng = carray(u64_ptr(a + 8 * W_RNG), 4)
+    deck = carray(i64_ptr(a + 8 * W_DECK), 108)
+    sel = carray(i64_ptr(a + 8 * W_SEL), 53)
+    scratch = carray(i64_ptr(a + 8 * W_SCRATCH), 53)
+    vals = carray(f64_ptr(a + 8 * W_VALS), 53)
+    hc2 = carray(i64_ptr(a + 8 * W_HC2), (2, 53))
+    rv = carray(i64_ptr(a + 8 * W_RV), L.N_RULES)
+    params = carray(f64_ptr(a + 8 * W_PARAMS), (4, L.N_PARAMS))
+    cand = carray(i64_ptr(a + 8 * W_CAND), (CAND_ROWS, 4))
+    for f in range(L.N_RULES):
+        rv[f] = rv_in[f]
+    for s in range(4):
+        for f in range(L.N_PARAMS):
+            params[s, f] = params_in[s, f]
+    seed_hand(run_seed, hand_index, rng)
+    dealer = shuffle_deal(rng, deck)
+    setup_hand(st, deck, dealer)
     if debug:
         _debug_check(st)
     first = (dealer + 1) % 4
     seat = first
     end = -1
     while end < 0:
-        end = play_turn(st, rv, seat, kinds[seat], params[seat], rng, sel, scratch, cand, debug)
+        end = play_turn(st, rv, seat, kinds[seat], params[seat], rng, sel, scratch, vals,
+                        cand, debug)
         if end < 0:
             seat = (seat + 1) % 4
     log_event(st, seat, EV_END, end, 0, 0)
     # ---- scoring (R55-R59)
-    hc2 = np.zeros((2, 53), np.int64)
     for f in range(L.N_REC):
         rec[f] = 0
     rec[L.REC_DEALER] = dealer
@@ -222,7 +259,7 @@ def play_hand(run_seed, hand_index, rv, kinds, params, debug, rec, ev_rows, ev_c
         if total % 5 != 0:
             g[G_ERR] |= L.ERR_SCORE_PARITY
     rec[L.REC_ERROR] = g[G_ERR]
-    return ev, evc, g[G_NEV], g[G_NEVC]
+    return g[G_NEV], g[G_NEVC]
 
 
 @njit(cache=True, parallel=True)
@@ -247,12 +284,17 @@ def simulate_range(run_seed, start, count, rv, kinds, params, debug, out):
     out : numpy.ndarray
         ``int32[count, N_REC]``, filled with one record per hand (mutated).
     """
-    for i in prange(count):
-        play_hand(run_seed, start + i, rv, kinds, params, debug, out[i], 0, 0)
+    nchunks = min(count, 8 * get_num_threads())
+    words = work_words(0, 0)
+    for k in prange(nchunks):
+        work = np.empty(words, np.int64)       # one buffer per chunk, reused by its hands
+        for i in range(count * k // nchunks, count * (k + 1) // nchunks):
+            play_hand(run_seed, start + i, rv, kinds, params, debug, out[i], 0, 0, work)
 
 
 @njit(cache=True)
 def simulate_range_serial(run_seed, start, count, rv, kinds, params, debug, out):
     """:func:`simulate_range` on one thread (same records)."""
+    work = np.empty(work_words(0, 0), np.int64)
     for i in range(count):
-        play_hand(run_seed, start + i, rv, kinds, params, debug, out[i], 0, 0)
+        play_hand(run_seed, start + i, rv, kinds, params, debug, out[i], 0, 0, work)

@@ -341,12 +341,14 @@ def _keep_value(st, seat, opp, c, p):
 
 
 @njit(cache=True)
-def heur_discard(st, rv, seat, p):
+def heur_discard(st, rv, seat, p, vals, known):
     """The id the heuristic discards: the least useful legal card (R37).
 
     Keep-value of a card: wild bonus, same-rank and near same-suit cards in
     hand, danger of feeding the next opponent's melds, minus a small share of
     its points; the first card (in hand order) with the lowest value goes.
+    ``vals`` (float64[53]) and ``known`` (int64[53]) are work arrays
+    (overwritten).
     """
     hand, hn, g = st[0], st[1], st[10]
     team = seat % 2
@@ -358,8 +360,8 @@ def heur_discard(st, rv, seat, p):
             return cid
         return -1
     barred = g[G_BARRED]
-    vals = np.empty(53, np.float64)
-    known = np.zeros(53, np.bool_)
+    for c in range(53):
+        known[c] = 0
     best = -1
     best_v = 1e300
     for i in range(hn[seat]):
@@ -367,9 +369,9 @@ def heur_discard(st, rv, seat, p):
         if cid == barred:
             continue                  # R36; any other card is a legal discard (R37, R39)
         c = CIDX[cid]
-        if not known[c]:
+        if known[c] == 0:
             vals[c] = _keep_value(st, seat, opp, c, p)
-            known[c] = True
+            known[c] = 1
         if vals[c] < best_v:
             best_v = vals[c]
             best = cid

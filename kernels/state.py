@@ -24,11 +24,16 @@ row is ``(turn, seat, type, a, b, c, first, n)`` where ``type`` is one of
 closes flag, end reason) and ``evc[first:first+n]`` are the cards involved.
 With a zero-row ``ev`` nothing is logged.
 
+:func:`new_state` allocates the arrays (for use from Python);
+:func:`state_views` lays them out as borrowed views of one work buffer, which
+is what the batch loop uses (no reference counting on the hot path).
+
 Seat ``s`` plays for team ``s % 2`` (R5).  Moves keep every card id in
 exactly one place (card conservation, RULES.md section 19).
 """
 import numpy as np
-from numba import njit
+from numba import carray, njit, types
+from numba.extending import intrinsic
 
 from .cards import CIDX
 from .melds import analyze
@@ -111,6 +116,84 @@ def new_state(ev_rows, ev_cards):
     g[G_CLOSER] = -1
     ev = np.zeros((ev_rows, EV_COLS), np.int64)
     evc = np.full(ev_cards, -1, np.int64)
+    return (hand, hn, hcnt, stock, pile, poz, mcnt, mids, minfo, nm, g, ev, evc)
+
+
+STATE_WORDS = (4 * HMAX + 4 + 4 * 53 + 2 * HMAX + 2 * PMAX + 2 * MMAX * 53
+               + 2 * MMAX * MCARDS + 2 * MMAX * 8 + 2 + G_LEN)
+
+
+def _pointer_intrinsic(nbtype):
+    @intrinsic
+    def as_pointer(typingctx, addr):
+        if not isinstance(addr, types.Integer):
+            return None
+        sig = types.CPointer(nbtype)(addr)
+
+        def codegen(context, builder, signature, args):
+            return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
+        return sig, codegen
+    return as_pointer
+
+
+i64_ptr = _pointer_intrinsic(types.int64)
+u64_ptr = _pointer_intrinsic(types.uint64)
+f64_ptr = _pointer_intrinsic(types.float64)
+
+
+@njit(cache=True)
+def state_views(work, ev_at, ev_rows, ev_cards):
+    """The state tuple as *borrowed* views of ``work`` (int64), reset to an
+    empty table (like :func:`new_state`): the state in ``work[:STATE_WORDS]``,
+    the event log (``ev_rows`` rows, then ``ev_cards`` card slots) from
+    ``work[ev_at]``.
+
+    The views carry no reference count: ``work`` must outlive them (the batch
+    loop owns it).  Numba reference-counts every array handed to a function,
+    with an atomic operation; the state is handed around millions of times per
+    second, and with owned arrays that bookkeeping took three quarters of the
+    run time (issue 4 profile).
+    """
+    a = work.ctypes.data
+    hand = carray(i64_ptr(a), (4, HMAX))
+    a += 8 * 4 * HMAX
+    hn = carray(i64_ptr(a), 4)
+    a += 8 * 4
+    hcnt = carray(i64_ptr(a), (4, 53))
+    a += 8 * 4 * 53
+    stock = carray(i64_ptr(a), HMAX)
+    a += 8 * HMAX
+    pile = carray(i64_ptr(a), HMAX)
+    a += 8 * HMAX
+    poz = carray(i64_ptr(a), (2, PMAX))
+    a += 8 * 2 * PMAX
+    mcnt = carray(i64_ptr(a), (2, MMAX, 53))
+    a += 8 * 2 * MMAX * 53
+    mids = carray(i64_ptr(a), (2, MMAX, MCARDS))
+    a += 8 * 2 * MMAX * MCARDS
+    minfo = carray(i64_ptr(a), (2, MMAX, 8))
+    a += 8 * 2 * MMAX * 8
+    nm = carray(i64_ptr(a), 2)
+    a += 8 * 2
+    g = carray(i64_ptr(a), G_LEN)
+    a = work.ctypes.data + 8 * ev_at
+    ev = carray(i64_ptr(a), (ev_rows, EV_COLS))
+    a += 8 * ev_rows * EV_COLS
+    evc = carray(i64_ptr(a), ev_cards)
+    hand[:, :] = -1
+    hn[:] = 0
+    hcnt[:, :] = 0
+    stock[:] = -1
+    pile[:] = -1
+    poz[:, :] = -1
+    nm[:] = 0        # mcnt, mids and minfo rows are cleared when a meld is created
+    g[:] = 0
+    g[G_BARRED] = -1
+    g[G_PTURN] = -1
+    g[G_PTURN + 1] = -1
+    g[G_CLOSER] = -1
+    ev[:, :] = 0
+    evc[:] = -1
     return (hand, hn, hcnt, stock, pile, poz, mcnt, mids, minfo, nm, g, ev, evc)
 
 
@@ -222,6 +305,10 @@ def meld_create(st, team, seat, sel):
     mcnt, mids, nm = st[6], st[7], st[9]
     mi = nm[team]
     nm[team] = mi + 1
+    for f in range(53):
+        mcnt[team, mi, f] = 0
+    for k in range(MCARDS):
+        mids[team, mi, k] = -1
     row = log_event(st, seat, EV_MELD, team, mi, 0)
     k = 0
     for c in range(53):

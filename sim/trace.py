@@ -75,7 +75,7 @@ def replay(seed, hand_index, strategies="heuristic", rules=None) -> dict:
     ValueError
         Bad seed, index, strategy or rules.
     """
-    from kernels.game import play_hand
+    from kernels.game import EV_AT, play_hand, work_words
 
     seed = check_int("seed", seed, 0, 2**64 - 1)
     hand_index = check_int("hand_index", hand_index, 0, 2**63 - 1)
@@ -83,8 +83,11 @@ def replay(seed, hand_index, strategies="heuristic", rules=None) -> dict:
     r.check_supported()
     specs, kinds, params = _resolve_strategies(strategies)
     rec = np.zeros(L.N_REC, np.int32)
-    ev, evc, n_ev, n_evc = play_hand(np.uint64(seed), np.int64(hand_index), r.to_vector(),
-                                     kinds, params, np.int64(0), rec, EV_ROWS, EV_CARDS)
+    work = np.empty(work_words(EV_ROWS, EV_CARDS), np.int64)
+    n_ev, n_evc = play_hand(np.uint64(seed), np.int64(hand_index), r.to_vector(),
+                            kinds, params, np.int64(0), rec, EV_ROWS, EV_CARDS, work)
+    ev = work[EV_AT:EV_AT + EV_ROWS * KS.EV_COLS].reshape(EV_ROWS, KS.EV_COLS)
+    evc = work[EV_AT + EV_ROWS * KS.EV_COLS:EV_AT + EV_ROWS * KS.EV_COLS + EV_CARDS]
     if rec[L.REC_ERROR] & L.ERR_LOG_OVERFLOW:
         raise RuntimeError("replay: the event log overflowed; raise sim.trace.EV_ROWS/EV_CARDS")
     d = _deal(seed, hand_index, r)

@@ -1,0 +1,100 @@
+"""The kernels' fast paths give exactly the answers of the full analysis they shortcut
+(issue 4: speed without changing a result).
+
+``kernels.legal.layoff_fits`` decides most lay-offs from the meld's stored reading;
+``layoff_fits_full`` re-analyses the meld plus the card (R24).  They are compared on
+every valid meld of a large systematic family and every one of the 53 card kinds.
+"""
+import itertools
+
+import numpy as np
+import pytest
+
+from kernels import legal as KL
+from kernels import melds as KM
+from kernels import state as KS
+
+JOKER = 52
+
+
+def seq_family():
+    """Sequences of every suit and span, clean, with a same-suit 2 in slot 2, or with one
+    wild (joker, a 2 of another suit, the suit's own 2) in a gap or at an end."""
+    for s in range(4):
+        for lo in range(1, 15):
+            for hi in range(lo + 1, 15):
+                slots = list(range(lo, hi + 1))
+                faces = [13 * s + (0 if x in (1, 14) else x - 1) for x in slots]
+                yield faces
+                for w in (JOKER, 13 * ((s + 1) % 4) + 1, 13 * s + 1):
+                    yield faces + [w]                        # wild at an end
+                    for k in range(1, len(faces) - 1):       # wild in a gap
+                        yield faces[:k] + faces[k + 1:] + [w]
+
+
+def set_family():
+    for r in [x for x in range(13) if x != 1]:
+        for suits in itertools.combinations_with_replacement(range(4), 2):
+            base = [13 * s + r for s in suits]
+            for extra in range(0, 8):
+                faces = base + [13 * (i % 4) + r for i in range(extra)]
+                yield faces
+                for w in (JOKER, 1, 14):
+                    yield faces + [w]
+
+
+def valid_melds():
+    out = []
+    for faces in itertools.chain(seq_family(), set_family()):
+        cnt = np.zeros(53, np.int64)
+        for f in faces:
+            cnt[f] += 1
+        if cnt[:52].max() > 2 or cnt[JOKER] > 4 or cnt.sum() > 14:
+            continue
+        if KM.analyze(cnt, 0x1FFF)[0] != KM.KIND_NONE:
+            out.append(cnt)
+    return out
+
+
+MELDS = valid_melds()
+
+
+def test_family_is_large_and_mixed():
+    kinds = [KM.analyze(c, 0x1FFF)[0] for c in MELDS]
+    assert kinds.count(KM.KIND_SET) > 200 and kinds.count(KM.KIND_SEQ) > 2000
+
+
+@pytest.mark.parametrize("part", range(4))
+def test_layoff_fast_path_equals_full_analysis(part):
+    st = KS.new_state(0, 0)
+    mcnt, minfo = st[6], st[8]
+    checked = 0
+    for cnt in MELDS[part::4]:
+        mcnt[0, 0] = cnt
+        KS.set_meld_info(st, 0, 0)
+        for c in range(53):
+            fast = KL.layoff_fits(mcnt, minfo, 0, 0, c)
+            full = KL.layoff_fits_full(mcnt, minfo, 0, 0, c)
+            assert fast == full, (np.nonzero(cnt)[0].tolist(), c, fast, full)
+            checked += 1
+    assert checked > 10_000
+
+
+def test_layoff_fast_path_known_answers():
+    """Hand-checked verdicts (R16, R17, R24): 5-6-7 of clubs takes the 4 and the 8 (clean),
+    not the 9, not a 7; a set of three 9s takes a 9 and one wild, a full set nothing."""
+    st = KS.new_state(0, 0)
+    mcnt, minfo = st[6], st[8]
+    mcnt[0, 0, [4, 5, 6]] = 1
+    KS.set_meld_info(st, 0, 0)
+    assert [KL.layoff_fits(mcnt, minfo, 0, 0, c) for c in (3, 7, 8, 6, 17)] == [1, 1, 0, 0, 0]
+    assert KL.layoff_fits(mcnt, minfo, 0, 0, JOKER) == 2
+    mcnt[0, 0] = 0
+    mcnt[0, 0, [8, 21, 34]] = 1
+    KS.set_meld_info(st, 0, 0)
+    assert [KL.layoff_fits(mcnt, minfo, 0, 0, c) for c in (47, 1, JOKER, 7)] == [1, 2, 2, 0]
+    mcnt[0, 0, [8, 21, 34, 47]] = 2     # eight 9s and a joker: a full set (R16)
+    mcnt[0, 0, JOKER] = 1
+    KS.set_meld_info(st, 0, 0)
+    assert int(minfo[0, 0, KS.MI_LEN]) == 9
+    assert [KL.layoff_fits(mcnt, minfo, 0, 0, c) for c in (8, 1, JOKER)] == [0, 0, 0]
