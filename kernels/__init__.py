@@ -3,6 +3,15 @@
 Only numpy and numba are imported here, never :mod:`sim`.  Every kernel works
 on int-encoded cards (``id = 54*copy + face``, ``face = 13*suit + rank``,
 faces 52 and 53 are jokers, ``-1`` is "no card"); see :mod:`kernels.cards`.
+
+Speed conventions (issue 4):
+
+* Functions on the hot path are compiled with ``_nrt=False``: no reference
+  counting of the arrays they receive, so they must never allocate or return
+  an array.  The few that do (``new_state``, ``state_views``, ``play_hand``,
+  the batch loops, the debug checks) keep Numba's runtime.
+* A hand's arrays are borrowed views of one work buffer
+  (:func:`kernels.state.state_views`), allocated once per parallel chunk.
 """
 
 

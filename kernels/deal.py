@@ -24,7 +24,7 @@ STOCK_AT = 67
 STOCK_SIZE = 41
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shuffle_deal(state, deck):
     """Draw the dealer and shuffle ``deck`` in place.
 

@@ -5,7 +5,7 @@
 writes one record row per hand (columns in :mod:`kernels.layout`).
 """
 import numpy as np
-from numba import carray, get_num_threads, njit, prange
+from numba import get_num_threads, njit, prange
 
 from . import layout as L
 from .deal import POZ0_AT, POZ1_AT, STOCK_AT, STOCK_SIZE, UPCARD_AT, shuffle_deal
@@ -20,8 +20,8 @@ from .state import (G_ACTIONS, G_BARRED, G_CLOSER, G_ERR, G_HIDDEN, G_PC,
                     G_STALL, G_TOOK_PILE, G_TPOZ, G_TURN, MI_KIND, MI_LEN,
                     EV_END, G_NEV, G_NEVC, log_event,
                     conservation_ok, discard_card, draw_stock, give_pozzetto,
-                    hand_add, take_pile, STATE_WORDS, EV_COLS, i64_ptr, u64_ptr, f64_ptr,
-                    state_views)
+                    hand_add, take_pile, STATE_WORDS, EV_COLS, state_views, view_f64,
+                    view_i64, view_u64)
 
 CAND_ROWS = 2048
 # a hand's work buffer (int64 words): the state, then the per-hand arrays
@@ -38,7 +38,7 @@ W_CAND = W_PARAMS + 4 * L.N_PARAMS
 EV_AT = W_CAND + CAND_ROWS * 4
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def work_words(ev_rows, ev_cards):
     """Length (int64 words) of the work buffer :func:`play_hand` needs."""
     return EV_AT + ev_rows * EV_COLS + ev_cards
@@ -58,7 +58,7 @@ def _debug_check(st):
                 g[G_ERR] |= L.ERR_INVALID_MELD
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def setup_hand(st, deck, dealer):
     """Lay the shuffled ``deck`` out as the deal of R8 (see kernels.deal)."""
     stock, pile, poz, g = st[3], st[4], st[5], st[10]
@@ -77,7 +77,7 @@ def setup_hand(st, deck, dealer):
     g[G_SLEN] = STOCK_SIZE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_turn(st, rv, seat, kind, p, rng, sel, scratch, vals, cand, debug):
     """Play one turn of ``seat`` (R32-R52); returns an end reason or -1.
 
@@ -184,16 +184,15 @@ def play_hand(run_seed, hand_index, rv_in, kinds, params_in, debug, rec, ev_rows
         raise ValueError("play_hand: work buffer shorter than work_words(ev_rows, ev_cards)")
     st = state_views(work, EV_AT, ev_rows, ev_cards)
     hand, hn, hcnt, stock, pile, poz, mcnt, mids, minfo, nm, g, ev, evc = st
-    a = work.ctypes.data
-    rng = carray(u64_ptr(a + 8 * W_RNG), 4)
-    deck = carray(i64_ptr(a + 8 * W_DECK), 108)
-    sel = carray(i64_ptr(a + 8 * W_SEL), 53)
-    scratch = carray(i64_ptr(a + 8 * W_SCRATCH), 53)
-    vals = carray(f64_ptr(a + 8 * W_VALS), 53)
-    hc2 = carray(i64_ptr(a + 8 * W_HC2), (2, 53))
-    rv = carray(i64_ptr(a + 8 * W_RV), L.N_RULES)
-    params = carray(f64_ptr(a + 8 * W_PARAMS), (4, L.N_PARAMS))
-    cand = carray(i64_ptr(a + 8 * W_CAND), (CAND_ROWS, 4))
+    rng = view_u64(work, W_RNG, 4)
+    deck = view_i64(work, W_DECK, 108)
+    sel = view_i64(work, W_SEL, 53)
+    scratch = view_i64(work, W_SCRATCH, 53)
+    vals = view_f64(work, W_VALS, 53)
+    hc2 = view_i64(work, W_HC2, (2, 53))
+    rv = view_i64(work, W_RV, L.N_RULES)
+    params = view_f64(work, W_PARAMS, (4, L.N_PARAMS))
+    cand = view_i64(work, W_CAND, (CAND_ROWS, 4))
     for f in range(L.N_RULES):
         rv[f] = rv_in[f]
     for s in range(4):

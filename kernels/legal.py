@@ -48,7 +48,7 @@ LEGAL_REASONS = (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def team_has_burraco(st, rv, team, extra_mi, extra_len, extra_nwild):
     """Does ``team`` hold a burraco that allows a close (R45b)?
 
@@ -68,7 +68,7 @@ def team_has_burraco(st, rv, team, extra_mi, extra_len, extra_nwild):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def after_action_ok(st, rv, team, seat, sel, nsel, extra_mi, extra_len, extra_nwild):
     """R38 (no dead ends) for a meld-phase action removing ``sel`` from hand.
 
@@ -115,7 +115,7 @@ def after_action_ok(st, rv, team, seat, sel, nsel, extra_mi, extra_len, extra_nw
     return OK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_create(st, rv, team, seat, sel):
     """Legality of a new meld made of the hand cards counted in ``sel``.
 
@@ -148,7 +148,7 @@ def can_create(st, rv, team, seat, sel):
     return code, kind, nwild
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def layoff_fits_full(mcnt, minfo, team, mi, c):
     """:func:`layoff_fits` by a full re-analysis of the meld plus the card
     (:func:`kernels.melds.layoff_step`); the reference for the fast paths."""
@@ -160,7 +160,7 @@ def layoff_fits_full(mcnt, minfo, team, mi, c):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def layoff_fits(mcnt, minfo, team, mi, c):
     """R24 step test on meld ``mi`` of ``team`` (``mcnt``/``minfo`` of the state):
     0 when one card of count index ``c`` cannot be laid off, else 1 + the wilds
@@ -205,7 +205,7 @@ def layoff_fits(mcnt, minfo, team, mi, c):
     return layoff_fits_full(mcnt, minfo, team, mi, c)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_layoff(st, rv, team, seat, mi, c, scratch):
     """Legality of laying off one card (count index ``c``) on meld ``mi`` (R24, R38).
 
@@ -235,7 +235,7 @@ def can_layoff(st, rv, team, seat, mi, c, scratch):
     return code, nlen, nwild
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_discard(st, rv, team, seat, cid):
     """Legality of discarding card id ``cid`` (R36, R37, R39, R45).
 

@@ -70,7 +70,7 @@ REASONS = (
 ALL_SET_RANKS = 0x1FFD    # every rank except the 2 (bit 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _span(cnt, base, nat2, ace, ao):
     """Lowest slot, highest slot and number of naturals of one reading (R4, R18).
 
@@ -106,7 +106,7 @@ def _span(cnt, base, nat2, ace, ao):
     return lo, hi, nnat
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _gap_slot(cnt, base, nat2, ace, ao, lo, hi):
     """The one empty slot strictly inside ``lo..hi`` of a reading (a fixed wild's slot)."""
     for sl in range(lo + 1, hi):
@@ -121,7 +121,7 @@ def _gap_slot(cnt, base, nat2, ace, ao, lo, hi):
     return -3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def analyze(cnt, set_mask):
     """Canonical reading of the multiset ``cnt`` (R16-R20).
 
@@ -238,7 +238,7 @@ def analyze(cnt, set_mask):
     return KIND_SEQ, best_w, b_nat2, s0, b_lo, b_hi, b_ws, WHY_OK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def meld_points(cnt, values):
     """Sum of card values (R2) of the multiset ``cnt`` (points)."""
     p = 0
@@ -247,7 +247,7 @@ def meld_points(cnt, values):
     return p
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def burraco_class(cnt, set_mask, semi_rule):
     """Class of a meld for scoring (R27-R29, R56).
 
@@ -296,7 +296,7 @@ def burraco_class(cnt, set_mask, semi_rule):
     return 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def layoff_step(mcnt, mkind, mnwild, mnat2, mkey, c, set_mask):
     """Is adding the card with count index ``c`` to a meld one legal step (R24)?
 

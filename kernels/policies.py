@@ -24,12 +24,12 @@ from .state import (G_BARRED, G_PN, G_TPOZ, MI_KEY, MI_KIND, MI_LEN, MI_NAT2, MI
                     meld_add, meld_create)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _is_wild_c(c):
     return c == JOKER or c % 13 == 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _slot_present(cnt, base, sl):
     """Is slot ``sl`` (1..14) of the suit at ``base`` held by a natural in ``cnt``?"""
     if sl == 1 or sl == 14:
@@ -37,7 +37,7 @@ def _slot_present(cnt, base, sl):
     return cnt[base + sl - 1] > 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _slot_c(base, sl):
     if sl == 1 or sl == 14:
         return base
@@ -45,7 +45,7 @@ def _slot_c(base, sl):
 
 
 # ---------------------------------------------------------------- heuristic
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _fits_meld(st, team, c, scratch_unused):
     """Could card ``c`` be laid off on one of ``team``'s melds (one step, R24)?"""
     mcnt, minfo, nm = st[6], st[8], st[9]
@@ -63,7 +63,7 @@ def _fits_meld(st, team, c, scratch_unused):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _forms_natural_meld(cnt, c):
     """Would natural ``c`` make a 3-card natural meld with the counts ``cnt``?"""
     r = c % 13
@@ -97,7 +97,7 @@ def _forms_natural_meld(cnt, c):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def heur_pickup(st, rv, seat, p):
     """Take the discard pile (True) or draw from the stock (False)."""
     hcnt, pile, g = st[2], st[4], st[10]
@@ -119,7 +119,7 @@ def heur_pickup(st, rv, seat, p):
     return score >= p[HP_PILE_THRESHOLD]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _try_create(st, rv, team, seat, sel):
     code, kind, nwild = can_create(st, rv, team, seat, sel)
     if code == OK:
@@ -128,7 +128,7 @@ def _try_create(st, rv, team, seat, sel):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _best_run(hc, base):
     """Longest run of natural slots in one suit: (length, first slot)."""
     best_len = 0
@@ -149,7 +149,7 @@ def _best_run(hc, base):
     return best_len, best_a
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def heur_meld_step(st, rv, seat, p, sel, scratch):
     """Apply the heuristic's next meld-phase action; False when it stops.
 
@@ -300,7 +300,7 @@ def heur_meld_step(st, rv, seat, p, sel, scratch):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _keep_value(st, seat, opp, c, p):
     """How much the heuristic wants to keep a card of count index ``c``."""
     hc = st[2][seat]
@@ -340,7 +340,7 @@ def _keep_value(st, seat, opp, c, p):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def heur_discard(st, rv, seat, p, vals, known):
     """The id the heuristic discards: the least useful legal card (R37).
 
@@ -379,13 +379,13 @@ def heur_discard(st, rv, seat, p, vals, known):
 
 
 # ---------------------------------------------------------------- random
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rand_pickup(st, rng):
     """Uniform choice between the stock and the pile."""
     return bounded(rng, 2) == 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rand_meld_step(st, rv, seat, rng, sel, scratch, cand):
     """One uniform choice among the legal meld-phase actions and stopping.
 
@@ -452,7 +452,7 @@ def rand_meld_step(st, rv, seat, rng, sel, scratch, cand):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rand_discard(st, rv, seat, rng):
     """A uniformly chosen legal discard (by card id)."""
     hand, hn = st[0], st[1]
@@ -475,7 +475,7 @@ def rand_discard(st, rv, seat, rng):
 
 
 # ---------------------------------------------------------------- meld search
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def meld_search(hand_ids, rv, p, st, sel, scratch):
     """The heuristic's meld search on one hand against an empty table.
 

@@ -17,19 +17,19 @@ _U27 = np.uint64(27)
 _U31 = np.uint64(31)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _mix(z):
     z = (z ^ (z >> _U30)) * _M1
     z = (z ^ (z >> _U27)) * _M2
     return z ^ (z >> _U31)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def seed_hand(run_seed, hand_index, state):
     """Fill ``state`` (uint64[4], mutated) for hand ``hand_index`` of a run.
 
@@ -50,7 +50,7 @@ def seed_hand(run_seed, hand_index, state):
         state[0] = _GOLDEN      # all-zero state is the one forbidden state
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_u64(state):
     """Next 64-bit output of xoshiro256** (``state`` uint64[4] is advanced)."""
     s0 = state[0]
@@ -72,7 +72,7 @@ def next_u64(state):
     return result
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bounded(state, n):
     """Uniform integer in ``0..n-1`` (int64), exact by rejection; n >= 1."""
     nn = np.uint64(n)

@@ -10,7 +10,7 @@ POZ_TAKEN = 1
 POZ_UNPLAYED = 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score_team(mcnt_team, n_melds, hcnt_team, n_hands, closed, pozzetto, pile_close, rv):
     """Score one team at the end of a hand (R55).
 

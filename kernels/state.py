@@ -32,7 +32,7 @@ Seat ``s`` plays for team ``s % 2`` (R5).  Moves keep every card id in
 exactly one place (card conservation, RULES.md section 19).
 """
 import numpy as np
-from numba import carray, njit, types
+from numba import carray, config, njit, types
 from numba.extending import intrinsic
 
 from .cards import CIDX
@@ -136,9 +136,43 @@ def _pointer_intrinsic(nbtype):
     return as_pointer
 
 
-i64_ptr = _pointer_intrinsic(types.int64)
-u64_ptr = _pointer_intrinsic(types.uint64)
-f64_ptr = _pointer_intrinsic(types.float64)
+if config.DISABLE_JIT:          # pure Python (NUMBA_DISABLE_JIT=1): ordinary numpy views
+    def _view(work, at, shape, dtype):
+        return work[at:at + int(np.prod(shape))].view(dtype).reshape(shape)
+
+    def view_i64(work, at, shape):
+        """``work[at:]`` (int64 words) seen as an int64 array of ``shape``."""
+        return _view(work, at, shape, np.int64)
+
+    def view_u64(work, at, shape):
+        """``work[at:]`` (int64 words) seen as a uint64 array of ``shape``."""
+        return _view(work, at, shape, np.uint64)
+
+    def view_f64(work, at, shape):
+        """``work[at:]`` (int64 words) seen as a float64 array of ``shape``."""
+        return _view(work, at, shape, np.float64)
+else:
+    _i64_ptr = _pointer_intrinsic(types.int64)
+    _u64_ptr = _pointer_intrinsic(types.uint64)
+    _f64_ptr = _pointer_intrinsic(types.float64)
+
+    @njit(cache=True, inline="always")
+    def view_i64(work, at, shape):
+        """``work[at:]`` (int64 words) seen as an int64 array of ``shape``.
+
+        The view is *borrowed* (no reference count): ``work`` must outlive it.
+        """
+        return carray(_i64_ptr(work.ctypes.data + 8 * at), shape)
+
+    @njit(cache=True, inline="always")
+    def view_u64(work, at, shape):
+        """``work[at:]`` seen as a uint64 array of ``shape`` (borrowed view)."""
+        return carray(_u64_ptr(work.ctypes.data + 8 * at), shape)
+
+    @njit(cache=True, inline="always")
+    def view_f64(work, at, shape):
+        """``work[at:]`` seen as a float64 array of ``shape`` (borrowed view)."""
+        return carray(_f64_ptr(work.ctypes.data + 8 * at), shape)
 
 
 @njit(cache=True)
@@ -154,32 +188,30 @@ def state_views(work, ev_at, ev_rows, ev_cards):
     second, and with owned arrays that bookkeeping took three quarters of the
     run time (issue 4 profile).
     """
-    a = work.ctypes.data
-    hand = carray(i64_ptr(a), (4, HMAX))
-    a += 8 * 4 * HMAX
-    hn = carray(i64_ptr(a), 4)
-    a += 8 * 4
-    hcnt = carray(i64_ptr(a), (4, 53))
-    a += 8 * 4 * 53
-    stock = carray(i64_ptr(a), HMAX)
-    a += 8 * HMAX
-    pile = carray(i64_ptr(a), HMAX)
-    a += 8 * HMAX
-    poz = carray(i64_ptr(a), (2, PMAX))
-    a += 8 * 2 * PMAX
-    mcnt = carray(i64_ptr(a), (2, MMAX, 53))
-    a += 8 * 2 * MMAX * 53
-    mids = carray(i64_ptr(a), (2, MMAX, MCARDS))
-    a += 8 * 2 * MMAX * MCARDS
-    minfo = carray(i64_ptr(a), (2, MMAX, 8))
-    a += 8 * 2 * MMAX * 8
-    nm = carray(i64_ptr(a), 2)
-    a += 8 * 2
-    g = carray(i64_ptr(a), G_LEN)
-    a = work.ctypes.data + 8 * ev_at
-    ev = carray(i64_ptr(a), (ev_rows, EV_COLS))
-    a += 8 * ev_rows * EV_COLS
-    evc = carray(i64_ptr(a), ev_cards)
+    a = 0
+    hand = view_i64(work, a, (4, HMAX))
+    a += 4 * HMAX
+    hn = view_i64(work, a, 4)
+    a += 4
+    hcnt = view_i64(work, a, (4, 53))
+    a += 4 * 53
+    stock = view_i64(work, a, HMAX)
+    a += HMAX
+    pile = view_i64(work, a, HMAX)
+    a += HMAX
+    poz = view_i64(work, a, (2, PMAX))
+    a += 2 * PMAX
+    mcnt = view_i64(work, a, (2, MMAX, 53))
+    a += 2 * MMAX * 53
+    mids = view_i64(work, a, (2, MMAX, MCARDS))
+    a += 2 * MMAX * MCARDS
+    minfo = view_i64(work, a, (2, MMAX, 8))
+    a += 2 * MMAX * 8
+    nm = view_i64(work, a, 2)
+    a += 2
+    g = view_i64(work, a, G_LEN)
+    ev = view_i64(work, ev_at, (ev_rows, EV_COLS))
+    evc = view_i64(work, ev_at + ev_rows * EV_COLS, ev_cards)
     hand[:, :] = -1
     hn[:] = 0
     hcnt[:, :] = 0
@@ -197,7 +229,7 @@ def state_views(work, ev_at, ev_rows, ev_cards):
     return (hand, hn, hcnt, stock, pile, poz, mcnt, mids, minfo, nm, g, ev, evc)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def log_event(st, seat, etype, a, b, c):
     """Append an event row (no cards yet); returns its row or -1 when off/full."""
     g, ev = st[10], st[11]
@@ -218,7 +250,7 @@ def log_event(st, seat, etype, a, b, c):
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def log_card(st, row, cid):
     """Attach card ``cid`` to event ``row`` (no-op when ``row`` < 0)."""
     if row < 0:
@@ -233,7 +265,7 @@ def log_card(st, row, cid):
     ev[row, EVC_N] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_add(st, seat, cid):
     """Put card ``cid`` into ``seat``'s hand (mutates ``st``)."""
     hand, hn, hcnt = st[0], st[1], st[2]
@@ -242,7 +274,7 @@ def hand_add(st, seat, cid):
     hcnt[seat, CIDX[cid]] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_remove_id(st, seat, cid):
     """Remove card id ``cid`` from ``seat``'s hand; returns 1 if it was there."""
     hand, hn, hcnt = st[0], st[1], st[2]
@@ -257,7 +289,7 @@ def hand_remove_id(st, seat, cid):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_pick_id(st, seat, c, prefer_barred):
     """An id of count index ``c`` in ``seat``'s hand (-1 if none).
 
@@ -278,7 +310,7 @@ def hand_pick_id(st, seat, c, prefer_barred):
     return found
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def set_meld_info(st, team, mi):
     """Recompute ``minfo[team, mi]`` from ``mcnt[team, mi]`` (R18, R20)."""
     mcnt, minfo = st[6], st[8]
@@ -296,7 +328,7 @@ def set_meld_info(st, team, mi):
     minfo[team, mi, MI_WSLOT] = wslot
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def meld_create(st, team, seat, sel):
     """Move the cards counted in ``sel`` (int64[53]) from hand to a new meld.
 
@@ -323,7 +355,7 @@ def meld_create(st, team, seat, sel):
     return mi
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def meld_add(st, team, seat, mi, c):
     """Lay off one card of count index ``c`` from hand onto meld ``mi``."""
     mcnt, mids, minfo = st[6], st[7], st[8]
@@ -336,7 +368,7 @@ def meld_add(st, team, seat, mi, c):
     set_meld_info(st, team, mi)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_stock(st, seat):
     """Draw the stock's top card into ``seat``'s hand (R33a); returns its id."""
     stock, g = st[3], st[10]
@@ -348,7 +380,7 @@ def draw_stock(st, seat):
     return cid
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def take_pile(st, seat):
     """Take the whole discard pile into ``seat``'s hand (R33b); returns its size."""
     pile, g = st[4], st[10]
@@ -362,7 +394,7 @@ def take_pile(st, seat):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def discard_card(st, seat, cid, closes):
     """Move ``cid`` from ``seat``'s hand to the top of the discard pile.
 
@@ -375,7 +407,7 @@ def discard_card(st, seat, cid, closes):
     g[G_PN] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def give_pozzetto(st, seat, mode):
     """Hand the next pozzetto to ``seat`` (R40, R41); mutates ``st``."""
     poz, g = st[5], st[10]
