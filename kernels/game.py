@@ -5,7 +5,7 @@
 writes one record row per hand (columns in :mod:`kernels.layout`).
 """
 import numpy as np
-from numba import get_num_threads, njit, prange
+from numba import njit, prange
 
 from . import layout as L
 from .deal import POZ0_AT, POZ1_AT, STOCK_AT, STOCK_SIZE, UPCARD_AT, shuffle_deal
@@ -36,6 +36,9 @@ W_RV = W_HC2 + 2 * 53
 W_PARAMS = W_RV + L.N_RULES
 W_CAND = W_PARAMS + 4 * L.N_PARAMS
 EV_AT = W_CAND + CAND_ROWS * 4
+# simulate_range splits its hands into this many chunks (one work buffer each);
+# a constant, because numba.get_num_threads() would make the function uncacheable
+N_CHUNKS = 256
 
 
 @njit(cache=True, _nrt=False)
@@ -283,7 +286,7 @@ def simulate_range(run_seed, start, count, rv, kinds, params, debug, out):
     out : numpy.ndarray
         ``int32[count, N_REC]``, filled with one record per hand (mutated).
     """
-    nchunks = min(count, 8 * get_num_threads())
+    nchunks = min(count, N_CHUNKS)
     words = work_words(0, 0)
     for k in prange(nchunks):
         work = np.empty(words, np.int64)       # one buffer per chunk, reused by its hands
