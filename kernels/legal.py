@@ -188,6 +188,19 @@ def layoff_fits(mcnt, minfo, team, mi, c):
     if not wild:
         if c // 13 != key:
             return 0                              # R17: one suit
+        base = 13 * key
+        if (nw == 1 and c % 13 != 0 and mcnt[team, mi, base] == 0
+                and mcnt[team, mi, base + 1] == 0):
+            # one wild (a joker or another suit's 2), no ace and no 2 of the suit:
+            # one reading only; the naturals with the card may leave one gap (R18)
+            if mcnt[team, mi, c] > 0:
+                return 0
+            sl = c % 13 + 1
+            lo = min(minfo[team, mi, MI_LO], sl)
+            hi = max(minfo[team, mi, MI_HI], sl)
+            if (hi - lo + 1) - minfo[team, mi, MI_LEN] <= 1:   # LEN - 1 naturals + the card
+                return 2
+            return 0
         if nw == 0 and minfo[team, mi, MI_NAT2] == 0:
             # naturals only, no 2: the meld holds slots lo..hi without gaps
             if mcnt[team, mi, c] > 0:
@@ -200,8 +213,11 @@ def layoff_fits(mcnt, minfo, team, mi, c):
             if sl == minfo[team, mi, MI_LO] - 1 or sl == minfo[team, mi, MI_HI] + 1:
                 return 1
             return 0
-    elif nw > 0 and (c == JOKER or c // 13 != key):
-        return 0                                  # R24(b): no second wild
+    elif nw > 0:
+        if c == JOKER or c // 13 != key:
+            return 0                              # R24(b): no second wild
+    elif minfo[team, mi, MI_NAT2] == 0 and (c == JOKER or c // 13 != key):
+        return 2          # a first wild on a clean sequence without a 2 (at most 13 cards)
     return layoff_fits_full(mcnt, minfo, team, mi, c)
 
 
