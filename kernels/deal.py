@@ -40,7 +40,7 @@ def shuffle_deal(state, deck):
     int
         The dealer seat, 0..3 (R6); the first player is ``dealer + 1 mod 4``.
     """
-    dealer = bounded(state, 4)
+    dealer = bounded(state, np.int64(4))
     for i in range(108):
         deck[i] = i
     for i in range(107, 0, -1):

@@ -10,7 +10,7 @@ from numba import njit, prange
 from . import layout as L
 from .deal import POZ0_AT, POZ1_AT, STOCK_AT, STOCK_SIZE, UPCARD_AT, shuffle_deal
 from .legal import OK, can_discard
-from .melds import KIND_NONE, analyze
+from .melds import ANY_RANK, KIND_NONE, analyze
 from .policies import (heur_discard, heur_meld_step, heur_pickup, rand_discard,
                        rand_meld_step, rand_pickup)
 from .rng import seed_hand
@@ -18,7 +18,7 @@ from .scoring import POZ_TAKEN, POZ_UNPLAYED, POZ_UNTAKEN, score_team
 from .state import (G_ACTIONS, G_BARRED, G_CLOSER, G_ERR, G_HIDDEN, G_PC,
                     G_PMODE, G_PN, G_POZ_SIZE, G_PP, G_PTURN, G_SLEN, G_SP,
                     G_STALL, G_TOOK_PILE, G_TPOZ, G_TURN, MI_KIND, MI_LEN,
-                    EV_END, G_NEV, G_NEVC, log_event,
+                    EV_END, G_NEV, G_NEVC, I0, log_event,
                     conservation_ok, discard_card, draw_stock, give_pozzetto,
                     hand_add, take_pile, STATE_WORDS, EV_COLS, state_views, view_f64,
                     view_i64, view_u64)
@@ -56,7 +56,7 @@ def _debug_check(st):
     mcnt, minfo, nm = st[6], st[8], st[9]
     for t in range(2):
         for mi in range(nm[t]):
-            kind, nw, n2, key, lo, hi, ws, why = analyze(mcnt[t, mi], 0x1FFF)
+            kind, nw, n2, key, lo, hi, ws, why = analyze(mcnt[t, mi], ANY_RANK)
             if kind == KIND_NONE or kind != minfo[t, mi, MI_KIND]:
                 g[G_ERR] |= L.ERR_INVALID_MELD
 
@@ -125,7 +125,7 @@ def play_turn(st, rv, seat, kind, p, rng, sel, scratch, vals, cand, debug):
             break
         g[G_ACTIONS] += 1
         if hn[seat] == 0:
-            give_pozzetto(st, seat, L.POZ_DIRECT)   # al volo (R41)
+            give_pozzetto(st, seat, np.int64(L.POZ_DIRECT))   # al volo (R41)
         if debug:
             _debug_check(st)
     # ---- DISCARD (R37-R39, R45)
@@ -146,7 +146,7 @@ def play_turn(st, rv, seat, kind, p, rng, sel, scratch, vals, cand, debug):
             _debug_check(st)
         return L.END_CLOSED               # R47
     if hn[seat] == 0:
-        give_pozzetto(st, seat, L.POZ_DISCARD)     # con lo scarto (R41)
+        give_pozzetto(st, seat, np.int64(L.POZ_DISCARD))     # con lo scarto (R41)
         g[G_HIDDEN + seat] = 1
     if debug:
         _debug_check(st)
@@ -214,7 +214,7 @@ def play_hand(run_seed, hand_index, rv_in, kinds, params_in, debug, rec, ev_rows
                         cand, debug)
         if end < 0:
             seat = (seat + 1) % 4
-    log_event(st, seat, EV_END, end, 0, 0)
+    log_event(st, seat, EV_END, end, I0, I0)
     # ---- scoring (R55-R59)
     for f in range(L.N_REC):
         rec[f] = 0

@@ -9,9 +9,13 @@ from numba import njit
 
 from . import layout as L
 from .cards import CIDX, JOKER
-from .melds import KIND_NONE, KIND_SET, KIND_SEQ, analyze, layoff_step
-from .state import (G_BARRED, G_TPOZ, MI_HI, MI_KIND, MI_KEY, MI_LEN, MI_LO, MI_NAT2,
+from .melds import ANY_RANK, KIND_NONE, KIND_SET, KIND_SEQ, analyze, layoff_step
+from .state import (I0, I1, G_BARRED, G_TPOZ, MI_HI, MI_KIND, MI_KEY, MI_LEN, MI_LO, MI_NAT2,
                     MI_NWILD, MMAX)
+
+# int64 arguments (plain literals would make Numba compile the callees again)
+NO_MELD = np.int64(-2)
+NEW_MELD = np.int64(-1)
 
 OK = 0
 BAD_NOT_IN_HAND = 1
@@ -128,7 +132,7 @@ def can_create(st, rv, team, seat, sel):
         ``(code, kind, nwild)``; ``code`` is ``OK`` when legal.
     """
     hcnt, minfo, nm = st[2], st[8], st[9]
-    nsel = 0
+    nsel = np.int64(0)
     for c in range(53):
         if sel[c] > hcnt[seat, c]:
             return BAD_NOT_IN_HAND, 0, 0
@@ -144,7 +148,7 @@ def can_create(st, rv, team, seat, sel):
         return BAD_TOO_MANY_MELDS, kind, nwild
     if st[1][seat] - nsel >= 2:
         return OK, kind, nwild           # two or more cards stay: R38 cannot bite
-    code = after_action_ok(st, rv, team, seat, sel, nsel, -1, nsel, nwild)
+    code = after_action_ok(st, rv, team, seat, sel, nsel, NEW_MELD, nsel, nwild)
     return code, kind, nwild
 
 
@@ -154,7 +158,7 @@ def layoff_fits_full(mcnt, minfo, team, mi, c):
     (:func:`kernels.melds.layoff_step`); the reference for the fast paths."""
     ok, kind, nwild, nat2, key, lo, hi, wslot, why = layoff_step(
         mcnt[team, mi], minfo[team, mi, MI_KIND], minfo[team, mi, MI_NWILD],
-        minfo[team, mi, MI_NAT2], minfo[team, mi, MI_KEY], c, 0x1FFF)
+        minfo[team, mi, MI_NAT2], minfo[team, mi, MI_KEY], c, ANY_RANK)
     if ok == 1:
         return 1 + nwild
     return 0
@@ -247,7 +251,7 @@ def can_layoff(st, rv, team, seat, mi, c, scratch):
     for f in range(53):
         scratch[f] = 0
     scratch[c] = 1
-    code = after_action_ok(st, rv, team, seat, scratch, 1, mi, nlen, nwild)
+    code = after_action_ok(st, rv, team, seat, scratch, I1, mi, nlen, nwild)
     return code, nlen, nwild
 
 
@@ -278,6 +282,6 @@ def can_discard(st, rv, team, seat, cid):
     f = cid % 54
     if f >= 52 or f % 13 == 1:
         return BAD_CLOSE_WILD, 0
-    if not team_has_burraco(st, rv, team, -2, 0, 0):
+    if not team_has_burraco(st, rv, team, NO_MELD, I0, I0):
         return BAD_CLOSE_NO_BURRACO, 0
     return OK, 1

@@ -68,6 +68,8 @@ REASONS = (
 )
 
 ALL_SET_RANKS = 0x1FFD    # every rank except the 2 (bit 1)
+# every rank, as an int64 (a plain int literal would make Numba compile callees twice)
+ANY_RANK = np.int64(0x1FFF)
 
 
 @njit(cache=True, _nrt=False)

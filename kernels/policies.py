@@ -163,8 +163,8 @@ def heur_meld_step(st, rv, seat, p, sel, scratch):
     small = hn[seat] <= 4
     # A. lay off naturals (and same-suit 2s entering as natural 2s); remember the
     #    first natural lay-off that would make a meld dirty, for D1
-    d1_mi = -1
-    d1_c = -1
+    d1_mi = np.int64(-1)       # np.int64: a literal would make Numba compile a
+    d1_c = np.int64(-1)        # second, unused version of meld_add
     for mi in range(nm[team]):
         kind = minfo[team, mi, MI_KIND]
         key = minfo[team, mi, MI_KEY]
@@ -382,7 +382,7 @@ def heur_discard(st, rv, seat, p, vals, known):
 @njit(cache=True, _nrt=False)
 def rand_pickup(st, rng):
     """Uniform choice between the stock and the pile."""
-    return bounded(rng, 2) == 1
+    return bounded(rng, np.int64(2)) == 1
 
 
 @njit(cache=True, _nrt=False)
@@ -457,7 +457,7 @@ def rand_discard(st, rv, seat, rng):
     """A uniformly chosen legal discard (by card id)."""
     hand, hn = st[0], st[1]
     team = seat % 2
-    n = 0
+    n = np.int64(0)
     for i in range(hn[seat]):
         code, closes = can_discard(st, rv, team, seat, hand[seat, i])
         if code == OK:

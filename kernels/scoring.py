@@ -3,7 +3,7 @@ from numba import njit
 
 from . import layout as L
 from .cards import CVALUE
-from .melds import burraco_class
+from .melds import ANY_RANK, burraco_class
 
 POZ_UNTAKEN = 0
 POZ_TAKEN = 1
@@ -51,7 +51,7 @@ def score_team(mcnt_team, n_melds, hcnt_team, n_hands, closed, pozzetto, pile_cl
     for mi in range(n_melds):
         for f in range(53):
             meld_pts += mcnt_team[mi, f] * CVALUE[f]
-        cls = burraco_class(mcnt_team[mi], 0x1FFF, rv[L.RV_SEMI_CLEAN_RULE])
+        cls = burraco_class(mcnt_team[mi], ANY_RANK, rv[L.RV_SEMI_CLEAN_RULE])
         if cls == 1:
             clean += 1
             bonus += rv[L.RV_CLEAN_BONUS]

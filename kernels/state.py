@@ -36,7 +36,7 @@ from numba import carray, config, njit, types
 from numba.extending import intrinsic
 
 from .cards import CIDX
-from .melds import analyze
+from .melds import ANY_RANK, analyze
 
 HMAX = 108
 MMAX = 40
@@ -74,14 +74,17 @@ G_NEV = 26          # event rows used
 G_NEVC = 27         # event card slots used
 G_LEN = 28
 
-# event types (ev[:, EVC_TYPE])
-EV_DRAW = 1         # cards: the drawn card
-EV_TAKE_PILE = 2    # cards: the whole pile, bottom first
-EV_MELD = 3         # a: team, b: meld index; cards: the new meld
-EV_LAYOFF = 4       # a: team, b: meld index; cards: the cards laid off
-EV_POZZETTO = 5     # a: mode (layout.POZ_DIRECT / POZ_DISCARD); cards: the pozzetto
-EV_DISCARD = 6      # a: 1 if the discard closes; cards: the discard
-EV_END = 7          # a: end reason (layout.END_*)
+# event types (ev[:, EVC_TYPE]); np.int64 so that Numba compiles log_event
+# once, not once per literal
+EV_DRAW = np.int64(1)       # cards: the drawn card
+EV_TAKE_PILE = np.int64(2)  # cards: the whole pile, bottom first
+EV_MELD = np.int64(3)       # a: team, b: meld index; cards: the new meld
+EV_LAYOFF = np.int64(4)     # a: team, b: meld index; cards: the cards laid off
+EV_POZZETTO = np.int64(5)   # a: mode (layout.POZ_DIRECT / POZ_DISCARD); cards: the pozzetto
+EV_DISCARD = np.int64(6)    # a: 1 if the discard closes; cards: the discard
+EV_END = np.int64(7)        # a: end reason (layout.END_*)
+I0 = np.int64(0)            # int64 0 and 1 as call arguments (see above)
+I1 = np.int64(1)
 EVC_TURN = 0
 EVC_SEAT = 1
 EVC_TYPE = 2
@@ -314,7 +317,7 @@ def hand_pick_id(st, seat, c, prefer_barred):
 def set_meld_info(st, team, mi):
     """Recompute ``minfo[team, mi]`` from ``mcnt[team, mi]`` (R18, R20)."""
     mcnt, minfo = st[6], st[8]
-    kind, nwild, nat2, key, lo, hi, wslot, why = analyze(mcnt[team, mi], 0x1FFF)
+    kind, nwild, nat2, key, lo, hi, wslot, why = analyze(mcnt[team, mi], ANY_RANK)
     n = 0
     for f in range(53):
         n += mcnt[team, mi, f]
@@ -341,7 +344,7 @@ def meld_create(st, team, seat, sel):
         mcnt[team, mi, f] = 0
     for k in range(MCARDS):
         mids[team, mi, k] = -1
-    row = log_event(st, seat, EV_MELD, team, mi, 0)
+    row = log_event(st, seat, EV_MELD, team, mi, I0)
     k = 0
     for c in range(53):
         for _ in range(sel[c]):
@@ -361,7 +364,7 @@ def meld_add(st, team, seat, mi, c):
     mcnt, mids, minfo = st[6], st[7], st[8]
     cid = hand_pick_id(st, seat, c, True)
     hand_remove_id(st, seat, cid)
-    log_card(st, log_event(st, seat, EV_LAYOFF, team, mi, 0), cid)
+    log_card(st, log_event(st, seat, EV_LAYOFF, team, mi, I0), cid)
     n = minfo[team, mi, MI_LEN]
     mids[team, mi, n] = cid
     mcnt[team, mi, c] += 1
@@ -376,7 +379,7 @@ def draw_stock(st, seat):
     stock[g[G_SP]] = -1
     g[G_SP] += 1
     hand_add(st, seat, cid)
-    log_card(st, log_event(st, seat, EV_DRAW, 0, 0, 0), cid)
+    log_card(st, log_event(st, seat, EV_DRAW, I0, I0, I0), cid)
     return cid
 
 
@@ -385,7 +388,7 @@ def take_pile(st, seat):
     """Take the whole discard pile into ``seat``'s hand (R33b); returns its size."""
     pile, g = st[4], st[10]
     n = g[G_PN]
-    row = log_event(st, seat, EV_TAKE_PILE, 0, 0, 0)
+    row = log_event(st, seat, EV_TAKE_PILE, I0, I0, I0)
     for i in range(n):
         hand_add(st, seat, pile[i])
         log_card(st, row, pile[i])
@@ -402,7 +405,7 @@ def discard_card(st, seat, cid, closes):
     """
     pile, g = st[4], st[10]
     hand_remove_id(st, seat, cid)
-    log_card(st, log_event(st, seat, EV_DISCARD, closes, 0, 0), cid)
+    log_card(st, log_event(st, seat, EV_DISCARD, closes, I0, I0), cid)
     pile[g[G_PN]] = cid
     g[G_PN] += 1
 
@@ -414,7 +417,7 @@ def give_pozzetto(st, seat, mode):
     team = seat % 2
     p = g[G_POZ_NEXT]
     g[G_POZ_NEXT] = p + 1
-    row = log_event(st, seat, EV_POZZETTO, mode, p, 0)
+    row = log_event(st, seat, EV_POZZETTO, mode, p, I0)
     for i in range(g[G_POZ_SIZE]):
         hand_add(st, seat, poz[p, i])
         log_card(st, row, poz[p, i])
