@@ -140,36 +140,39 @@ def analyze(cnt, set_mask):
         ``(kind, nwild, nat2, key, lo, hi, wslot, reason)``, see the module
         docstring.
     """
-    n = 0
-    for f in range(53):
-        n += cnt[f]
-    if n < 3:
-        return KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_TOO_FEW
+    # one pass over the naturals: card count, 2s, and whether the cards other
+    # than 2s share a rank and/or a suit
     jok = cnt[JOKER]
-    twos = cnt[1] + cnt[14] + cnt[27] + cnt[40]
-    others = n - jok - twos
-    if others == 0:
-        return KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_ONLY_WILDS
+    n = jok
+    twos = 0
     r0 = -1
     s0 = -1
     same_rank = True
     same_suit = True
-    for f in range(52):
-        c = cnt[f]
-        if c == 0:
-            continue
-        r = f % 13
-        if r == 1:
-            continue
-        s = f // 13
-        if r0 < 0:
-            r0 = r
-            s0 = s
-        else:
-            if r != r0:
-                same_rank = False
-            if s != s0:
-                same_suit = False
+    f = 0
+    for s in range(4):
+        for r in range(13):
+            c = cnt[f]
+            f += 1
+            if c == 0:
+                continue
+            n += c
+            if r == 1:
+                twos += c
+                continue
+            if r0 < 0:
+                r0 = r
+                s0 = s
+            else:
+                if r != r0:
+                    same_rank = False
+                if s != s0:
+                    same_suit = False
+    if n < 3:
+        return KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_TOO_FEW
+    others = n - jok - twos
+    if others == 0:
+        return KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_ONLY_WILDS
     if not same_rank and not same_suit:
         return KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_MIXED
     reason = WHY_OK
