@@ -46,9 +46,12 @@ def _slot_c(base, sl):
 
 # ---------------------------------------------------------------- heuristic
 @njit(cache=True, _nrt=False)
-def _fits_meld(st, team, c, scratch_unused):
-    """Could card ``c`` be laid off on one of ``team``'s melds (one step, R24)?"""
-    mcnt, minfo, nm = st[6], st[8], st[9]
+def _fits_meld(mcnt, minfo, nm, team, c):
+    """Could card ``c`` be laid off on one of ``team``'s melds (one step, R24)?
+
+    Takes the state's meld arrays rather than the state tuple: passing the
+    tuple costs more than this function's work.
+    """
     wild = _is_wild_c(c)
     for mi in range(nm[team]):
         if not wild:
@@ -101,6 +104,7 @@ def _forms_natural_meld(cnt, c):
 def heur_pickup(st, rv, seat, p):
     """Take the discard pile (True) or draw from the stock (False)."""
     hcnt, pile, g = st[2], st[4], st[10]
+    mcnt, minfo, nm = st[6], st[8], st[9]
     team = seat % 2
     pn = g[G_PN]
     useful = 0.0
@@ -111,7 +115,7 @@ def heur_pickup(st, rv, seat, p):
         if _is_wild_c(c):
             useful += p[HP_PILE_W_WILD]
             continue
-        if _fits_meld(st, team, c, hcnt[seat]) or _forms_natural_meld(hcnt[seat], c):
+        if _fits_meld(mcnt, minfo, nm, team, c) or _forms_natural_meld(hcnt[seat], c):
             useful += 1.0
     if useful == 0.0:
         return False
@@ -178,7 +182,14 @@ def heur_meld_step(st, rv, seat, p, sel, scratch):
             c = first + k * step
             if hc[c] == 0:
                 continue
-            code, nlen, nnw = can_layoff(st, rv, team, seat, mi, c, scratch)
+            # can_layoff, without handing it the state unless R38 may bite
+            v = layoff_fits(mcnt, minfo, team, mi, c)
+            if v == 0:
+                continue
+            nnw = v - 1
+            code = OK
+            if hn[seat] < 3:
+                code, nlen, nnw = can_layoff(st, rv, team, seat, mi, c, scratch)
             if code == OK:
                 if nnw <= nw:
                     meld_add(st, team, seat, mi, c)
@@ -256,7 +267,11 @@ def heur_meld_step(st, rv, seat, p, sel, scratch):
             continue
         ln = minfo[team, mi, MI_LEN]
         if ln >= min_len or small:
-            code, nlen, nnw = can_layoff(st, rv, team, seat, mi, wc, scratch)
+            if layoff_fits(mcnt, minfo, team, mi, wc) == 0:
+                continue
+            code = OK
+            if hn[seat] < 3:
+                code, nlen, nnw = can_layoff(st, rv, team, seat, mi, wc, scratch)
             if code == OK:
                 meld_add(st, team, seat, mi, wc)
                 return True
@@ -301,9 +316,9 @@ def heur_meld_step(st, rv, seat, p, sel, scratch):
 
 
 @njit(cache=True, _nrt=False)
-def _keep_value(st, seat, opp, c, p):
-    """How much the heuristic wants to keep a card of count index ``c``."""
-    hc = st[2][seat]
+def _keep_value(hc, mcnt, minfo, nm, opp, c, p):
+    """How much the heuristic wants to keep a card of count index ``c`` (``hc``:
+    the player's hand counts; ``mcnt``/``minfo``/``nm``: the melds)."""
     v = 0.0
     if _is_wild_c(c):
         v += p[HP_DISCARD_W_WILD]
@@ -334,7 +349,7 @@ def _keep_value(st, seat, opp, c, p):
                 if _slot_present(hc, 13 * s, x):
                     nb += 1
         v += p[HP_DISCARD_W_NEIGHBOR] * nb
-    if _fits_meld(st, opp, c, hc):
+    if _fits_meld(mcnt, minfo, nm, opp, c):
         v += p[HP_DISCARD_W_DANGER]
     v -= p[HP_DISCARD_W_POINTS] * CVALUE[c]
     return v
@@ -351,6 +366,7 @@ def heur_discard(st, rv, seat, p, vals, known):
     (overwritten).
     """
     hand, hn, g = st[0], st[1], st[10]
+    hc, mcnt, minfo, nm = st[2][seat], st[6], st[8], st[9]
     team = seat % 2
     opp = 1 - team
     if hn[seat] == 1:
@@ -370,7 +386,7 @@ def heur_discard(st, rv, seat, p, vals, known):
             continue                  # R36; any other card is a legal discard (R37, R39)
         c = CIDX[cid]
         if known[c] == 0:
-            vals[c] = _keep_value(st, seat, opp, c, p)
+            vals[c] = _keep_value(hc, mcnt, minfo, nm, opp, c, p)
             known[c] = 1
         if vals[c] < best_v:
             best_v = vals[c]

@@ -314,9 +314,8 @@ def hand_pick_id(st, seat, c, prefer_barred):
 
 
 @njit(cache=True, _nrt=False)
-def set_meld_info(st, team, mi):
+def meld_info_full(mcnt, minfo, team, mi):
     """Recompute ``minfo[team, mi]`` from ``mcnt[team, mi]`` (R18, R20)."""
-    mcnt, minfo = st[6], st[8]
     kind, nwild, nat2, key, lo, hi, wslot, why = analyze(mcnt[team, mi], ANY_RANK)
     n = 0
     for f in range(53):
@@ -329,6 +328,60 @@ def set_meld_info(st, team, mi):
     minfo[team, mi, MI_LO] = lo
     minfo[team, mi, MI_HI] = hi
     minfo[team, mi, MI_WSLOT] = wslot
+
+
+@njit(cache=True, _nrt=False)
+def set_meld_info(st, team, mi):
+    """Recompute ``minfo[team, mi]`` from ``mcnt[team, mi]`` (R18, R20)."""
+    meld_info_full(st[6], st[8], team, mi)
+
+
+@njit(cache=True, _nrt=False)
+def meld_info_after_add(mcnt, minfo, team, mi, c):
+    """Update ``minfo[team, mi]`` after one card of count index ``c`` was added
+    to ``mcnt[team, mi]`` by a legal lay-off (R24).
+
+    Sets, and sequences without an ace or a 2 of their suit that stay with at
+    most one wild, are updated from the old reading (R18, R20); anything else
+    is re-analysed (:func:`meld_info_full`).  Both give the same ``minfo``
+    (tested exhaustively).
+    """
+    kind = minfo[team, mi, MI_KIND]
+    wild = c == 52 or c % 13 == 1
+    if kind == 1:                                     # KIND_SET
+        minfo[team, mi, MI_LEN] += 1
+        if wild:
+            minfo[team, mi, MI_NWILD] = 1
+            minfo[team, mi, MI_WSLOT] = -1            # WILD_FREE
+        return
+    key = minfo[team, mi, MI_KEY]
+    base = 13 * key
+    if (kind == 2 and minfo[team, mi, MI_NAT2] == 0 and mcnt[team, mi, base] == 0
+            and mcnt[team, mi, base + 1] == 0):
+        if wild:
+            if minfo[team, mi, MI_NWILD] == 0:        # a first wild on a gapless run
+                minfo[team, mi, MI_LEN] += 1
+                minfo[team, mi, MI_NWILD] = 1
+                minfo[team, mi, MI_WSLOT] = -1
+                return
+        elif c // 13 == key:                          # a natural 3..K of the suit
+            sl = c % 13 + 1
+            n = minfo[team, mi, MI_LEN] + 1
+            lo = min(minfo[team, mi, MI_LO], sl)
+            hi = max(minfo[team, mi, MI_HI], sl)
+            minfo[team, mi, MI_LEN] = n
+            minfo[team, mi, MI_LO] = lo
+            minfo[team, mi, MI_HI] = hi
+            if minfo[team, mi, MI_NWILD] == 0:
+                return
+            if (hi - lo + 1) - (n - 1) == 0:
+                minfo[team, mi, MI_WSLOT] = -1        # the wild is free again
+                return
+            for x in range(lo + 1, hi):               # the one gap holds the wild (R19)
+                if mcnt[team, mi, base + x - 1] == 0:
+                    minfo[team, mi, MI_WSLOT] = x
+                    return
+    meld_info_full(mcnt, minfo, team, mi)
 
 
 @njit(cache=True, _nrt=False)
@@ -368,7 +421,7 @@ def meld_add(st, team, seat, mi, c):
     n = minfo[team, mi, MI_LEN]
     mids[team, mi, n] = cid
     mcnt[team, mi, c] += 1
-    set_meld_info(st, team, mi)
+    meld_info_after_add(mcnt, minfo, team, mi, c)
 
 
 @njit(cache=True, _nrt=False)

@@ -98,3 +98,26 @@ def test_layoff_fast_path_known_answers():
     KS.set_meld_info(st, 0, 0)
     assert int(minfo[0, 0, KS.MI_LEN]) == 9
     assert [KL.layoff_fits(mcnt, minfo, 0, 0, c) for c in (8, 1, JOKER)] == [0, 0, 0]
+
+
+@pytest.mark.parametrize("part", range(4))
+def test_meld_info_update_equals_full_analysis(part):
+    """After every legal lay-off on every meld of the family, the incremental update of
+    the meld's reading (length, kind, wilds, natural 2, key, lo, hi, wild slot) equals a
+    fresh analysis (R18-R20)."""
+    st = KS.new_state(0, 0)
+    mcnt, minfo = st[6], st[8]
+    checked = 0
+    for cnt in MELDS[part::4]:
+        for c in range(53):
+            mcnt[0, 0] = cnt
+            KS.set_meld_info(st, 0, 0)
+            if KL.layoff_fits(mcnt, minfo, 0, 0, c) == 0:
+                continue
+            mcnt[0, 0, c] += 1
+            KS.meld_info_after_add(mcnt, minfo, 0, 0, c)
+            fast = minfo[0, 0].copy()
+            KS.meld_info_full(mcnt, minfo, 0, 0)
+            assert fast.tolist() == minfo[0, 0].tolist(), (np.nonzero(cnt)[0].tolist(), c)
+            checked += 1
+    assert checked > 2_000
