@@ -20,8 +20,8 @@ from .layout import (HP_DISCARD_W_DANGER, HP_DISCARD_W_NEIGHBOR, HP_DISCARD_W_PA
 from .legal import OK, can_create, can_discard, can_layoff, layoff_fits
 from .melds import KIND_SEQ, KIND_SET
 from .rng import bounded
-from .state import (G_BARRED, G_PN, G_TPOZ, MI_KEY, MI_KIND, MI_LEN, MI_NAT2, MI_NWILD,
-                    meld_add, meld_create)
+from .state import (G_BARRED, G_PN, G_TPOZ, MI_KEY, MI_KIND, MI_LEN,
+                    MI_NAT2, MI_NWILD, meld_add, meld_create)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -132,25 +132,43 @@ def _try_create(st, rv, team, seat, sel):
     return False
 
 
+def _run_table():
+    """RUN_TABLE[m]: longest run of held slots in the 14-slot mask ``m`` (bit
+    ``sl - 1`` for slot ``sl``; an ace sets slots 1 and 14), capped at 13, and
+    its first slot, as ``16 * length + first``; the first longest run wins."""
+    t = np.zeros(1 << 14, np.int16)
+    for m in range(1 << 14):
+        best_len = best_a = run = 0
+        for sl in range(1, 15):
+            if (m >> (sl - 1)) & 1:
+                run += 1
+                if best_len < run <= 13:
+                    best_len = run
+                    best_a = sl - run + 1
+            else:
+                run = 0
+        t[m] = 16 * best_len + best_a
+    return t
+
+
+RUN_TABLE = _run_table()
+# slot bits of each rank in a suit mask (rank 0, the ace, holds slots 1 and 14)
+RANK_SLOT_BITS = np.array([1 | (1 << 13)] + [1 << r for r in range(1, 13)], np.int64)
+
+
 @njit(cache=True, _nrt=False)
 def _best_run(hc, base):
-    """Longest run of natural slots in one suit: (length, first slot)."""
-    best_len = 0
-    best_a = 0
-    run = 0
-    for sl in range(1, 15):
-        if sl == 2:
-            present = hc[base + 1] > 0
-        else:
-            present = _slot_present(hc, base, sl)
-        if present:
-            run += 1
-            if run > best_len and run <= 13:
-                best_len = run
-                best_a = sl - run + 1
-        else:
-            run = 0
-    return best_len, best_a
+    """Longest run of natural slots in one suit: (length, first slot).
+
+    Slot 2 counts the suit's 2 as held.  The suit's cards give a 14-bit slot
+    mask, looked up in :data:`RUN_TABLE`.
+    """
+    m = 0
+    for r in range(13):
+        if hc[base + r] > 0:
+            m |= RANK_SLOT_BITS[r]
+    v = RUN_TABLE[m]
+    return np.int64(v >> 4), np.int64(v & 15)
 
 
 @njit(cache=True, _nrt=False)

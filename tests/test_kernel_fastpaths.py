@@ -121,3 +121,32 @@ def test_meld_info_update_equals_full_analysis(part):
             assert fast.tolist() == minfo[0, 0].tolist(), (np.nonzero(cnt)[0].tolist(), c)
             checked += 1
     assert checked > 2_000
+
+
+def best_run_reference(held_ranks):
+    """Longest run of held slots (ace low and high; the 2 in slot 2), capped at 13 cards,
+    the first one found scanning slots 1..14: (length, first slot)."""
+    best_len = best_a = run = 0
+    for sl in range(1, 15):
+        rank = 0 if sl in (1, 14) else sl - 1
+        if rank in held_ranks:
+            run += 1
+            if best_len < run <= 13:
+                best_len, best_a = run, sl - run + 1
+        else:
+            run = 0
+    return best_len, best_a
+
+
+def test_best_run_table_equals_slot_scan():
+    from kernels.policies import _best_run
+    hc = np.zeros(53, np.int64)
+    for bits in range(1 << 13):
+        held = {r for r in range(13) if bits >> r & 1}
+        hc[:] = 0
+        for r in held:
+            hc[26 + r] = 1 + (r % 2)          # hearts; one or two copies
+        assert tuple(_best_run(hc, 26)) == best_run_reference(held), sorted(held)
+    hc[:] = 0
+    hc[[26 + r for r in range(13)]] = 1      # the whole suit: A..K is the first 13-card run
+    assert tuple(_best_run(hc, 26)) == (13, 1)
