@@ -10,6 +10,9 @@ deal, Deal
     Deal one hand from (seed, index) (:mod:`sim.deal`).
 replay
     One hand with every action, as a replay document (:mod:`sim.trace`).
+compare
+    Paired comparison of two strategies on the same deals, seats swapped
+    (:mod:`sim.comparison`).
 notation, melds, scoring, strategies
     Card text <-> ids, meld validity and lay-off, hand scoring, strategy
     registry.
@@ -26,12 +29,15 @@ from ._version import __version__
 from .deal import Deal, deal
 from .rules import Rules
 
-_LAZY_MODULES = ("melds", "scoring", "runner", "dataset", "cli", "trace", "position")
+_LAZY_MODULES = ("melds", "scoring", "runner", "dataset", "cli", "trace", "position",
+                 "comparison")
 _LAZY_ATTRS = {"simulate": "runner", "summarize": "runner", "Summary": "runner",
-               "replay": "trace",
+               "replay": "trace", "compare": "comparison",
+               "compare_hands": "comparison",
                "read_run": "dataset"}
 
 __all__ = ["Rules", "simulate", "summarize", "Summary", "read_run", "deal", "Deal", "replay",
+           "compare", "compare_hands",
            "notation", "melds", "scoring", "strategies", "__version__"]
 
 

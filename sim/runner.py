@@ -213,14 +213,7 @@ def _check_bool(name: str, value) -> bool:
 
 
 def _resolve_strategies(strategies) -> tuple:
-    if isinstance(strategies, str):
-        specs = [strategies] * 4
-    elif isinstance(strategies, (list, tuple)) and len(strategies) == 4 \
-            and all(isinstance(s, str) for s in strategies):
-        specs = list(strategies)
-    else:
-        raise ValueError("strategies must be a strategy spec (str) or a list of 4 specs, "
-                         f"one per seat; got {strategies!r}")
+    specs = _strategies.seat_specs(strategies)
     resolved = [_strategies.resolve(s) for s in specs]
     names = [r[0] for r in resolved]
     kinds = np.array([r[1] for r in resolved], np.int64)
@@ -379,9 +372,11 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
         Number of hands, 1 .. 10**12 - 1.
     seed : int
         Run seed, ``0 <= seed < 2**64``; hand i is determined by (seed, i).
-    strategies : str or sequence of 4 str
+    strategies : str, sequence of 4 str, or dict
         One strategy spec (``"name"`` or ``"name:param=value,..."``, see
-        :mod:`sim.strategies`) for every seat, or one per seat 0..3.
+        :mod:`sim.strategies`) for every seat, one per seat 0..3, or a dict
+        such as ``{"team0": spec, "team1": spec}``
+        (:func:`sim.strategies.seat_specs`).
     rules : Rules, str, dict or None
         Rule set, preset name or option dict; default ``Rules()``.
     out : str or os.PathLike, optional

@@ -154,3 +154,102 @@ def canonical_spec(strat: Strategy, overrides: dict) -> str:
     if not changed:
         return strat.name
     return strat.name + ":" + ",".join(f"{k}={v:g}" for k, v in changed)
+
+
+SEAT_KEYS = ("all", "team0", "team1", "seat0", "seat1", "seat2", "seat3")
+
+
+def seat_specs(assignment) -> list[str]:
+    """The strategy spec of each seat 0..3 from a strategy assignment.
+
+    Parameters
+    ----------
+    assignment : str, sequence of 4 str, or dict
+        One spec for every seat; four specs for seats 0..3; or a dict with
+        keys from :data:`SEAT_KEYS` (``all``, then ``team0`` = seats 0 and 2
+        and ``team1`` = seats 1 and 3, then ``seat0``..``seat3``; later keys
+        override earlier ones; unassigned seats play ``heuristic``).  A dict
+        value is a spec string or a dict ``{"name": ..., param: value, ...}``
+        (as in a TOML strategy file, :func:`load_file`).
+
+    Returns
+    -------
+    list of str
+        Four specs, not yet validated (:func:`resolve` does that).
+
+    Raises
+    ------
+    ValueError
+        An assignment of the wrong shape or an unknown key (the message lists
+        the allowed keys).
+    """
+    if isinstance(assignment, str):
+        return [assignment] * 4
+    if isinstance(assignment, (list, tuple)):
+        if len(assignment) == 4 and all(isinstance(s, str) for s in assignment):
+            return list(assignment)
+        raise ValueError("strategies: a list needs 4 specs, one per seat 0..3; "
+                         f"got {assignment!r}")
+    if isinstance(assignment, dict):
+        unknown = sorted(set(assignment) - set(SEAT_KEYS))
+        if unknown:
+            raise ValueError(f"strategies: unknown key {unknown[0]!r}; allowed: "
+                             f"{', '.join(SEAT_KEYS)}")
+        seats = [HEURISTIC.name] * 4
+        targets = {"all": (0, 1, 2, 3), "team0": (0, 2), "team1": (1, 3),
+                   "seat0": (0,), "seat1": (1,), "seat2": (2,), "seat3": (3,)}
+        for key in SEAT_KEYS:
+            if key in assignment:
+                spec = _spec_of(key, assignment[key])
+                for s in targets[key]:
+                    seats[s] = spec
+        return seats
+    raise ValueError("strategies must be a spec (str), 4 specs (one per seat) or a dict with "
+                     f"keys {', '.join(SEAT_KEYS)}; got {assignment!r}")
+
+
+def _spec_of(key: str, value) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        if not isinstance(value.get("name"), str):
+            raise ValueError(f"strategies: {key} needs a 'name' (one of "
+                             f"{', '.join(sorted(STRATEGIES))})")
+        params = []
+        for k, v in value.items():
+            if k == "name":
+                continue
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise ValueError(f"strategies: {key}.{k} needs a number, got {v!r}")
+            params.append(f"{k}={v!r}")
+        return value["name"] + (":" + ",".join(params) if params else "")
+    raise ValueError(f"strategies: {key} needs a spec string or a table, got {value!r}")
+
+
+def load_file(path) -> list[str]:
+    """The four seat specs of a TOML strategy file.
+
+    The file assigns strategies with the keys of :data:`SEAT_KEYS`, each a
+    spec string or a table with ``name`` and parameter values::
+
+        team1 = "heuristic"
+
+        [team0]
+        name = "heuristic"
+        pile_threshold = 3
+
+    Raises
+    ------
+    ValueError
+        The file cannot be read or parsed, or an unknown key or value.
+    """
+    import tomllib
+
+    try:
+        with open(path, "rb") as f:
+            doc = tomllib.load(f)
+    except OSError as exc:
+        raise ValueError(f"strategy file {str(path)!r}: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"strategy file {str(path)!r}: not valid TOML ({exc})") from None
+    return seat_specs(doc)

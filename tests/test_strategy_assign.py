@@ -1,0 +1,78 @@
+"""Naming and mixing strategies per seat and per team (issue 5, item 2)."""
+import json
+
+import pandas as pd
+import pytest
+
+from sim.cli import main
+from sim.strategies import load_file, seat_specs
+
+H3 = "heuristic:pile_threshold=3"
+
+
+def test_seat_specs_shapes_and_precedence():
+    assert seat_specs("random") == ["random"] * 4
+    assert seat_specs(["a", "b", "c", "d"]) == ["a", "b", "c", "d"]
+    assert seat_specs({"team0": H3, "team1": "random"}) == [H3, "random", H3, "random"]
+    assert seat_specs({"all": "random", "team1": H3, "seat3": "heuristic"}) == \
+        ["random", H3, "random", "heuristic"]
+    assert seat_specs({"team1": {"name": "heuristic", "pile_threshold": 3}}) == \
+        ["heuristic", "heuristic:pile_threshold=3", "heuristic", "heuristic:pile_threshold=3"]
+
+
+@pytest.mark.parametrize("bad, needle", [
+    ({"team2": "random"}, "allowed: all, team0, team1, seat0"),
+    (["heuristic", "random"], "4 specs"),
+    ({"team0": {"pile_threshold": 3}}, "needs a 'name'"),
+    ({"team0": {"name": "heuristic", "pile_threshold": "x"}}, "needs a number"),
+    (3, "must be a spec"),
+])
+def test_seat_specs_refuses_bad_assignments(bad, needle):
+    with pytest.raises(ValueError, match=needle):
+        seat_specs(bad)
+
+
+def test_toml_strategy_file(tmp_path):
+    f = tmp_path / "s.toml"
+    f.write_text('team1 = "random"\n\n[team0]\nname = "heuristic"\npile_threshold = 3\n')
+    assert load_file(f) == ["heuristic:pile_threshold=3", "random"] * 2
+    bad = tmp_path / "bad.toml"
+    bad.write_text("team0 = \n")
+    with pytest.raises(ValueError, match="not valid TOML"):
+        load_file(bad)
+    with pytest.raises(ValueError, match="No such file"):
+        load_file(tmp_path / "missing.toml")
+
+
+def test_cli_teams_are_recorded_in_manifest_and_parquet(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(["simulate", "--hands", "300", "--seed", "4", "--out", str(out), "--quiet",
+                 "--team0", H3, "--team1", "heuristic"]) == 0
+    manifest = json.loads((out / "_manifest.json").read_text())
+    assert manifest["config"]["strategies"] == [H3, "heuristic", H3, "heuristic"]
+    df = pd.read_parquet(out)
+    assert set(df["strategy_s0"]) == {H3} and set(df["strategy_s2"]) == {H3}
+    assert set(df["strategy_s1"]) == {"heuristic"} and set(df["strategy_s3"]) == {"heuristic"}
+
+
+def test_cli_strategy_file_and_overrides(tmp_path, capsys):
+    f = tmp_path / "s.toml"
+    f.write_text('all = "heuristic"\nseat1 = "random"\n')
+    out = tmp_path / "run"
+    assert main(["simulate", "--hands", "50", "--seed", "4", "--out", str(out), "--quiet",
+                 "--strategy-file", str(f), "--team0", H3]) == 0
+    manifest = json.loads((out / "_manifest.json").read_text())
+    assert manifest["config"]["strategies"] == [H3, "random", H3, "heuristic"]
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--team0", "nosuch"], "allowed: heuristic, random"),
+    (["--team1", "heuristic:nosuch=2"], "allowed:"),
+    (["--strategy-file", "/nonexistent/s.toml"], "strategy file"),
+])
+def test_cli_bad_team_or_file_is_one_line_exit_2(tmp_path, argv, needle, capsys):
+    code = main(["simulate", "--hands", "10", "--seed", "1", "--out", str(tmp_path / "r"),
+                 "--quiet"] + argv)
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and needle in err
+    assert not (tmp_path / "r" / "_manifest.json").exists()
