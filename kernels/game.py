@@ -19,7 +19,7 @@ from .state import (G_ACTIONS, G_BARRED, G_CLOSER, G_ERR, G_HIDDEN, G_PC,
                     G_PMODE, G_PN, G_POZ_SIZE, G_PP, G_PTURN, G_SLEN, G_SP,
                     G_STALL, G_TOOK_PILE, G_TPOZ, G_TURN, MI_KIND, MI_LEN,
                     EV_END, G_NEV, G_NEVC, I0, log_event,
-                    conservation_ok, discard_card, draw_stock, give_pozzetto,
+                    conservation_check, discard_card, draw_stock, give_pozzetto,
                     hand_add, take_pile, STATE_WORDS, EV_COLS, state_views, view_f64,
                     view_i64, view_u64)
 
@@ -35,7 +35,8 @@ W_HC2 = W_VALS + 53
 W_RV = W_HC2 + 2 * 53
 W_PARAMS = W_RV + L.N_RULES
 W_CAND = W_PARAMS + 4 * L.N_PARAMS
-EV_AT = W_CAND + CAND_ROWS * 4
+W_DBG = W_CAND + CAND_ROWS * 4
+EV_AT = W_DBG + 108 + 53
 # simulate_range splits its hands into this many chunks (one work buffer each);
 # a constant, because numba.get_num_threads() would make the function uncacheable
 N_CHUNKS = 256
@@ -47,11 +48,14 @@ def work_words(ev_rows, ev_cards):
     return EV_AT + ev_rows * EV_COLS + ev_cards
 
 
-@njit(cache=True)
-def _debug_check(st):
-    """Debug-mode invariants after an action; sets ``G_ERR`` bits."""
+@njit(cache=True, _nrt=False)
+def _debug_check(st, dbg):
+    """Debug-mode invariants after an action; sets ``G_ERR`` bits.
+
+    ``dbg`` is an int64[108 + 53] work array (overwritten).
+    """
     g = st[10]
-    if not conservation_ok(st):
+    if not conservation_check(st, dbg[:108], dbg[108:]):
         g[G_ERR] |= L.ERR_CONSERVATION
     mcnt, minfo, nm = st[6], st[8], st[9]
     for t in range(2):
@@ -81,7 +85,7 @@ def setup_hand(st, deck, dealer):
 
 
 @njit(cache=True, _nrt=False)
-def play_turn(st, rv, seat, kind, p, rng, sel, scratch, vals, cand, debug):
+def play_turn(st, rv, seat, kind, p, rng, sel, scratch, vals, cand, dbg, debug):
     """Play one turn of ``seat`` (R32-R52); returns an end reason or -1.
 
     Mutates ``st`` and the generator ``rng`` (uint64[4]).
@@ -114,7 +118,7 @@ def play_turn(st, rv, seat, kind, p, rng, sel, scratch, vals, cand, debug):
         if g[G_SLEN] - g[G_SP] <= rv[L.RV_STOCK_RESERVE]:
             last_turn = True              # R50, finish_turn
     if debug:
-        _debug_check(st)
+        _debug_check(st, dbg)
     # ---- MELD (R35)
     while True:
         if kind == L.POLICY_RANDOM:
@@ -127,7 +131,7 @@ def play_turn(st, rv, seat, kind, p, rng, sel, scratch, vals, cand, debug):
         if hn[seat] == 0:
             give_pozzetto(st, seat, np.int64(L.POZ_DIRECT))   # al volo (R41)
         if debug:
-            _debug_check(st)
+            _debug_check(st, dbg)
     # ---- DISCARD (R37-R39, R45)
     if kind == L.POLICY_RANDOM:
         cid = rand_discard(st, rv, seat, rng)
@@ -143,13 +147,13 @@ def play_turn(st, rv, seat, kind, p, rng, sel, scratch, vals, cand, debug):
     if closes == 1:
         g[G_CLOSER] = seat
         if debug:
-            _debug_check(st)
+            _debug_check(st, dbg)
         return L.END_CLOSED               # R47
     if hn[seat] == 0:
         give_pozzetto(st, seat, np.int64(L.POZ_DISCARD))     # con lo scarto (R41)
         g[G_HIDDEN + seat] = 1
     if debug:
-        _debug_check(st)
+        _debug_check(st, dbg)
     if last_turn:
         return L.END_STOCK_EXHAUSTED
     # ---- stall counter (R51)
@@ -196,6 +200,7 @@ def play_hand(run_seed, hand_index, rv_in, kinds, params_in, debug, rec, ev_rows
     rv = view_i64(work, W_RV, L.N_RULES)
     params = view_f64(work, W_PARAMS, (4, L.N_PARAMS))
     cand = view_i64(work, W_CAND, (CAND_ROWS, 4))
+    dbg = view_i64(work, W_DBG, 108 + 53)
     for f in range(L.N_RULES):
         rv[f] = rv_in[f]
     for s in range(4):
@@ -205,13 +210,13 @@ def play_hand(run_seed, hand_index, rv_in, kinds, params_in, debug, rec, ev_rows
     dealer = shuffle_deal(rng, deck)
     setup_hand(st, deck, dealer)
     if debug:
-        _debug_check(st)
+        _debug_check(st, dbg)
     first = (dealer + 1) % 4
     seat = first
     end = -1
     while end < 0:
         end = play_turn(st, rv, seat, kinds[seat], params[seat], rng, sel, scratch, vals,
-                        cand, debug)
+                        cand, dbg, debug)
         if end < 0:
             seat = (seat + 1) % 4
     log_event(st, seat, EV_END, end, I0, I0)

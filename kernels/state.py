@@ -480,13 +480,20 @@ def give_pozzetto(st, seat, mode):
     g[G_PMODE + team] = mode
 
 
-@njit(cache=True)
-def conservation_ok(st):
-    """True when each of the 108 ids is in exactly one place (RULES.md section 19)."""
+@njit(cache=True, _nrt=False)
+def conservation_check(st, seen, cnt):
+    """True when each of the 108 ids is in exactly one place (RULES.md section 19)
+    and the count arrays match the id lists.
+
+    ``seen`` (int64[108]) and ``cnt`` (int64[53]) are work arrays
+    (overwritten), so that the check allocates nothing.
+    """
     hand, hn, hcnt, stock, pile, poz, mcnt, mids, minfo, nm, g, ev, evc = st
-    seen = np.zeros(108, np.int64)
+    for i in range(108):
+        seen[i] = 0
     for s in range(4):
-        cnt = np.zeros(53, np.int64)
+        for c in range(53):
+            cnt[c] = 0
         for i in range(hn[s]):
             seen[hand[s, i]] += 1
             cnt[CIDX[hand[s, i]]] += 1
@@ -502,7 +509,8 @@ def conservation_ok(st):
             seen[poz[p, i]] += 1
     for t in range(2):
         for mi in range(nm[t]):
-            cnt = np.zeros(53, np.int64)
+            for c in range(53):
+                cnt[c] = 0
             for k in range(minfo[t, mi, MI_LEN]):
                 seen[mids[t, mi, k]] += 1
                 cnt[CIDX[mids[t, mi, k]]] += 1
@@ -513,3 +521,9 @@ def conservation_ok(st):
         if seen[i] != 1:
             return False
     return True
+
+
+@njit(cache=True)
+def conservation_ok(st):
+    """:func:`conservation_check` with its own work arrays."""
+    return conservation_check(st, np.zeros(108, np.int64), np.zeros(53, np.int64))

@@ -109,7 +109,8 @@ def decisions_agree(st, seat, kind, p, rng, gen):
             d2 = KP.heur_discard(b, RV, seat, p, vals, scratch)
         n += 1
         assert d1 == d2, "discard depends on hidden cards"
-    end = KG.play_turn(st, RV, seat, kind, p, rng, sel, scratch, vals, cand, 0)
+    end = KG.play_turn(st, RV, seat, kind, p, rng, sel, scratch, vals, cand,
+                       np.zeros(108 + 53, np.int64), 0)
     return n, end
 
 
