@@ -69,6 +69,12 @@ HP_DISCARD_W_DANGER = 6
 HP_DISCARD_W_POINTS = 7
 HP_DISCARD_W_WILD = 8
 HP_PILE_W_WILD = 9
+HP_PILE_MIN_SIZE = 10
+HP_PILE_MIN_STOCK = 11
+HP_PILE_AVOID_OPP_2_OR_5 = 12
+HP_CLOSE_MIN_BURRACOS = 13
+HP_SET_BIAS = 14
+HP_DISCARD_W_MIDDLE = 15
 
 # ---------------------------------------------------------------- record
 _HAND_COLS = (

@@ -13,14 +13,15 @@ import numpy as np
 from numba import njit
 
 from .cards import CIDX, CVALUE, JOKER
-from .layout import (HP_DISCARD_W_DANGER, HP_DISCARD_W_NEIGHBOR, HP_DISCARD_W_PAIR,
-                     HP_DISCARD_W_POINTS, HP_DISCARD_W_WILD, HP_PILE_SIZE_WEIGHT,
-                     HP_PILE_THRESHOLD, HP_PILE_W_WILD, HP_USE_WILD_TO_MELD,
-                     HP_WILD_LAYOFF_MIN_LEN)
+from .layout import (HP_CLOSE_MIN_BURRACOS, HP_DISCARD_W_DANGER, HP_DISCARD_W_MIDDLE,
+                     HP_DISCARD_W_NEIGHBOR, HP_DISCARD_W_PAIR, HP_DISCARD_W_POINTS,
+                     HP_DISCARD_W_WILD, HP_PILE_AVOID_OPP_2_OR_5, HP_PILE_MIN_SIZE,
+                     HP_PILE_MIN_STOCK, HP_PILE_SIZE_WEIGHT, HP_PILE_THRESHOLD, HP_PILE_W_WILD,
+                     HP_SET_BIAS, HP_USE_WILD_TO_MELD, HP_WILD_LAYOFF_MIN_LEN)
 from .legal import OK, can_create, can_discard, can_layoff, layoff_fits
 from .melds import KIND_SEQ, KIND_SET
 from .rng import bounded
-from .state import (G_BARRED, G_PN, G_TPOZ, MI_KEY, MI_KIND, MI_LEN,
+from .state import (G_BARRED, G_PN, G_SLEN, G_SP, G_TPOZ, MI_KEY, MI_KIND, MI_LEN,
                     MI_NAT2, MI_NWILD, meld_add, meld_create)
 
 
@@ -103,10 +104,17 @@ def _forms_natural_meld(cnt, c):
 @njit(cache=True, _nrt=False)
 def heur_pickup(st, rv, seat, p):
     """Take the discard pile (True) or draw from the stock (False)."""
-    hcnt, pile, g = st[2], st[4], st[10]
+    hn, hcnt, pile, g = st[1], st[2], st[4], st[10]
     mcnt, minfo, nm = st[6], st[8], st[9]
     team = seat % 2
     pn = g[G_PN]
+    # gates: pile too small, hand too far on (stock), an opponent on 2 or 5 cards
+    if pn < p[HP_PILE_MIN_SIZE] or g[G_SLEN] - g[G_SP] < p[HP_PILE_MIN_STOCK]:
+        return False
+    if p[HP_PILE_AVOID_OPP_2_OR_5] >= 0.5:
+        for o in ((seat + 1) % 4, (seat + 3) % 4):
+            if hn[o] == 2 or hn[o] == 5:
+                return False
     useful = 0.0
     for i in range(pn):
         c = pile[i] % 54
@@ -124,7 +132,32 @@ def heur_pickup(st, rv, seat, p):
 
 
 @njit(cache=True, _nrt=False)
-def _try_create(st, rv, team, seat, sel):
+def _hold_for_burracos(minfo, nm, g, team, left, extra_mi, extra_len, p):
+    """``close_min_burracos``: would an action that leaves ``left`` cards make the
+    next discard a close (pozzetto taken, one card left) while the team has
+    fewer burracos than wanted?  ``extra_mi`` (-1 a new meld) / ``extra_len``:
+    the meld the action makes or extends, as after it."""
+    need = p[HP_CLOSE_MIN_BURRACOS]
+    if need <= 0.0 or left != 1 or g[G_TPOZ + team] == 0:
+        return False
+    n = 0
+    if extra_len >= 7:
+        n += 1
+    for mi in range(nm[team]):
+        if mi != extra_mi and minfo[team, mi, MI_LEN] >= 7:
+            n += 1
+    return n < need
+
+
+@njit(cache=True, _nrt=False)
+def _try_create(st, rv, team, seat, sel, p):
+    if p[HP_CLOSE_MIN_BURRACOS] > 0.0:
+        nsel = 0
+        for f in range(53):
+            nsel += sel[f]
+        if _hold_for_burracos(st[8], st[9], st[10], team, st[1][seat] - nsel,
+                              np.int64(-1), nsel, p):
+            return False
     code, kind, nwild = can_create(st, rv, team, seat, sel)
     if code == OK:
         meld_create(st, team, seat, sel)
@@ -208,7 +241,8 @@ def heur_meld_step(st, rv, seat, p, sel, scratch):
             code = OK
             if hn[seat] < 3:
                 code, nlen, nnw = can_layoff(st, rv, team, seat, mi, c, scratch)
-            if code == OK:
+            if code == OK and not _hold_for_burracos(minfo, nm, g, team, hn[seat] - 1, mi,
+                                                      minfo[team, mi, MI_LEN] + 1, p):
                 if nnw <= nw:
                     meld_add(st, team, seat, mi, c)
                     return True
@@ -235,7 +269,7 @@ def heur_meld_step(st, rv, seat, p, sel, scratch):
             best_s = s
             best_a = a
     for attempt in range(2):
-        do_set = best_set >= 3 and (best_set >= best_run)
+        do_set = best_set >= 3 and (best_set + p[HP_SET_BIAS] >= best_run)
         if attempt == 1:
             do_set = not do_set
         if do_set and best_set >= 3:
@@ -248,7 +282,7 @@ def heur_meld_step(st, rv, seat, p, sel, scratch):
                     take = min(hc[c], left)
                     sel[c] = take
                     left -= take
-                if _try_create(st, rv, team, seat, sel):
+                if _try_create(st, rv, team, seat, sel, p):
                     return True
         if (not do_set) and best_run >= 3:
             base = 13 * best_s
@@ -261,7 +295,7 @@ def heur_meld_step(st, rv, seat, p, sel, scratch):
                             sel[base + 1] = 1
                         else:
                             sel[_slot_c(base, sl)] = 1
-                    if _try_create(st, rv, team, seat, sel):
+                    if _try_create(st, rv, team, seat, sel, p):
                         return True
     # D. plays that use a wild
     wc = -1
@@ -290,7 +324,8 @@ def heur_meld_step(st, rv, seat, p, sel, scratch):
             code = OK
             if hn[seat] < 3:
                 code, nlen, nnw = can_layoff(st, rv, team, seat, mi, wc, scratch)
-            if code == OK:
+            if code == OK and not _hold_for_burracos(minfo, nm, g, team, hn[seat] - 1, mi,
+                                                      ln + 1, p):
                 meld_add(st, team, seat, mi, wc)
                 return True
     if p[HP_USE_WILD_TO_MELD] < 0.5 and not small:
@@ -306,7 +341,7 @@ def heur_meld_step(st, rv, seat, p, sel, scratch):
             for s in range(4):
                 sel[13 * s + r] = hc[13 * s + r]
             sel[wc] += 1
-            if _try_create(st, rv, team, seat, sel):
+            if _try_create(st, rv, team, seat, sel, p):
                 return True
     for s in range(4):
         base = 13 * s
@@ -328,7 +363,7 @@ def heur_meld_step(st, rv, seat, p, sel, scratch):
                 sel[wc] += 1
                 if sel[wc] > hc[wc]:
                     continue
-                if _try_create(st, rv, team, seat, sel):
+                if _try_create(st, rv, team, seat, sel, p):
                     return True
     return False
 
@@ -347,6 +382,8 @@ def _keep_value(hc, mcnt, minfo, nm, opp, c, p):
         for t in range(4):
             same += hc[13 * t + r]
         v += p[HP_DISCARD_W_PAIR] * (same - 1)
+        if 4 <= r <= 8:
+            v += p[HP_DISCARD_W_MIDDLE]          # ranks 5..9
         sl = r + 1
         if r == 0:
             sl = 1

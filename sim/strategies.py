@@ -11,9 +11,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from kernels import layout as L
-from kernels.layout import (HP_DISCARD_W_DANGER, HP_DISCARD_W_NEIGHBOR, HP_DISCARD_W_PAIR,
-                            HP_DISCARD_W_POINTS, HP_DISCARD_W_WILD, HP_PILE_SIZE_WEIGHT,
-                            HP_PILE_THRESHOLD, HP_PILE_W_WILD, HP_USE_WILD_TO_MELD,
+from kernels.layout import (HP_CLOSE_MIN_BURRACOS, HP_DISCARD_W_DANGER, HP_DISCARD_W_MIDDLE,
+                            HP_DISCARD_W_NEIGHBOR, HP_DISCARD_W_PAIR, HP_DISCARD_W_POINTS,
+                            HP_DISCARD_W_WILD, HP_PILE_AVOID_OPP_2_OR_5, HP_PILE_MIN_SIZE,
+                            HP_PILE_MIN_STOCK, HP_PILE_SIZE_WEIGHT, HP_PILE_THRESHOLD,
+                            HP_PILE_W_WILD, HP_SET_BIAS, HP_USE_WILD_TO_MELD,
                             HP_WILD_LAYOFF_MIN_LEN)
 
 
@@ -79,6 +81,23 @@ HEURISTIC = Strategy(
                            "keep-value of a wild (joker or two)"),
         "pile_w_wild": (HP_PILE_W_WILD, 1.0,
                         "extra decision score per wild in the discard pile"),
+        "pile_min_size": (HP_PILE_MIN_SIZE, 0.0,
+                          "never take a discard pile of fewer cards than this (cards; 0: no limit)"),
+        "pile_min_stock": (HP_PILE_MIN_STOCK, 0.0,
+                           "never take the discard pile once the stock has fewer cards than this "
+                           "(cards; the stage of the hand; 0: no limit)"),
+        "pile_avoid_opp_2_or_5": (HP_PILE_AVOID_OPP_2_OR_5, 0.0,
+                                  "1: never take the discard pile while an opponent holds 2 or 5 "
+                                  "cards (the players' saying); 0: ignore opponents' hand sizes"),
+        "close_min_burracos": (HP_CLOSE_MIN_BURRACOS, 0.0,
+                               "keep building: never go down to the closing card before the "
+                               "team has this many burracos (0: close as soon as allowed)"),
+        "set_bias": (HP_SET_BIAS, 0.0,
+                     "runs versus sets: a set of k cards is preferred to a run of up to "
+                     "k + set_bias cards (cards; negative prefers runs)"),
+        "discard_w_middle": (HP_DISCARD_W_MIDDLE, 0.0,
+                             "keep-value of a 5, 6, 7, 8 or 9 (middle ranks join more runs; "
+                             "negative: discard them first)"),
     },
 )
 
