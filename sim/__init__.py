@@ -13,6 +13,9 @@ replay
 compare
     Paired comparison of two strategies on the same deals, seats swapped
     (:mod:`sim.comparison`).
+sweep
+    A grid of one or two strategy parameters, each point compared with a
+    reference on the same deals (:mod:`sim.sweeps`).
 notation, melds, scoring, strategies
     Card text <-> ids, meld validity and lay-off, hand scoring, strategy
     registry.
@@ -30,14 +33,14 @@ from .deal import Deal, deal
 from .rules import Rules
 
 _LAZY_MODULES = ("melds", "scoring", "runner", "dataset", "cli", "trace", "position",
-                 "comparison")
+                 "comparison", "sweeps")
 _LAZY_ATTRS = {"simulate": "runner", "summarize": "runner", "Summary": "runner",
                "replay": "trace", "compare": "comparison",
-               "compare_hands": "comparison",
+               "compare_hands": "comparison", "sweep": "sweeps",
                "read_run": "dataset"}
 
 __all__ = ["Rules", "simulate", "summarize", "Summary", "read_run", "deal", "Deal", "replay",
-           "compare", "compare_hands",
+           "compare", "compare_hands", "sweep",
            "notation", "melds", "scoring", "strategies", "__version__"]
 
 

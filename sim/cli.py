@@ -1,4 +1,4 @@
-"""Command line interface: ``burraco simulate | compare | replay | strategies | rules``.
+"""Command line interface: ``burraco simulate | compare | sweep | replay | strategies | rules``.
 
 Invalid input gives one line ``burraco: error: <message>`` on stderr and exit
 code 2; an interrupted run (Ctrl-C) keeps its completed shards and exits
@@ -24,6 +24,8 @@ examples:
       --team0 heuristic:pile_threshold=3 --team1 heuristic
   burraco compare heuristic random --hands 20000 --seed 1
   burraco compare heuristic:pile_threshold=3 heuristic --hands 200000 --seed 5
+  burraco sweep heuristic --param pile_threshold=0.5,1,2,3 --hands 20000 --seed 1 \\
+      --out runs/sweep-pile
   burraco replay --seed 1 --hand 42            # one hand, every action
   burraco replay --seed 1 --hand 42 --format json
   burraco strategies
@@ -126,6 +128,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_compare)
 
     p = sub.add_parser(
+        "sweep", help="compare a grid of one or two strategy parameters with a reference",
+        description="For every point of the grid (all combinations of the --param values), "
+                    "play strategy BASE with those values against the reference on hands "
+                    "0..N-1 of seed S, seats swapped (as 'burraco compare'); every point sees "
+                    "the same deals. Prints a table of each point against the reference and, "
+                    "with --out, writes one Parquet file per point (parameter values as "
+                    "columns, one row per deal) plus _summary.csv and _sweep.json.")
+    p.add_argument("base", metavar="BASE", help="strategy spec the grid modifies (e.g. heuristic)")
+    p.add_argument("--param", action="append", required=True, metavar="NAME=V1,V2,...",
+                   help="a parameter of BASE and its values; give it once or twice")
+    p.add_argument("--hands", type=_count, required=True, metavar="N",
+                   help="deals per grid point; each is played twice")
+    p.add_argument("--seed", type=int, required=True, metavar="S", help="run seed")
+    p.add_argument("--reference", metavar="SPEC",
+                   help="strategy every point plays against (default: BASE's strategy with its "
+                        "default parameters)")
+    p.add_argument("--out", metavar="DIR", help="directory for the Parquet dataset and summary")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace the files of an earlier sweep in DIR")
+    p.add_argument("--rules", default="default", metavar="PRESET",
+                   help=f"rule preset: {', '.join(PRESETS)} (default: default)")
+    p.add_argument("--threads", type=int, metavar="T", help="Numba threads (default: all cores)")
+    p.add_argument("--quiet", action="store_true", help="no progress output on stderr")
+    p.set_defaults(func=_cmd_sweep)
+
+    p = sub.add_parser(
         "replay", help="show one hand of a run as a readable trace or JSON",
         description="Replay hand I of the run 'burraco simulate --seed S' with every action: "
                     "the deal, each turn (pickup, melds, lay-offs, discard, hand size), the "
@@ -189,6 +217,22 @@ def _cmd_compare(args: argparse.Namespace) -> int:
                          indent=2))
     else:
         print(format_summary(row))
+    return 0
+
+
+def _cmd_sweep(args: argparse.Namespace) -> int:
+    from .sweeps import format_table, parse_grid, sweep
+
+    grid = parse_grid(args.param)
+    summary = sweep(args.base, grid, args.hands, args.seed, reference=args.reference,
+                    rules=Rules.preset(args.rules), out=args.out, overwrite=args.overwrite,
+                    threads=args.threads, progress=not args.quiet)
+    ref = args.reference or args.base.partition(":")[0]
+    print(f"{args.base} with {', '.join(grid)} against {ref}: {args.hands:,} deals per point "
+          f"(each played twice, seats swapped), seed {args.seed}; differences in points per hand")
+    print(format_table(summary, list(grid)))
+    if args.out:
+        print(f"per-deal results: {args.out} (pd.read_parquet); summary: {args.out}/_summary.csv")
     return 0
 
 

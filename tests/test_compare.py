@@ -73,7 +73,7 @@ def test_cli_compare_text_and_json(capsys):
 
 
 @pytest.mark.parametrize("argv, needle", [
-    (["compare", "heuristic", "nosuch", "--hands", "10", "--seed", "1"], "allowed: heuristic, random"),
+    (["compare", "heuristic", "nosuch", "--hands", "10", "--seed", "1"], "allowed: expert, heuristic, random"),
     (["compare", "heuristic:nosuch=1", "random", "--hands", "10", "--seed", "1"], "allowed:"),
     (["compare", "heuristic", "random", "--hands", "0", "--seed", "1"], "hands"),
 ])
@@ -81,3 +81,11 @@ def test_cli_compare_bad_input_is_one_line_exit_2(argv, needle, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("burraco: error:") and needle in err
+
+
+def test_expert_is_the_heuristic_with_tuned_values_and_beats_it():
+    from sim import strategies
+    v = strategies.get("heuristic").vector(strategies.EXPERT_VALUES)
+    assert (strategies.get("expert").vector() == v).all()
+    row = sim.compare("expert", "heuristic", hands=5000, seed=4242).iloc[0]
+    assert row.ci95_low > 0

@@ -66,7 +66,7 @@ def test_cli_strategy_file_and_overrides(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv, needle", [
-    (["--team0", "nosuch"], "allowed: heuristic, random"),
+    (["--team0", "nosuch"], "allowed: expert, heuristic, random"),
     (["--team1", "heuristic:nosuch=2"], "allowed:"),
     (["--strategy-file", "/nonexistent/s.toml"], "strategy file"),
 ])
