@@ -56,7 +56,7 @@ POZZETTO_MODES = ("none", "direct", "discard")
 # ---------------------------------------------------------------- policies
 POLICY_HEURISTIC = 0
 POLICY_RANDOM = 1
-N_PARAMS = 16       # length of one seat's parameter row
+N_PARAMS = 24       # length of one seat's parameter row (slots 17.. free)
 
 # heuristic parameter slots (float64[N_PARAMS] row; names and defaults in sim.strategies)
 HP_PILE_SIZE_WEIGHT = 0
@@ -75,6 +75,7 @@ HP_PILE_AVOID_OPP_2_OR_5 = 12
 HP_CLOSE_MIN_BURRACOS = 13
 HP_SET_BIAS = 14
 HP_DISCARD_W_MIDDLE = 15
+HP_MELD_DELAY_ROUNDS = 16
 
 # ---------------------------------------------------------------- record
 _HAND_COLS = (

@@ -15,13 +15,13 @@ from numba import njit
 from .cards import CIDX, CVALUE, JOKER
 from .layout import (HP_CLOSE_MIN_BURRACOS, HP_DISCARD_W_DANGER, HP_DISCARD_W_MIDDLE,
                      HP_DISCARD_W_NEIGHBOR, HP_DISCARD_W_PAIR, HP_DISCARD_W_POINTS,
-                     HP_DISCARD_W_WILD, HP_PILE_AVOID_OPP_2_OR_5, HP_PILE_MIN_SIZE,
-                     HP_PILE_MIN_STOCK, HP_PILE_SIZE_WEIGHT, HP_PILE_THRESHOLD, HP_PILE_W_WILD,
+                     HP_DISCARD_W_WILD, HP_MELD_DELAY_ROUNDS, HP_PILE_AVOID_OPP_2_OR_5,
+                     HP_PILE_MIN_SIZE, HP_PILE_MIN_STOCK, HP_PILE_SIZE_WEIGHT, HP_PILE_THRESHOLD, HP_PILE_W_WILD,
                      HP_SET_BIAS, HP_USE_WILD_TO_MELD, HP_WILD_LAYOFF_MIN_LEN)
 from .legal import OK, can_create, can_discard, can_layoff, layoff_fits
 from .melds import KIND_SEQ, KIND_SET
 from .rng import bounded
-from .state import (G_BARRED, G_PN, G_SLEN, G_SP, G_TPOZ, MI_KEY, MI_KIND, MI_LEN,
+from .state import (G_BARRED, G_PN, G_SLEN, G_SP, G_TPOZ, G_TURN, MI_KEY, MI_KIND, MI_LEN,
                     MI_NAT2, MI_NWILD, meld_add, meld_create)
 
 
@@ -249,6 +249,9 @@ def heur_meld_step(st, rv, seat, p, sel, scratch):
                 if d1_mi < 0 and d1_ok and c % 13 != 1:
                     d1_mi = mi
                     d1_c = c
+    # keeping cards back: no new meld in the first meld_delay_rounds rounds
+    delay = p[HP_MELD_DELAY_ROUNDS]
+    opening = delay <= 0.0 or (g[G_TURN] - 1) // 4 + 1 > delay
     # B/C. natural sets and runs
     best_set = 0
     best_r = -1
@@ -256,7 +259,7 @@ def heur_meld_step(st, rv, seat, p, sel, scratch):
         if r == 1:
             continue
         nn = hc[r] + hc[13 + r] + hc[26 + r] + hc[39 + r]
-        if nn >= 3 and nn > best_set:
+        if nn >= 3 and nn > best_set and opening:
             best_set = nn
             best_r = r
     best_run = 0
@@ -264,7 +267,7 @@ def heur_meld_step(st, rv, seat, p, sel, scratch):
     best_a = 0
     for s in range(4):
         ln, a = _best_run(hc, 13 * s)
-        if ln >= 3 and ln > best_run:
+        if ln >= 3 and ln > best_run and opening:
             best_run = ln
             best_s = s
             best_a = a
@@ -328,7 +331,7 @@ def heur_meld_step(st, rv, seat, p, sel, scratch):
                                                       ln + 1, p):
                 meld_add(st, team, seat, mi, wc)
                 return True
-    if p[HP_USE_WILD_TO_MELD] < 0.5 and not small:
+    if (p[HP_USE_WILD_TO_MELD] < 0.5 and not small) or not opening:
         return False
     # D3. open a meld from two naturals and the wild
     for r in range(13):

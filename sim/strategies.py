@@ -15,7 +15,8 @@ from kernels.layout import (HP_CLOSE_MIN_BURRACOS, HP_DISCARD_W_DANGER, HP_DISCA
                             HP_DISCARD_W_NEIGHBOR, HP_DISCARD_W_PAIR, HP_DISCARD_W_POINTS,
                             HP_DISCARD_W_WILD, HP_PILE_AVOID_OPP_2_OR_5, HP_PILE_MIN_SIZE,
                             HP_PILE_MIN_STOCK, HP_PILE_SIZE_WEIGHT, HP_PILE_THRESHOLD,
-                            HP_PILE_W_WILD, HP_SET_BIAS, HP_USE_WILD_TO_MELD,
+                            HP_MELD_DELAY_ROUNDS, HP_PILE_W_WILD, HP_SET_BIAS,
+                            HP_USE_WILD_TO_MELD,
                             HP_WILD_LAYOFF_MIN_LEN)
 
 
@@ -98,6 +99,9 @@ HEURISTIC = Strategy(
         "discard_w_middle": (HP_DISCARD_W_MIDDLE, 0.0,
                              "keep-value of a 5, 6, 7, 8 or 9 (middle ranks join more runs; "
                              "negative: discard them first)"),
+        "meld_delay_rounds": (HP_MELD_DELAY_ROUNDS, 0.0,
+                              "keeping cards back: open no new meld in the hand's first rounds "
+                              "(rounds of four turns; lay-offs still allowed; 0: lay down at once)"),
     },
 )
 

@@ -77,6 +77,20 @@ def test_pile_avoid_opp_2_or_5():
     assert any(a in (2, 5) or b in (2, 5) for _, a, b in pickups_with_context("heuristic"))
 
 
+def test_meld_delay_rounds():
+    """No new meld in the first 3 rounds (turns 1..12); lay-offs and later melds happen."""
+    early = late = 0
+    for i in range(40):
+        for e in sim.replay(8, i, strategies="heuristic:meld_delay_rounds=3")["events"]:
+            if e["type"] == "meld":
+                early += e["turn"] <= 12
+                late += e["turn"] > 12
+    assert early == 0 and late > 100
+    default = [e for i in range(10) for e in sim.replay(8, i)["events"]
+               if e["type"] == "meld" and e["turn"] <= 12]
+    assert default
+
+
 def position(faces):
     """A fresh state with seat 0 holding the given faces (first copies)."""
     st = KS.new_state(0, 0)
@@ -115,9 +129,9 @@ def test_discard_w_middle():
 
 def test_defaults_are_documented_and_distinct():
     names = list(strategies.HEURISTIC.params)
-    assert len(names) == len(set(names)) == 16
+    assert len(names) == len(set(names)) == 17
     slots = [slot for slot, _d, _doc in strategies.HEURISTIC.params.values()]
-    assert sorted(slots) == list(range(16))
+    assert sorted(slots) == list(range(17))
     assert all(doc for _s, _d, doc in strategies.HEURISTIC.params.values())
 
 
