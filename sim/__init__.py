@@ -13,6 +13,9 @@ replay
 compare
     Paired comparison of two strategies on the same deals, seats swapped
     (:mod:`sim.comparison`).
+load, check_run
+    Read a run directory back, checking every shard against the manifest
+    (:mod:`sim.runs`).
 sweep
     A grid of one or two strategy parameters, each point compared with a
     reference on the same deals (:mod:`sim.sweeps`).
@@ -33,14 +36,15 @@ from .deal import Deal, deal
 from .rules import Rules
 
 _LAZY_MODULES = ("melds", "scoring", "runner", "dataset", "cli", "trace", "position",
-                 "comparison", "sweeps")
+                 "comparison", "sweeps", "runs")
 _LAZY_ATTRS = {"simulate": "runner", "summarize": "runner", "Summary": "runner",
                "replay": "trace", "compare": "comparison",
-               "compare_hands": "comparison", "sweep": "sweeps",
+               "compare_hands": "comparison", "sweep": "sweeps", "load": "runs",
+               "check_run": "runs",
                "read_run": "dataset"}
 
 __all__ = ["Rules", "simulate", "summarize", "Summary", "read_run", "deal", "Deal", "replay",
-           "compare", "compare_hands", "sweep",
+           "compare", "compare_hands", "sweep", "load", "check_run",
            "notation", "melds", "scoring", "strategies", "__version__"]
 
 

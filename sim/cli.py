@@ -1,4 +1,5 @@
-"""Command line interface: ``burraco simulate | compare | sweep | replay | strategies | rules``.
+"""Command line interface: ``burraco simulate | summarize | compare | sweep | replay |
+strategies | rules``.
 
 Invalid input gives one line ``burraco: error: <message>`` on stderr and exit
 code 2; an interrupted run (Ctrl-C) keeps its completed shards and exits
@@ -107,6 +108,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_simulate)
 
     p = sub.add_parser(
+        "summarize", help="summary and integrity of a run directory (finished or partial)",
+        description="Check every shard of DIR against its manifest (unreadable, truncated or "
+                    "foreign shards are reported, never read) and print the progress and the "
+                    "same summary as the end of 'burraco simulate' for the complete shards. "
+                    "Exit code 1 if a shard is corrupt.")
+    p.add_argument("out", metavar="DIR", help="output directory of 'burraco simulate'")
+    p.set_defaults(func=_cmd_summarize)
+
+    p = sub.add_parser(
         "compare", help="paired comparison of two strategies on the same deals",
         description="Play hands 0..N-1 of seed S twice: strategy A as team 0 (seats 0, 2) "
                     "against B, then seats swapped. Both games of a deal have the same cards "
@@ -205,6 +215,16 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
               "(non-zero error column)", file=sys.stderr)
         return 1
     return 0
+
+
+def _cmd_summarize(args: argparse.Namespace) -> int:
+    from .runs import summarize_run
+
+    summary, status = summarize_run(args.out)
+    print(status.format())
+    if summary.hands:
+        print(summary.format())
+    return 1 if status.corrupt else 0
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:

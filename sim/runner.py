@@ -480,6 +480,11 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
                        smoothing=0.1)
         for (a, b), path in zip(bounds, paths):
             table = _read_shard(path, a, b, run_id) if path is not None and path.exists() else None
+            if table is None and path in on_disk:
+                on_disk.discard(path)
+                if bar is not None:
+                    bar.write(f"{path.name} is incomplete or corrupt: simulating it again")
+                    bar.update(-(b - a))
             if table is not None:
                 rec = dataset.table_to_records(table)
                 shard = ShardDone(a, b, rec, 0.0, True, os.fspath(path))
