@@ -105,6 +105,16 @@ def build_parser() -> argparse.ArgumentParser:
                         "flagged in the error column and the exit code is 1")
     p.add_argument("--quiet", action="store_true",
                    help="no progress output on stderr (the summary is still printed)")
+    p.add_argument("--executor", choices=("local", "dask"), default="local",
+                   help="local: this process, all cores (default); dask: one task per shard on "
+                        "a Dask cluster (a LocalCluster unless --scheduler); needs the "
+                        "'cluster' extra")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="address of a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (implies "
+                        "--executor dask); DIR must be a path every worker can write")
+    p.add_argument("--workers", type=int, metavar="W",
+                   help="worker processes of the LocalCluster started by --executor dask "
+                        "(default 2)")
     p.set_defaults(func=_cmd_simulate)
 
     p = sub.add_parser(
@@ -201,7 +211,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         simulate(args.hands, args.seed, strategies=_specs(args),
                  rules=Rules.preset(args.rules), out=args.out, shard_size=args.shard_size,
                  threads=args.threads, progress=not args.quiet, debug=args.debug,
-                 overwrite=args.overwrite, return_frame=False, callback=summary.add_shard)
+                 overwrite=args.overwrite, return_frame=False, callback=summary.add_shard,
+                 executor=args.executor, scheduler=args.scheduler, workers=args.workers)
     except KeyboardInterrupt:
         print(f"burraco: interrupted; {summary.hands:,} hands in completed shards are kept in "
               f"{args.out!r}; run the same command again to resume", file=sys.stderr)

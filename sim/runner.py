@@ -357,13 +357,75 @@ def _read_shard(path: Path, a: int, b: int, run_id: str) -> pa.Table | None:
     return table
 
 
+def _records(seed, a, b, rules_vec, kinds, params, debug, on_chunk=None) -> np.ndarray:
+    """Kernel records ``int32[b - a, N_REC]`` of hands ``[a, b)``.
+
+    The kernel is called for at most ``KERNEL_CHUNK`` hands at a time, so that
+    progress is fine-grained and Ctrl-C (handled between calls) answers within
+    seconds; ``on_chunk(n)`` is called after each call.
+    """
+    kernel = _kernel()
+    rec = np.zeros((b - a, L.N_REC), np.int32)
+    for c in range(a, b, KERNEL_CHUNK):
+        n = min(KERNEL_CHUNK, b - c)
+        kernel(np.uint64(seed), np.int64(c), np.int64(n), rules_vec, kinds, params,
+               np.int64(debug), rec[c - a:c - a + n])
+        if on_chunk is not None:
+            on_chunk(n)
+    return rec
+
+
+# ---------------------------------------------------------------- Dask
+def shard_job(seed: int, a: int, b: int, rules_vec: np.ndarray, kinds: np.ndarray,
+              params: np.ndarray, debug: bool, run_id: str, names: list, path: str | None,
+              meta: dict, threads: int) -> tuple:
+    """Simulate hands ``[a, b)`` of a run and write their shard (a Dask task).
+
+    Runs in any process that has burraco-sim installed; the shard file is
+    written under a temporary name and renamed (:func:`sim.dataset.write_shard`).
+
+    Returns
+    -------
+    tuple
+        ``(a, b, records, seconds, path)``; ``records`` is ``int32[b - a, N_REC]``.
+    """
+    import numba
+    t0 = time.perf_counter()
+    prepare_kernels(threads)
+    numba.set_num_threads(threads)
+    rec = _records(seed, a, b, rules_vec, kinds, params, debug)
+    if path is not None:
+        dataset.write_shard(dataset.records_to_table(rec, a, run_id, names), path, meta)
+    return a, b, rec, time.perf_counter() - t0, path
+
+
+def _dask_client(scheduler: str | None, workers: int):
+    """A Dask client (and the LocalCluster it owns, or None)."""
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise ValueError("executor 'dask' needs dask.distributed: pip install -e \".[cluster]\"") \
+            from None
+    if scheduler is not None:
+        try:
+            return Client(scheduler, timeout="20s"), None
+        except (OSError, TimeoutError) as exc:
+            raise ValueError(f"scheduler: cannot reach {scheduler!r} "
+                             f"({' '.join(str(exc).split())[:160]})") from None
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                           dashboard_address=None)
+    return Client(cluster), cluster
+
+
 # ---------------------------------------------------------------- the run
 def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic",
              rules: Rules | str | dict | None = None, out: str | os.PathLike | None = None,
              shard_size: int | None = None, threads: int | None = None,
              progress: bool = False, debug: bool = False, overwrite: bool = False,
              return_frame: bool = True,
-             callback: Callable[[ShardDone], None] | None = None) -> pd.DataFrame | None:
+             callback: Callable[[ShardDone], None] | None = None,
+             executor: str = "local", scheduler: str | None = None,
+             workers: int | None = None) -> pd.DataFrame | None:
     """Simulate hands ``0 .. hands-1`` of a run and return or store their records.
 
     Parameters
@@ -399,8 +461,19 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
         Return the records as a DataFrame (set False for runs too large to
         hold in memory; use ``callback`` or :func:`sim.dataset.read_run`).
     callback : callable, optional
-        Called with a :class:`ShardDone` after each shard, in hand order,
-        resumed shards included.
+        Called with a :class:`ShardDone` after each shard, resumed shards
+        included: in hand order with the local executor, in completion order
+        with Dask.
+    executor : {"local", "dask"}
+        ``"local"`` runs the shards in this process (all cores through
+        Numba); ``"dask"`` submits one task per shard to a Dask distributed
+        cluster (:func:`shard_job`), whose workers write their shards to
+        ``out`` (a path they all see).  Results are identical.
+    scheduler : str, optional
+        Address of a running Dask scheduler (``tcp://host:8786``); implies
+        ``executor="dask"``.  Without it, ``"dask"`` starts a LocalCluster.
+    workers : int, optional
+        Worker processes of that LocalCluster (default 2), one thread each.
 
     Returns
     -------
@@ -426,6 +499,7 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
     shard_size = DEFAULT_SHARD_SIZE if shard_size is None else \
         check_int("shard_size", shard_size, 1, MAX_HANDS)
     max_threads = _max_threads()
+    threads_given = threads
     threads = max_threads if threads is None else check_int("threads", threads, 1, max_threads)
     progress = _check_bool("progress", progress)
     debug = _check_bool("debug", debug)
@@ -435,6 +509,16 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
         raise ValueError(f"callback must be callable, got {callback!r}")
     if out is not None and not isinstance(out, (str, os.PathLike)):
         raise ValueError(f"out must be a directory path, got {out!r}")
+    if scheduler is not None:
+        if not isinstance(scheduler, str) or not scheduler.strip():
+            raise ValueError(f"scheduler must be an address such as 'tcp://host:8786', "
+                             f"got {scheduler!r}")
+        executor = "dask"
+    if executor not in ("local", "dask"):
+        raise ValueError(f"executor must be 'local' or 'dask', got {executor!r}")
+    workers = 2 if workers is None else check_int("workers", workers, 1, 1024)
+    if executor == "dask" and threads_given is None:
+        threads = 1                  # one Numba thread per Dask task: workers share the cores
 
     config = {"hands": hands, "seed": seed, "strategies": names, "rules": rules.to_dict(),
               "shard_size": shard_size}
@@ -458,15 +542,17 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
     old_threads = numba.get_num_threads()
     numba.set_num_threads(threads)
     bar = None
-    tables = []
+    tables = {}
+    client = cluster = None
     try:
+        if executor == "dask":
+            client, cluster = _dask_client(scheduler, workers)
         if progress and not _prepared:
             cold = kernels_cached() is False
             print("compiling kernels (first run only)..." if cold else "loading kernels...",
                   end=" ", file=sys.stderr, flush=True)
             print(f"done in {prepare_kernels(threads):.1f} s", file=sys.stderr, flush=True)
-        prepare_kernels(threads)
-        kernel = _kernel()
+        prepare_kernels(threads)     # with Dask too: local workers then load the cached kernels
         rules_vec = rules.to_vector()
         paths = [out / dataset.SHARD_PATTERN.format(a=a, b=b) if out is not None else None
                  for a, b in bounds]
@@ -478,6 +564,19 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
                                                 if p in on_disk),
                        unit="hand", unit_scale=True, file=sys.stderr, dynamic_ncols=True,
                        smoothing=0.1)
+        def finish(shard: ShardDone, table: pa.Table) -> None:
+            path = Path(shard.path) if shard.path is not None else None
+            if manifest is not None and path.name not in done:
+                done.add(path.name)
+                manifest["shards"] = sorted(done)
+                manifest["updated"] = _now()
+                _write_json(manifest_path, manifest)
+            if return_frame:
+                tables[shard.start] = table
+            if callback is not None:
+                callback(shard)
+
+        todo = []
         for (a, b), path in zip(bounds, paths):
             table = _read_shard(path, a, b, run_id) if path is not None and path.exists() else None
             if table is None and path in on_disk:
@@ -486,42 +585,50 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
                     bar.write(f"{path.name} is incomplete or corrupt: simulating it again")
                     bar.update(-(b - a))
             if table is not None:
-                rec = dataset.table_to_records(table)
-                shard = ShardDone(a, b, rec, 0.0, True, os.fspath(path))
-            else:
+                finish(ShardDone(a, b, dataset.table_to_records(table), 0.0, True,
+                                 os.fspath(path)), table)
+            elif client is None:
                 t0 = time.perf_counter()
-                rec = np.zeros((b - a, L.N_REC), np.int32)
-                # kernel calls of at most KERNEL_CHUNK hands: finer progress, and Ctrl-C
-                # (handled between calls) answers within seconds
-                for c in range(a, b, KERNEL_CHUNK):
-                    n = min(KERNEL_CHUNK, b - c)
-                    kernel(np.uint64(seed), np.int64(c), np.int64(n), rules_vec, kinds, params,
-                           np.int64(debug), rec[c - a:c - a + n])
-                    if bar is not None and path not in on_disk:
-                        bar.update(n)
+                rec = _records(seed, a, b, rules_vec, kinds, params, debug,
+                               bar.update if bar is not None else None)
                 table = dataset.records_to_table(rec, a, run_id, names)
                 if path is not None:
                     dataset.write_shard(table, path, {"run_id": run_id, "config": config,
                                                       "versions": manifest["versions"]})
-                shard = ShardDone(a, b, rec, time.perf_counter() - t0, False,
-                                  os.fspath(path) if path is not None else None)
-            if manifest is not None and path.name not in done:
-                done.add(path.name)
-                manifest["shards"] = sorted(done)
-                manifest["updated"] = _now()
-                _write_json(manifest_path, manifest)
-            if return_frame:
-                tables.append(table)
-            if callback is not None:
-                callback(shard)
+                finish(ShardDone(a, b, rec, time.perf_counter() - t0, False,
+                                 os.fspath(path) if path is not None else None), table)
+            else:
+                todo.append((a, b, path))
+        if todo:
+            from dask.distributed import as_completed
+            meta = {"run_id": run_id, "config": config,
+                    "versions": manifest["versions"] if manifest else _versions()}
+            futures = [client.submit(shard_job, seed, a, b, rules_vec, kinds, params, debug,
+                                     run_id, names, os.fspath(path) if path else None, meta,
+                                     threads, pure=False)
+                       for a, b, path in todo]
+            try:
+                for fut in as_completed(futures):
+                    a, b, rec, seconds, path = fut.result()
+                    table = dataset.records_to_table(rec, a, run_id, names)
+                    if bar is not None:
+                        bar.update(b - a)
+                    finish(ShardDone(a, b, rec, seconds, False, path), table)
+            finally:
+                for fut in futures:
+                    fut.cancel()
     finally:
         if bar is not None:
             bar.close()
         numba.set_num_threads(old_threads)
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
 
     if manifest is not None:
         manifest.update(finished=True, updated=_now())
         _write_json(manifest_path, manifest)
     if not return_frame:
         return None
-    return dataset.table_to_frame(pa.concat_tables(tables))
+    return dataset.table_to_frame(pa.concat_tables([tables[a] for a in sorted(tables)]))
