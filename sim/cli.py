@@ -298,7 +298,9 @@ def _cmd_strategies(args: argparse.Namespace) -> int:
     for s in STRATEGIES.values():
         print(f"{s.name}: {s.doc}")
         for name, (_slot, default, doc) in s.params.items():
-            print(f"    {name} = {default:g}: {doc}")
+            lo, hi, whole = s.limits.get(name, (None, None, False))
+            rng = f" [{'whole ' if whole else ''}{lo:g}..{hi:g}]" if lo is not None else ""
+            print(f"    {name} = {default:g}{rng}: {doc}")
     print("spec syntax: NAME or NAME:param=value,param=value")
     return 0
 

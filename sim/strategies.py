@@ -28,6 +28,7 @@ class Strategy:
     kind: int
     doc: str
     params: dict = field(default_factory=dict)       # name -> (slot, default, doc)
+    limits: dict = field(default_factory=dict)       # name -> (lowest, highest, whole number)
 
     def vector(self, overrides: dict | None = None) -> np.ndarray:
         """Parameter row, ``float64[N_PARAMS]``, defaults with ``overrides``.
@@ -46,9 +47,28 @@ class Strategy:
                 allowed = ", ".join(sorted(self.params)) or "none"
                 raise ValueError(
                     f"strategy {self.name!r} has no parameter {key!r}; allowed: {allowed}")
-            v[self.params[key][0]] = float(value)
+            lo, hi, whole = self.limits.get(key, (-1e9, 1e9, False))
+            value = float(value)
+            if not lo <= value <= hi or (whole and not value.is_integer()):
+                kind = "a whole number" if whole else "a number"
+                raise ValueError(f"strategy {self.name!r}: {key} must be {kind} in "
+                                 f"{lo:g}..{hi:g}, got {value:g}")
+            v[self.params[key][0]] = value
         return v
 
+
+# allowed values of the heuristic's parameters: (lowest, highest, whole number only)
+HEURISTIC_LIMITS = {
+    "pile_size_weight": (-100, 100, False), "pile_threshold": (0, 1000, False),
+    "use_wild_to_meld": (0, 1, True), "wild_layoff_min_len": (0, 99, True),
+    "discard_w_pair": (-1000, 1000, False), "discard_w_neighbor": (-1000, 1000, False),
+    "discard_w_danger": (-1000, 1000, False), "discard_w_points": (-100, 100, False),
+    "discard_w_wild": (-1000, 1000, False), "pile_w_wild": (-100, 100, False),
+    "pile_min_size": (0, 108, True), "pile_min_stock": (0, 108, True),
+    "pile_avoid_opp_2_or_5": (0, 1, True), "close_min_burracos": (0, 20, True),
+    "set_bias": (-14, 14, False), "discard_w_middle": (-1000, 1000, False),
+    "meld_delay_rounds": (0, 100, True),
+}
 
 HEURISTIC = Strategy(
     name="heuristic",
@@ -62,8 +82,10 @@ HEURISTIC = Strategy(
                              "value of each card of the discard pile when deciding to take it "
                              "(points of the decision score per card)"),
         "pile_threshold": (HP_PILE_THRESHOLD, 1.0,
-                           "take the pile when (cards it lets us meld now) + weight * pile size "
-                           "reaches this score"),
+                           "take the pile when some card of it is usable and (usable cards, 1 "
+                           "each, wilds pile_w_wild) + pile_size_weight * pile size reaches this "
+                           "score (so values up to 1 + pile_size_weight all take any pile with a "
+                           "usable card)"),
         "use_wild_to_meld": (HP_USE_WILD_TO_MELD, 1.0,
                              "1: use a wild to open a meld from two naturals; 0: never"),
         "wild_layoff_min_len": (HP_WILD_LAYOFF_MIN_LEN, 6.0,
@@ -103,6 +125,7 @@ HEURISTIC = Strategy(
                               "keeping cards back: open no new meld in the hand's first rounds "
                               "(rounds of four turns; lay-offs still allowed; 0: lay down at once)"),
     },
+    limits=HEURISTIC_LIMITS,
 )
 
 # the heuristic with values found by paired comparisons against it (burraco compare,
@@ -118,6 +141,7 @@ EXPERT = Strategy(
          "parameters as heuristic, other defaults."),
     params={k: (slot, EXPERT_VALUES.get(k, default), doc)
             for k, (slot, default, doc) in HEURISTIC.params.items()},
+    limits=HEURISTIC_LIMITS,
 )
 
 RANDOM = Strategy(
@@ -173,6 +197,8 @@ def resolve(spec: str) -> tuple[str, int, np.ndarray]:
             key, eq, val = item.partition("=")
             if not eq:
                 raise ValueError(f"strategy: expected name=value in {item!r}")
+            if key.strip() in overrides:
+                raise ValueError(f"strategy: parameter {key.strip()!r} given twice in {spec!r}")
             try:
                 number = float(val)
             except ValueError:

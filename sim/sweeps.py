@@ -121,9 +121,12 @@ def sweep(base: str, grid: dict, hands: int, seed: int, reference: str | None = 
     for name, values in grid.items():
         if name not in strat.params:
             raise ValueError(f"strategy {strat.name!r} has no parameter {name!r}; allowed: "
-                             f"{', '.join(sorted(strat.params))}")
+                             f"{', '.join(sorted(strat.params)) or 'none'}")
         if not isinstance(values, (list, tuple)) or not values:
             raise ValueError(f"grid[{name!r}] must be a non-empty list of numbers")
+        for v in values:
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise ValueError(f"grid[{name!r}]: {v!r} is not a number")
     hands = check_int("hands", hands, 1, 10**9)
     seed = check_int("seed", seed, 0, 2**64 - 1)
     rules = rules_or_default(rules)
@@ -141,12 +144,16 @@ def sweep(base: str, grid: dict, hands: int, seed: int, reference: str | None = 
         if out.exists() and not out.is_dir():
             raise ValueError(f"out: {str(out)!r} is a file, not a directory")
         if out.exists() and any(out.iterdir()):
+            foreign = sorted(f.name for f in out.iterdir()
+                             if not f.name.startswith(("point-", "_summary.csv", "_sweep.json")))
+            if foreign:
+                raise ValueError(f"out: {str(out)!r} holds files that are not a sweep's (found "
+                                 f"{foreign[0]!r}); use an empty or new directory")
             if not overwrite:
                 raise ValueError(f"out: {str(out)!r} is not empty (use overwrite=True / "
                                  "--overwrite to replace an earlier sweep)")
             for f in out.iterdir():
-                if f.name.startswith(("point-", "_summary", "_sweep")):
-                    f.unlink()
+                f.unlink()
         out.mkdir(parents=True, exist_ok=True)
         _write_text(out / "_sweep.json", json.dumps(
             {"base": base, "grid": grid, "hands": hands, "seed": seed, "reference": reference,

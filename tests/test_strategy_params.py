@@ -140,3 +140,16 @@ def test_defaults_are_documented_and_distinct():
 def test_new_parameters_play_legal_hands(spec):
     df = sim.simulate(500, 3, spec, debug=True)
     assert (df["error"] == 0).all()
+
+
+@pytest.mark.parametrize("spec, needle", [
+    ("heuristic:use_wild_to_meld=2", "use_wild_to_meld must be a whole number in 0..1"),
+    ("heuristic:close_min_burracos=1.5", "whole number"),
+    ("heuristic:pile_threshold=-5", "pile_threshold must be a number in 0..1000"),
+    ("expert:meld_delay_rounds=-1", "meld_delay_rounds"),
+    ("heuristic:pile_min_size=1e9", "0..108"),
+    ("heuristic:pile_threshold=1,pile_threshold=3", "given twice"),
+])
+def test_out_of_range_values_are_refused(spec, needle):
+    with pytest.raises(ValueError, match=needle):
+        strategies.resolve(spec)

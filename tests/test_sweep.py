@@ -67,3 +67,23 @@ def test_cli_sweep(tmp_path, capsys):
                  "--quiet"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "allowed:" in err
+
+
+def test_sweep_never_writes_into_a_directory_with_other_files(tmp_path):
+    run = tmp_path / "run"
+    sim.simulate(100, 1, out=run, shard_size=50, return_frame=False)
+    before = sorted(p.name for p in run.iterdir())
+    for overwrite in (False, True):
+        with pytest.raises(ValueError, match="not a sweep's"):
+            sim.sweep("heuristic", {"set_bias": [0]}, hands=10, seed=1, out=run,
+                      overwrite=overwrite)
+    assert sorted(p.name for p in run.iterdir()) == before
+
+
+def test_sweep_grid_values_must_be_numbers_and_allowed():
+    with pytest.raises(ValueError, match="'x' is not a number"):
+        sim.sweep("heuristic", {"pile_threshold": ["x"]}, hands=10, seed=1)
+    with pytest.raises(ValueError, match="use_wild_to_meld must be a whole number in 0..1"):
+        sim.sweep("heuristic", {"use_wild_to_meld": [0, 2]}, hands=10, seed=1)
+    with pytest.raises(ValueError, match="allowed: none"):
+        sim.sweep("random", {"pile_threshold": [1]}, hands=10, seed=1)
