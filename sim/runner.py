@@ -55,7 +55,8 @@ class ShardDone:
     records : numpy.ndarray
         ``int32[stop - start, N_REC]`` kernel records (``REC_COLUMNS``).
     seconds : float
-        Wall time spent simulating and writing the shard (s); 0 when resumed.
+        Wall time spent simulating and writing the shard (s; with Dask, the wall time since
+        the previous shard completed); 0 when resumed.
     resumed : bool
         True if the shard was already complete on disk and was read back.
     path : str or None
@@ -293,10 +294,26 @@ def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
 
+class OutputError(ValueError):
+    """The output directory cannot be written (full disk, permissions, a file in the way).
+
+    A ``ValueError``, so the CLI reports it in one line with exit code 2.
+    """
+
+
+def _os_error(what, exc: OSError) -> OutputError:
+    return OutputError(f"out: cannot write {os.fspath(what)!r}: {exc.strerror or exc}; the "
+                       "completed shards are kept: fix it and run the same command again")
+
+
 def _write_json(path: Path, data: dict) -> None:
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise _os_error(path, exc) from None
 
 
 def _is_ours(p: Path) -> bool:
@@ -311,7 +328,10 @@ def _open_out(out: Path, config: dict, overwrite: bool) -> dict | None:
     where = os.fspath(out)
     if out.exists() and not out.is_dir():
         raise ValueError(f"out: {where!r} exists and is not a directory")
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _os_error(out, exc) from None
     if overwrite:
         for p in out.iterdir():
             if _is_ours(p):
@@ -593,8 +613,11 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
                                bar.update if bar is not None else None)
                 table = dataset.records_to_table(rec, a, run_id, names)
                 if path is not None:
-                    dataset.write_shard(table, path, {"run_id": run_id, "config": config,
-                                                      "versions": manifest["versions"]})
+                    try:
+                        dataset.write_shard(table, path, {"run_id": run_id, "config": config,
+                                                          "versions": manifest["versions"]})
+                    except OSError as exc:
+                        raise _os_error(path, exc) from None
                 finish(ShardDone(a, b, rec, time.perf_counter() - t0, False,
                                  os.fspath(path) if path is not None else None), table)
             else:
@@ -607,13 +630,22 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
                                      run_id, names, os.fspath(path) if path else None, meta,
                                      threads, pure=False)
                        for a, b, path in todo]
+            last = time.perf_counter()
             try:
                 for fut in as_completed(futures):
-                    a, b, rec, seconds, path = fut.result()
+                    try:
+                        a, b, rec, _task_seconds, path = fut.result()
+                    except OSError as exc:
+                        raise _os_error(out, exc) from None
+                    fut.release()            # the cluster may forget this shard's records
                     table = dataset.records_to_table(rec, a, run_id, names)
                     if bar is not None:
                         bar.update(b - a)
-                    finish(ShardDone(a, b, rec, seconds, False, path), table)
+                    # wall time since the previous shard: tasks overlap, so their own
+                    # durations would undercount the rate
+                    now = time.perf_counter()
+                    finish(ShardDone(a, b, rec, now - last, False, path), table)
+                    last = now
             finally:
                 for fut in futures:
                     fut.cancel()

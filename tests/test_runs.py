@@ -112,17 +112,21 @@ def test_summarize_bad_directory_is_one_line_exit_2(tmp_path, capsys, bad, needl
     assert err.count("\n") == 1 and needle in err
 
 
-def test_sigkill_at_random_moments_then_resume_gives_the_same_records(reference, tmp_path):
-    """Five runs killed with SIGKILL at random moments, each resumed by the same command."""
+KILLS = [signal.SIGKILL] * 5 + [signal.SIGTERM, signal.SIGINT]
+
+
+def test_kill_at_random_moments_then_resume_gives_the_same_records(reference, tmp_path):
+    """Five runs killed with SIGKILL, one with SIGTERM and one with SIGINT (Ctrl-C) at random
+    moments, each resumed by the same command."""
     rng = random.Random(20261129)
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     killed_with_shards = 0
-    for k in range(5):
+    for k, sig in enumerate(KILLS):
         out = tmp_path / f"run{k}"
         cmd = [sys.executable, "-m", "sim"] + cli_run(out, shard=500)
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(rng.uniform(0.5, 2.5))
-        proc.send_signal(signal.SIGKILL)
+        proc.send_signal(sig)
         proc.wait()
         if out.exists():
             killed_with_shards += any(out.glob("shard-*.parquet"))
@@ -135,3 +139,53 @@ def test_sigkill_at_random_moments_then_resume_gives_the_same_records(reference,
         pd.testing.assert_frame_equal(sim.load(out).drop(columns="run_id"),
                                       reference[1].drop(columns="run_id"))
     assert killed_with_shards >= 1       # at least one kill landed mid-run
+
+
+def test_write_error_mid_run_is_one_line_exit_2_and_keeps_shards(tmp_path, capsys, monkeypatch):
+    """A full disk while writing the fourth shard (injected ENOSPC)."""
+    import errno
+
+    from sim import dataset
+    real = dataset.pq.write_table
+    calls = {"n": 0}
+
+    def failing(table, where, **kw):
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(table, where, **kw)
+
+    monkeypatch.setattr(dataset.pq, "write_table", failing)
+    out = tmp_path / "run"
+    assert main(cli_run(out)) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "No space left on device" in err and "kept" in err
+    status = sim.check_run(out)
+    assert len(status.ok) == 3 and not status.corrupt and not list(out.glob("*.tmp"))
+    monkeypatch.setattr(dataset.pq, "write_table", real)
+    assert main(cli_run(out)) == 0
+    capsys.readouterr()
+    assert sim.check_run(out).complete
+
+
+def test_unwritable_output_location_is_one_line_exit_2(tmp_path, capsys):
+    blocker = tmp_path / "afile"
+    blocker.write_text("x")
+    assert main(cli_run(blocker / "sub")) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot write" in err
+    assert main(cli_run(blocker)) == 2
+    assert "is not a directory" in capsys.readouterr().err
+
+
+def test_memory_does_not_grow_with_the_number_of_hands(tmp_path):
+    """Peak RSS of a 20,000-hand and a 200,000-hand run (shards of 10,000) differ by < 15%."""
+    peaks = []
+    for n in (20_000, 200_000):
+        out = tmp_path / f"m{n}"
+        cmd = [sys.executable, "-m", "sim"] + cli_run(out, hands=n, shard=10_000)
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+        peaks.append(usage.ru_maxrss)
+    assert peaks[1] < 1.15 * peaks[0], peaks
