@@ -124,3 +124,26 @@ def test_match(case):
 
     got = winner(list(case["before"]), list(case["hand"]), rules=make_rules(case))
     assert int(got) == case["winner"], case.get("description")
+
+
+@pytest.mark.parametrize("before, hand, target, expected", [
+    ([1900, 1000], [100, 50], 2005, -1),      # 2000 has not reached 2005
+    ([1900, 1000], [105, 50], 2005, 0),       # 2005 reaches it
+    ([2000, 2100], [0, -200], 2005, -1),      # 2000 and 1900: below again
+    ([1950, 1950], [100, 100], 2005, -1),     # equal totals above the target: play on
+    ([1400, 1450], [110, 0], 1505, 0),        # a lower target (tournament)
+    ([-300, 1900], [-100, 120], 2005, 1),
+])
+def test_match_winner_by_hand(before, hand, target, expected):
+    """R60 worked by hand: the higher total wins once a total reaches target_score."""
+    from sim import Rules
+    from sim.match import winner
+    assert winner(before, hand, rules=Rules(target_score=target)) == expected
+
+
+def test_match_winner_refuses_bad_totals():
+    from sim.match import winner
+    with pytest.raises(ValueError, match="before must be two integers"):
+        winner([1, 2, 3], [0, 0])
+    with pytest.raises(ValueError, match="hand must be two integers"):
+        winner([1, 2], [0.5, 0])
