@@ -67,6 +67,16 @@ def _team_options(p: argparse.ArgumentParser) -> None:
                         "--strategy, --team0 and --team1 override it")
 
 
+def _paired_options(p: argparse.ArgumentParser, hands_help: str) -> None:
+    """Options shared by compare and sweep: deals, seed, rules, threads, quiet."""
+    p.add_argument("--hands", type=_count, required=True, metavar="N", help=hands_help)
+    p.add_argument("--seed", type=int, required=True, metavar="S", help="run seed")
+    p.add_argument("--rules", default="default", metavar="PRESET",
+                   help=f"rule preset: {', '.join(PRESETS)} (default: default)")
+    p.add_argument("--threads", type=int, metavar="T", help="Numba threads (default: all cores)")
+    p.add_argument("--quiet", action="store_true", help="no progress output on stderr")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``burraco`` argument parser (all sub-commands)."""
     parser = _Parser(
@@ -136,15 +146,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "independent deals.")
     p.add_argument("a", metavar="A", help="strategy spec of A (NAME or NAME:param=value,...)")
     p.add_argument("b", metavar="B", help="strategy spec of B")
-    p.add_argument("--hands", type=_count, required=True, metavar="N",
-                   help="number of deals; each is played twice (e.g. 200000 or 2e5)")
-    p.add_argument("--seed", type=int, required=True, metavar="S", help="run seed")
-    p.add_argument("--rules", default="default", metavar="PRESET",
-                   help=f"rule preset: {', '.join(PRESETS)} (default: default)")
-    p.add_argument("--threads", type=int, metavar="T", help="Numba threads (default: all cores)")
+    _paired_options(p, "number of deals; each is played twice (e.g. 200000 or 2e5)")
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="text: a readable summary (default); json: the summary row")
-    p.add_argument("--quiet", action="store_true", help="no progress output on stderr")
     p.set_defaults(func=_cmd_compare)
 
     p = sub.add_parser(
@@ -158,19 +162,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("base", metavar="BASE", help="strategy spec the grid modifies (e.g. heuristic)")
     p.add_argument("--param", action="append", required=True, metavar="NAME=V1,V2,...",
                    help="a parameter of BASE and its values; give it once or twice")
-    p.add_argument("--hands", type=_count, required=True, metavar="N",
-                   help="deals per grid point; each is played twice")
-    p.add_argument("--seed", type=int, required=True, metavar="S", help="run seed")
+    _paired_options(p, "deals per grid point; each is played twice")
     p.add_argument("--reference", metavar="SPEC",
                    help="strategy every point plays against (default: BASE's strategy with its "
                         "default parameters)")
     p.add_argument("--out", metavar="DIR", help="directory for the Parquet dataset and summary")
     p.add_argument("--overwrite", action="store_true",
                    help="replace the files of an earlier sweep in DIR")
-    p.add_argument("--rules", default="default", metavar="PRESET",
-                   help=f"rule preset: {', '.join(PRESETS)} (default: default)")
-    p.add_argument("--threads", type=int, metavar="T", help="Numba threads (default: all cores)")
-    p.add_argument("--quiet", action="store_true", help="no progress output on stderr")
     p.set_defaults(func=_cmd_sweep)
 
     p = sub.add_parser(
