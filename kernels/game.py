@@ -169,8 +169,14 @@ def play_turn(st, rv, seat, kind, p, rng, sel, scratch, vals, cand, dbg, debug):
 
 
 @njit(cache=True)
-def play_hand(run_seed, hand_index, rv_in, kinds, params_in, debug, rec, ev_rows, ev_cards, work):
+def play_hand(run_seed, hand_index, dealer_in, rv_in, kinds, params_in, debug, rec, ev_rows,
+              ev_cards, work):
     """Play hand ``hand_index`` of the run and fill ``rec`` (int32[N_REC], mutated).
+
+    ``dealer_in`` (int64) is the dealer seat, or -1 for the dealer drawn from
+    the hand's generator (R6).  The generator draws the dealer either way, so
+    the cards dealt do not depend on ``dealer_in``; matches pass the rotating
+    dealer (R6: the deal passes to the next seat after each hand).
 
     ``work`` (int64[>= work_words(ev_rows, ev_cards)], overwritten) holds the
     whole hand: the state, scratch arrays and, with ``ev_rows`` > 0, the
@@ -208,6 +214,8 @@ def play_hand(run_seed, hand_index, rv_in, kinds, params_in, debug, rec, ev_rows
             params[s, f] = params_in[s, f]
     seed_hand(run_seed, hand_index, rng)
     dealer = shuffle_deal(rng, deck)
+    if dealer_in >= 0:
+        dealer = dealer_in
     setup_hand(st, deck, dealer)
     if debug:
         _debug_check(st, dbg)
@@ -296,7 +304,8 @@ def simulate_range(run_seed, start, count, rv, kinds, params, debug, out):
     for k in prange(nchunks):
         work = np.empty(words, np.int64)       # one buffer per chunk, reused by its hands
         for i in range(count * k // nchunks, count * (k + 1) // nchunks):
-            play_hand(run_seed, start + i, rv, kinds, params, debug, out[i], 0, 0, work)
+            play_hand(run_seed, start + i, np.int64(-1), rv, kinds, params, debug, out[i], 0, 0,
+                      work)
 
 
 @njit(cache=True)
@@ -304,4 +313,35 @@ def simulate_range_serial(run_seed, start, count, rv, kinds, params, debug, out)
     """:func:`simulate_range` on one thread (same records)."""
     work = np.empty(work_words(0, 0), np.int64)
     for i in range(count):
-        play_hand(run_seed, start + i, rv, kinds, params, debug, out[i], 0, 0, work)
+        play_hand(run_seed, start + i, np.int64(-1), rv, kinds, params, debug, out[i], 0, 0,
+                      work)
+
+
+@njit(cache=True, parallel=True)
+def simulate_hands(run_seed, hand_index, dealer, rv, kinds, params, debug, out):
+    """Play the listed hands of a run in parallel, each with a given dealer.
+
+    The match runner's entry point: hand ``i`` of the call is hand
+    ``hand_index[i]`` of the run (its deal) with dealer ``dealer[i]``.
+
+    Parameters
+    ----------
+    run_seed : uint64
+        The run's seed.
+    hand_index : numpy.ndarray
+        ``int64[n]`` hand indices (deals).
+    dealer : numpy.ndarray
+        ``int64[n]`` dealer seats, -1 for the deal's own random dealer (R6).
+    rv, kinds, params, debug
+        As for :func:`simulate_range`.
+    out : numpy.ndarray
+        ``int32[n, N_REC]``, one record per hand (mutated).
+    """
+    count = hand_index.shape[0]
+    nchunks = min(count, N_CHUNKS)
+    words = work_words(0, 0)
+    for k in prange(nchunks):
+        work = np.empty(words, np.int64)
+        for i in range(count * k // nchunks, count * (k + 1) // nchunks):
+            play_hand(run_seed, hand_index[i], dealer[i], rv, kinds, params, debug, out[i], 0, 0,
+                      work)

@@ -51,7 +51,7 @@ def _cards(ids) -> list:
     return [notation.format_card(int(i)) for i in ids]
 
 
-def replay(seed, hand_index, strategies="heuristic", rules=None) -> dict:
+def replay(seed, hand_index, strategies="heuristic", rules=None, dealer=None) -> dict:
     """Replay one hand of a run with its full event log.
 
     Parameters
@@ -64,6 +64,9 @@ def replay(seed, hand_index, strategies="heuristic", rules=None) -> dict:
         Strategy spec for every seat, or one per seat (as ``sim.simulate``).
     rules : sim.Rules, str, dict or None
         Rule set (default preset when None).
+    dealer : int or None
+        Dealer seat (0 .. num_players-1) as in a match, where the deal rotates
+        (R6); None for the deal's own random dealer.
 
     Returns
     -------
@@ -82,9 +85,11 @@ def replay(seed, hand_index, strategies="heuristic", rules=None) -> dict:
     r = rules_or_default(rules)
     r.check_supported()
     specs, kinds, params = _resolve_strategies(strategies)
+    dealer_in = -1 if dealer is None else check_int("dealer", dealer, 0, r.num_players - 1)
     rec = np.zeros(L.N_REC, np.int32)
     work = np.empty(work_words(EV_ROWS, EV_CARDS), np.int64)
-    n_ev, n_evc = play_hand(np.uint64(seed), np.int64(hand_index), r.to_vector(),
+    n_ev, n_evc = play_hand(np.uint64(seed), np.int64(hand_index), np.int64(dealer_in),
+                            r.to_vector(),
                             kinds, params, np.int64(0), rec, EV_ROWS, EV_CARDS, work)
     ev = work[EV_AT:EV_AT + EV_ROWS * KS.EV_COLS].reshape(EV_ROWS, KS.EV_COLS)
     evc = work[EV_AT + EV_ROWS * KS.EV_COLS:EV_AT + EV_ROWS * KS.EV_COLS + EV_CARDS]
@@ -117,7 +122,8 @@ def replay(seed, hand_index, strategies="heuristic", rules=None) -> dict:
         events.append(e)
     return {
         "seed": seed, "hand_index": hand_index, "rules": r.to_dict(),
-        "strategies": list(specs), "dealer": d.dealer, "first_player": d.first_player,
+        "strategies": list(specs), "dealer": int(rec[L.REC_DEALER]),
+        "first_player": int(rec[L.REC_FIRST_PLAYER]),
         "deal": {"hands": [_cards(h) for h in deal_ids["hands"]],
                  "pozzetti": [_cards(p) for p in deal_ids["pozzetti"]],
                  "discard": notation.format_card(deal_ids["discard"]),
