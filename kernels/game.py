@@ -9,7 +9,7 @@ from numba import njit, prange
 
 from . import layout as L
 from .deal import POZ0_AT, POZ1_AT, STOCK_AT, STOCK_SIZE, UPCARD_AT, shuffle_deal
-from .legal import OK, can_discard
+from .legal import OK, can_discard, can_take_pile, find_placement, trio_sel
 from .melds import ANY_RANK, KIND_NONE, analyze
 from .policies import (heur_discard, heur_meld_step, heur_pickup, rand_discard,
                        rand_meld_step, rand_pickup)
@@ -20,7 +20,7 @@ from .state import (G_ACTIONS, G_BARRED, G_CLOSER, G_ERR, G_HIDDEN, G_PC,
                     G_STALL, G_TOOK_PILE, G_TPOZ, G_TURN, MI_KIND, MI_LEN,
                     EV_END, G_NEV, G_NEVC, I0, log_event,
                     conservation_check, discard_card, draw_stock, give_pozzetto,
-                    hand_add, take_pile, STATE_WORDS, EV_COLS, state_views, view_f64,
+                    hand_add, meld_add, meld_create, take_pile, STATE_WORDS, EV_COLS, state_views, view_f64,
                     view_i64, view_u64)
 
 CAND_ROWS = 2048
@@ -36,7 +36,8 @@ W_RV = W_HC2 + 2 * 53
 W_PARAMS = W_RV + L.N_RULES
 W_CAND = W_PARAMS + 4 * L.N_PARAMS
 W_DBG = W_CAND + CAND_ROWS * 4
-EV_AT = W_DBG + 108 + 53
+W_NEED = W_DBG + 108 + 53
+EV_AT = W_NEED + 53
 # simulate_range splits its hands into this many chunks (one work buffer each);
 # a constant, because numba.get_num_threads() would make the function uncacheable
 N_CHUNKS = 256
@@ -85,7 +86,21 @@ def setup_hand(st, deck, dealer):
 
 
 @njit(cache=True, _nrt=False)
-def play_turn(st, rv, seat, kind, p, rng, sel, scratch, vals, cand, dbg, debug):
+def _place_any(st, rv, team, seat, need, sel, scratch):
+    """Make the first placement :func:`find_placement` finds (any card); False if none."""
+    for f in range(53):
+        need[f] = 1
+    what, a, b, c = find_placement(st, rv, team, seat, need, sel, scratch)
+    if what == 1:
+        meld_add(st, team, seat, a, b)
+    elif what == 2:
+        trio_sel(st[2][seat], a, b, c, sel)
+        meld_create(st, team, seat, sel)
+    return what != 0
+
+
+@njit(cache=True, _nrt=False)
+def play_turn(st, rv, seat, kind, p, rng, sel, scratch, vals, cand, dbg, need, debug):
     """Play one turn of ``seat`` (R32-R52); returns an end reason or -1.
 
     Mutates ``st`` and the generator ``rng`` (uint64[4]).
@@ -102,6 +117,9 @@ def play_turn(st, rv, seat, kind, p, rng, sel, scratch, vals, cand, dbg, debug):
         take = rand_pickup(st, rng)
     else:
         take = heur_pickup(st, rv, seat, p)
+    if take and not can_take_pile(st, rv, team, seat, need, sel, scratch):
+        take = False                     # R34, take_pile_requires_meld: draw instead
+    must_place = take and rv[L.RV_TAKE_PILE_REQUIRES_MELD] != 0
     last_turn = False
     single = False
     if take:
@@ -125,6 +143,8 @@ def play_turn(st, rv, seat, kind, p, rng, sel, scratch, vals, cand, dbg, debug):
             acted = rand_meld_step(st, rv, seat, rng, sel, scratch, cand)
         else:
             acted = heur_meld_step(st, rv, seat, p, sel, scratch)
+        if not acted and must_place and g[G_ACTIONS] == 0:
+            acted = _place_any(st, rv, team, seat, need, sel, scratch)   # R34 obligation
         if not acted:
             break
         g[G_ACTIONS] += 1
@@ -207,6 +227,7 @@ def play_hand(run_seed, hand_index, dealer_in, rv_in, kinds, params_in, debug, r
     params = view_f64(work, W_PARAMS, (4, L.N_PARAMS))
     cand = view_i64(work, W_CAND, (CAND_ROWS, 4))
     dbg = view_i64(work, W_DBG, 108 + 53)
+    need = view_i64(work, W_NEED, 53)
     for f in range(L.N_RULES):
         rv[f] = rv_in[f]
     for s in range(4):
@@ -224,7 +245,7 @@ def play_hand(run_seed, hand_index, dealer_in, rv_in, kinds, params_in, debug, r
     end = -1
     while end < 0:
         end = play_turn(st, rv, seat, kinds[seat], params[seat], rng, sel, scratch, vals,
-                        cand, dbg, debug)
+                        cand, dbg, need, debug)
         if end < 0:
             seat = (seat + 1) % 4
     log_event(st, seat, EV_END, end, I0, I0)

@@ -10,7 +10,7 @@ from numba import njit
 from . import layout as L
 from .cards import CIDX, JOKER
 from .melds import ANY_RANK, KIND_NONE, KIND_SET, KIND_SEQ, analyze, layoff_step
-from .state import (I0, I1, G_BARRED, G_TPOZ, MI_HI, MI_KIND, MI_KEY, MI_LEN, MI_LO, MI_NAT2,
+from .state import (I0, I1, G_BARRED, G_PN, G_TPOZ, MI_HI, MI_KIND, MI_KEY, MI_LEN, MI_LO, MI_NAT2,
                     MI_NWILD, MMAX)
 
 # int64 arguments (plain literals would make Numba compile the callees again)
@@ -285,3 +285,108 @@ def can_discard(st, rv, team, seat, cid):
     if not team_has_burraco(st, rv, team, NO_MELD, I0, I0):
         return BAD_CLOSE_NO_BURRACO, 0
     return OK, 1
+
+
+@njit(cache=True, _nrt=False)
+def trio_sel(hc, a, b, c, sel):
+    """Fill ``sel`` (int64[53], overwritten) with one card of each of the count
+    indices ``a <= b <= c``; False if the hand counts ``hc`` do not hold them."""
+    k = 1
+    if c == b:
+        k += 1
+    if c == a:
+        k += 1
+    if hc[c] < k:
+        return False
+    for f in range(53):
+        sel[f] = 0
+    sel[a] += 1
+    sel[b] += 1
+    sel[c] += 1
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def find_placement(st, rv, team, seat, need, sel, scratch):
+    """A legal meld-phase action that places at least one card (R34).
+
+    Looks first for a one-card lay-off, then for a new meld of three cards;
+    every longer legal placement contains one of these (a valid meld of 4+
+    cards holds a valid meld of three, and a lay-off of several cards starts
+    with one that fits alone), so "none found" means "no placement exists".
+
+    Parameters
+    ----------
+    need : numpy.ndarray
+        ``int64[53]``: the action must use a card of a count index with
+        ``need[c] > 0`` (all ones for "any card").  Not mutated.
+    sel, scratch : numpy.ndarray
+        ``int64[53]`` work arrays (overwritten).
+
+    Returns
+    -------
+    tuple of int
+        ``(what, a, b, c)``: ``what`` 0 = none; 1 = lay off count index ``b``
+        on meld ``a``; 2 = create a meld of count indices ``a, b, c``.
+    """
+    hcnt, nm = st[2], st[9]
+    hc = hcnt[seat]
+    for mi in range(nm[team]):
+        for c in range(53):
+            if hc[c] == 0 or need[c] == 0:
+                continue
+            code, nlen, nnw = can_layoff(st, rv, team, seat, mi, c, scratch)
+            if code == OK:
+                return 1, mi, c, -1
+    for a in range(53):
+        if hc[a] == 0:
+            continue
+        for b in range(a, 53):
+            if hc[b] == 0 or (b == a and hc[a] < 2):
+                continue
+            for c in range(b, 53):
+                if hc[c] == 0:
+                    continue
+                if need[a] == 0 and need[b] == 0 and need[c] == 0:
+                    continue
+                if not trio_sel(hc, a, b, c, sel):
+                    continue
+                code, kind, nw = can_create(st, rv, team, seat, sel)
+                if code == OK:
+                    return 2, a, b, c
+    return 0, -1, -1, -1
+
+
+@njit(cache=True, _nrt=False)
+def can_take_pile(st, rv, team, seat, need, sel, scratch):
+    """May ``seat`` take the discard pile under ``take_pile_requires_meld`` (R34)?
+
+    True when the option is off.  Otherwise the pile's cards are counted into
+    the hand for the test (and taken out again: ``st`` is unchanged on
+    return) and :func:`find_placement` must find an action that uses any card
+    (``pile_meld_source = "any"``) or a card of the pile (``"from_pile"``).
+
+    ``need``, ``sel``, ``scratch``: ``int64[53]`` work arrays (overwritten).
+    """
+    if rv[L.RV_TAKE_PILE_REQUIRES_MELD] == 0:
+        return True
+    hn, hcnt, pile, g = st[1], st[2], st[4], st[10]
+    pn = g[G_PN]
+    from_pile = rv[L.RV_PILE_MELD_SOURCE] == 1
+    for f in range(53):
+        need[f] = 0 if from_pile else 1
+    for i in range(pn):
+        c = CIDX[pile[i]]
+        hcnt[seat, c] += 1
+        if from_pile:
+            need[c] = 1
+    hn[seat] += pn
+    barred = g[G_BARRED]
+    if pn == 1 and rv[L.RV_FORBID_REDISCARD_SINGLE_PILE] != 0:
+        g[G_BARRED] = pile[0]
+    what, a, b, c = find_placement(st, rv, team, seat, need, sel, scratch)
+    g[G_BARRED] = barred
+    hn[seat] -= pn
+    for i in range(pn):
+        hcnt[seat, CIDX[pile[i]]] -= 1
+    return what != 0

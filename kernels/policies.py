@@ -18,7 +18,7 @@ from .layout import (HP_CLOSE_MIN_BURRACOS, HP_DISCARD_W_DANGER, HP_DISCARD_W_MI
                      HP_DISCARD_W_WILD, HP_MELD_DELAY_ROUNDS, HP_PILE_AVOID_OPP_2_OR_5,
                      HP_PILE_MIN_SIZE, HP_PILE_MIN_STOCK, HP_PILE_SIZE_WEIGHT, HP_PILE_THRESHOLD, HP_PILE_W_WILD,
                      HP_SET_BIAS, HP_USE_WILD_TO_MELD, HP_WILD_LAYOFF_MIN_LEN)
-from .legal import OK, can_create, can_discard, can_layoff, layoff_fits
+from .legal import OK, can_create, can_discard, can_layoff, layoff_fits, trio_sel
 from .melds import KIND_SEQ, KIND_SET
 from .rng import bounded
 from .state import (G_BARRED, G_PN, G_SLEN, G_SP, G_TPOZ, G_TURN, MI_KEY, MI_KIND, MI_LEN,
@@ -492,18 +492,8 @@ def rand_meld_step(st, rv, seat, rng, sel, scratch, cand):
             for c in range(b, 53):
                 if hc[c] == 0 or k >= kmax:
                     continue
-                need = 1
-                if c == b:
-                    need += 1
-                if c == a:
-                    need += 1
-                if hc[c] < need:
+                if not trio_sel(hc, a, b, c, sel):
                     continue
-                for f in range(53):
-                    sel[f] = 0
-                sel[a] += 1
-                sel[b] += 1
-                sel[c] += 1
                 code, kind, nw = can_create(st, rv, team, seat, sel)
                 if code == OK:
                     cand[k, 0] = 2
@@ -517,11 +507,7 @@ def rand_meld_step(st, rv, seat, rng, sel, scratch, cand):
     if cand[pick, 0] == 1:
         meld_add(st, team, seat, cand[pick, 1], cand[pick, 2])
     else:
-        for f in range(53):
-            sel[f] = 0
-        sel[cand[pick, 1]] += 1
-        sel[cand[pick, 2]] += 1
-        sel[cand[pick, 3]] += 1
+        trio_sel(hc, cand[pick, 1], cand[pick, 2], cand[pick, 3], sel)
         meld_create(st, team, seat, sel)
     return True
 

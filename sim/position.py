@@ -55,6 +55,9 @@ class Position:
     single_pile_card : str, int or None
         The card taken this turn as a one-card discard pile (R36). As
         notation it names the first copy of that card in ``hand``.
+    pile : str, array_like of int or None
+        The discard pile (bottom first) before the pickup, for
+        :meth:`can_take_pile`; its cards are not in ``hand``.
     rules : sim.Rules, str or None
 
     Raises
@@ -65,11 +68,11 @@ class Position:
     """
 
     def __init__(self, hand, team_melds=(), opponent_melds=(), pozzetto_taken=False,
-                 single_pile_card=None, rules=None):
+                 single_pile_card=None, pile=None, rules=None):
         self.rules = _cards.rules_or_default(rules)
         _cards.refuse(self.rules, "lock_two_roles", "extra_burraco_classes")
         self.rv = self.rules.to_vector()
-        texts = [hand, *team_melds, *opponent_melds]
+        texts = [hand, *team_melds, *opponent_melds] + ([] if pile is None else [pile])
         if all(isinstance(t, str) for t in texts):
             parsed = notation.parse_many(texts)
             parsed = [p.astype(np.int64) for p in parsed]
@@ -78,6 +81,8 @@ class Position:
             allids = np.concatenate(parsed) if parsed else np.zeros(0, np.int64)
             if len(np.unique(allids)) != len(allids):
                 raise ValueError("position: the same card id is in two places (R1)")
+        if pile is not None:
+            pile_ids, parsed = parsed[-1], parsed[:-1]
         self.hand_ids = parsed[0]
         n_own = len(team_melds)
         self.st = KS.new_state(0, 0)
@@ -96,6 +101,10 @@ class Position:
                 st[7][team, mi, :len(m)] = m
                 KS.set_meld_info(st, team, mi)
         g = st[10]
+        if pile is not None:
+            for i, cid in enumerate(pile_ids):
+                st[4][i] = cid
+            g[KS.G_PN] = len(pile_ids)
         g[KS.G_TPOZ + TEAM] = int(bool(pozzetto_taken))
         if single_pile_card is not None:
             cid = self._hand_id(single_pile_card, "single_pile_card")
@@ -154,6 +163,28 @@ class Position:
         code = KL.after_action_ok(self.st, self.rv, TEAM, SEAT, sel, int(sel.sum()),
                                   meld_index, nlen, nwild)
         return Verdict(code == KL.OK, _reason(code))
+
+    def can_take_pile(self) -> Verdict:
+        """May seat 0 take the discard pile ``pile`` instead of drawing (R33, R34)?
+
+        Always legal unless ``take_pile_requires_meld``; then some legal
+        meld-phase action must place a card (``pile_meld_source = "any"``) or
+        a card of the pile (``"from_pile"``) once the pile is in hand.  The
+        position's hand is read as before the pickup.
+
+        Raises
+        ------
+        ValueError
+            The position was built without ``pile``, or with an empty one.
+        """
+        n = int(self.st[10][KS.G_PN])
+        if n == 0:
+            raise ValueError("pile: the position has no discard pile (pass pile=...)")
+        z = np.zeros(53, np.int64)
+        ok = KL.can_take_pile(self.st, self.rv, TEAM, SEAT, z.copy(), z.copy(), z.copy())
+        return Verdict(bool(ok), "" if ok else
+                       "R34: with take_pile_requires_meld the pile may be taken only if a "
+                       "card can then be melded or laid off")
 
     def can_discard(self, card) -> Verdict:
         """May ``card`` be discarded now (R36, R37, R39, R45)?"""

@@ -377,8 +377,7 @@ class Rules:
 
         Unsupported: ``num_players`` other than 4 (R61-R63), ``hand_size`` or
         ``pozzetto_size`` other than 11 (R8), ``lock_two_roles`` (R25),
-        ``extra_burraco_classes`` (R31), ``take_pile_requires_meld`` (R34),
-        ``stock_end_mode="immediate"`` (R50), ``untaken_pozzetto_as_stock``
+        ``extra_burraco_classes`` (R31), ``stock_end_mode="immediate"`` (R50), ``untaken_pozzetto_as_stock``
         (R53).
 
         Raises
@@ -393,7 +392,6 @@ class Rules:
             ("pozzetto_size", self.pozzetto_size != 11),
             ("lock_two_roles", self.lock_two_roles),
             ("extra_burraco_classes", self.extra_burraco_classes),
-            ("take_pile_requires_meld", self.take_pile_requires_meld),
             ("stock_end_mode", self.stock_end_mode == "immediate"),
             ("untaken_pozzetto_as_stock", self.untaken_pozzetto_as_stock),
         )

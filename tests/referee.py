@@ -419,7 +419,6 @@ UNSUPPORTED = {
     "pozzetto_size": lambda v: v != 11,
     "lock_two_roles": bool,
     "extra_burraco_classes": bool,
-    "take_pile_requires_meld": bool,
     "stock_end_mode": lambda v: v == "immediate",
     "untaken_pozzetto_as_stock": bool,
 }
@@ -462,6 +461,7 @@ class _Turn:
     pile_size: int = 0                 # cards taken with the pile
     barred: int | None = None          # R36 card id
     actions: int = 0                   # meld-phase actions (meld, lay-off, al-volo pozzetto)
+    placed: int = 0                    # meld and lay-off events (cards placed on the table)
     discarded: bool = False
     hand_after_discard: int = -1
     closed: bool = False               # the discard emptied the hand with the pozzetto taken
@@ -813,6 +813,15 @@ class Referee:
             ids = self.event_ids(ev, many=True)
             if not self.pile:
                 self.bad("R33", "took an empty discard pile")
+            if self.rules["take_pile_requires_meld"] and turn.pickup is None and self.pile:
+                barred = self.pile[0] if (len(self.pile) == 1 and
+                                          self.rules["forbid_rediscard_single_pile"]) else None
+                if not self.placement_exists(seat, list(self.pile), barred):
+                    self.bad("R34", f"took the discard pile {faces_text(self.pile)} although no "
+                                    "legal meld or lay-off could then place "
+                                    + ("one of its cards" if self.rules["pile_meld_source"]
+                                       == "from_pile" else "a card")
+                                    + " (take_pile_requires_meld)")
             if ids != self.pile:
                 self.bad("R33", f"take_pile must take the whole pile (bottom first) "
                                 f"{faces_text(self.pile)}, got {faces_text(ids)}")
@@ -877,8 +886,92 @@ class Referee:
             info = analyze(m.ids, self.set_ranks)
             m.valid = info.valid and m.valid
         turn.actions += 1
+        turn.placed += 1
         self.conservation(typ)
         return self.dead_end_check(turn)
+
+    # ---- R34 under take_pile_requires_meld
+    def placement_exists(self, seat: int, pile_ids: list, barred) -> bool:
+        """Is there a legal first meld-phase action placing a card after taking the pile?
+
+        A one-card lay-off or a new 3-card meld (every longer placement
+        contains one); with ``pile_meld_source = "from_pile"`` it must use a
+        card of the pile.  R23 and R38 apply as to any meld-phase action.
+        """
+        from itertools import combinations
+        team = self.team_of(seat)
+        cards = self.hands[seat] + pile_ids
+        from_pile = self.rules["pile_meld_source"] == "from_pile"
+        pile_faces = {fold(face_of(c)) for c in pile_ids}
+
+        def usable(chosen):
+            return not from_pile or any(fold(face_of(c)) in pile_faces for c in chosen)
+
+        def leaves_ok(chosen, table_change):
+            rest = list(cards)
+            for c in chosen:
+                rest.remove(c)
+            if len(rest) >= 2:
+                return True
+            if not rest:
+                return self.poz_team[team] is None
+            if barred is not None and rest[0] == barred:
+                return False
+            if self.poz_team[team] is None:
+                return True
+            undo = table_change()
+            try:
+                return self.can_close_with(team, rest[0], barred)[0]
+            finally:
+                undo()
+
+        # one copy per face (the barred id last, so that it tends to stay in hand),
+        # plus the barred copy itself, whose placement may be what makes the turn legal
+        by_face = {}
+        for c in sorted(cards, key=lambda c: c == barred):
+            by_face.setdefault(fold(face_of(c)), []).append(c)
+        singles = [ids[0] for ids in by_face.values()]
+        singles += [c for ids in by_face.values() for c in ids[1:] if c == barred]
+        table = self.tables[team]
+        for c in singles:
+            if not usable([c]):
+                continue
+            for m in table:
+                ok, _, _ = layoff_step(m.ids, c, self.set_ranks)
+                if not ok:
+                    continue
+
+                def add(m=m, c=c):
+                    m.ids.append(c)
+                    return lambda: m.ids.pop()
+                if leaves_ok([c], add):
+                    return True
+        pool = [c for ids in by_face.values() for c in ids[:3]]
+        seen = set()
+        for trio in combinations(pool, 3):
+            key = (tuple(sorted(fold(face_of(c)) for c in trio)), barred in trio)
+            if key in seen:
+                continue
+            seen.add(key)
+            plain = [f for f in key[0] if not is_joker(f) and not is_two(f)]
+            if len({rank_of(f) for f in plain}) > 1 and len({suit_of(f) for f in plain}) > 1:
+                continue
+            if not usable(trio):
+                continue
+            info = analyze(list(trio), self.set_ranks)
+            if not info.valid:
+                continue
+            if info.kind == "set" and not self.rules["allow_duplicate_set_rank"] and any(
+                    m.kind == "set" and m.valid and self.meld_info(m).rank == info.rank
+                    for m in table):
+                continue
+
+            def new(trio=trio):
+                table.append(_Meld(list(trio), info.kind, True))
+                return lambda: table.pop()
+            if leaves_ok(list(trio), new):
+                return True
+        return False
 
     def dead_end_check(self, turn: _Turn):
         """R38 after a meld-phase action; returns "direct" if the pozzetto must follow."""
@@ -954,6 +1047,10 @@ class Referee:
         if not ids:
             return None
         c = ids[0]
+        if self.rules["take_pile_requires_meld"] and turn.pickup == "take_pile" and \
+                turn.placed == 0:
+            self.bad("R34", "discard without a meld or lay-off after taking the discard pile "
+                            "(take_pile_requires_meld)")
         if turn.barred is not None and c == turn.barred:
             self.bad("R36", f"discarded {card_text(c)} (id {c}), the very card of the one-card "
                             "pile taken this turn")

@@ -110,7 +110,7 @@ def decisions_agree(st, seat, kind, p, rng, gen):
         n += 1
         assert d1 == d2, "discard depends on hidden cards"
     end = KG.play_turn(st, RV, seat, kind, p, rng, sel, scratch, vals, cand,
-                       np.zeros(108 + 53, np.int64), 0)
+                       np.zeros(108 + 53, np.int64), np.zeros(53, np.int64), 0)
     return n, end
 
 

@@ -270,7 +270,6 @@ UNSUPPORTED = [
     ({"pozzetto_size": 12}, "pozzetto_size=12"),
     ({"lock_two_roles": True}, "lock_two_roles=True"),
     ({"extra_burraco_classes": True}, "extra_burraco_classes=True"),
-    ({"take_pile_requires_meld": True}, "take_pile_requires_meld=True"),
     ({"stock_end_mode": "immediate"}, "stock_end_mode=immediate"),
     ({"untaken_pozzetto_as_stock": True}, "untaken_pozzetto_as_stock=True"),
 ]
@@ -291,8 +290,8 @@ def test_check_supported_accepts_the_rest():
           semi_clean_bonus=150, semi_clean_rule="wild_at_end", forbid_rediscard_single_pile=False,
           stock_reserve=0, stall_turn_limit=4, max_turns_per_hand=50, clean_bonus=300,
           pile_close_no_bonus=True).check_supported()
-    with pytest.raises(ValueError, match="take_pile_requires_meld"):
-        Rules.preset("fibur_international").check_supported()
+    Rules.preset("fibur_international").check_supported()
+    Rules(take_pile_requires_meld=True, pile_meld_source="from_pile").check_supported()
 
 
 # ============================================================== dataset
@@ -487,7 +486,6 @@ def test_cli_help_subprocess():
     (["--hands", "0"], "hands"),
     (["--seed", "-3"], "seed"),
     (["--rules", "pagat"], "pagat"),
-    (["--rules", "fibur_international"], "take_pile_requires_meld"),
     (["--strategy", "nope"], "nope"),
     (["--strategy", "heuristic", "--strategy", "random"], "--strategy"),
     (["--threads", "0"], "threads"),
