@@ -19,7 +19,7 @@ def deal_loop(seed, start, count):
     deck = np.empty(108, np.int64)
     acc = 0
     for i in range(count):
-        acc += deal_hand(seed, start + i, deck) + deck[0] + deck[107]
+        acc += deal_hand(seed, start + i, deck, np.int64(4)) + deck[0] + deck[107]
     return acc
 
 

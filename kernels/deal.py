@@ -1,31 +1,54 @@
-"""Shuffle and 4-player deal (RULES.md R6, R8, R9).
+"""Shuffle and deal (RULES.md R6, R8, R9, R61).
 
-The deal of hand ``i`` is a function of ``(run_seed, i)`` only: first the
-dealer seat is drawn (R6: uniformly at random), then the 108 ids are
-shuffled by Fisher-Yates.  The shuffled deck ``deck`` (int64[108]) is split
-in the fixed order of R8 (R9 makes any fixed split equivalent):
+The deal of hand ``i`` is a function of ``(run_seed, i)`` and the number of
+players ``n`` only: first the dealer seat is drawn (R6: uniformly at random
+among the ``n`` seats), then the 108 ids are shuffled by Fisher-Yates.  The
+shuffled deck ``deck`` (int64[108]) is split in the fixed order of R8 (R9
+makes any fixed split equivalent), with ``h`` = ``hand_size`` and ``p`` =
+``pozzetto_size``:
 
-* seat ``s`` (0..3) holds ``deck[11*s : 11*s + 11]``;
-* pozzetto 0 is ``deck[44:55]``, pozzetto 1 is ``deck[55:66]``;
-* the up-card starting the discard pile is ``deck[66]``;
-* the stock is ``deck[67:108]``, top card first (41 cards).
+* seat ``s`` (0..n-1) holds ``deck[h*s : h*s + h]``;
+* pozzetto 0 is the next ``p`` cards, pozzetto 1 the ``p`` after;
+* the up-card starting the discard pile is the next card;
+* the stock is the rest, top card first.
+
+With 4 players and 11/11 cards: hands ``deck[0:44]``, pozzetti
+``deck[44:55]`` and ``deck[55:66]``, up-card ``deck[66]``, stock
+``deck[67:108]`` (41 cards).  With 2 players (R61): hands ``deck[0:22]``,
+pozzetti ``deck[22:33]`` and ``deck[33:44]``, up-card ``deck[44]``, stock
+63 cards.
 """
 import numpy as np
 from numba import njit
 
+from . import layout as L
 from .rng import bounded, seed_hand
 
-HAND_SIZE = 11
-POZZETTO_SIZE = 11
-POZ0_AT = 44
-POZ1_AT = 55
-UPCARD_AT = 66
-STOCK_AT = 67
-STOCK_SIZE = 41
+@njit(cache=True, _nrt=False)
+def deal_offsets(rv):
+    """Where the parts of the deal start in the shuffled deck (see module docstring).
+
+    Parameters
+    ----------
+    rv : numpy.ndarray
+        ``int64[N_RULES]`` rules vector (players, hand and pozzetto sizes).
+
+    Returns
+    -------
+    tuple of int
+        ``(poz0_at, poz1_at, upcard_at, stock_at, stock_size)`` (deck
+        positions; stock size in cards).
+    """
+    n = rv[L.RV_NUM_PLAYERS]
+    h = rv[L.RV_HAND_SIZE]
+    p = rv[L.RV_POZZETTO_SIZE]
+    poz0 = n * h
+    up = poz0 + 2 * p
+    return poz0, poz0 + p, up, up + 1, 108 - (up + 1)
 
 
 @njit(cache=True, _nrt=False)
-def shuffle_deal(state, deck):
+def shuffle_deal(state, deck, n_seats):
     """Draw the dealer and shuffle ``deck`` in place.
 
     Parameters
@@ -34,13 +57,16 @@ def shuffle_deal(state, deck):
         ``uint64[4]`` generator state of the hand (advanced).
     deck : numpy.ndarray
         ``int64[108]``, overwritten with a uniform permutation of 0..107.
+    n_seats : int64
+        Number of players (2 or 4).
 
     Returns
     -------
     int
-        The dealer seat, 0..3 (R6); the first player is ``dealer + 1 mod 4``.
+        The dealer seat, 0..n_seats-1 (R6); the first player is
+        ``dealer + 1 mod n_seats``.
     """
-    dealer = bounded(state, np.int64(4))
+    dealer = bounded(state, n_seats)
     for i in range(108):
         deck[i] = i
     for i in range(107, 0, -1):
@@ -52,7 +78,7 @@ def shuffle_deal(state, deck):
 
 
 @njit(cache=True)
-def deal_hand(run_seed, hand_index, deck):
+def deal_hand(run_seed, hand_index, deck, n_seats):
     """The deal of hand ``hand_index`` of the run seeded ``run_seed``.
 
     Parameters
@@ -62,12 +88,14 @@ def deal_hand(run_seed, hand_index, deck):
     deck : numpy.ndarray
         ``int64[108]``, overwritten with the shuffled deck (layout in the
         module docstring).
+    n_seats : int64
+        Number of players (2 or 4).
 
     Returns
     -------
     int
-        Dealer seat (0..3).
+        Dealer seat (0..n_seats-1).
     """
     state = np.empty(4, np.uint64)
     seed_hand(run_seed, hand_index, state)
-    return shuffle_deal(state, deck)
+    return shuffle_deal(state, deck, n_seats)

@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit, prange
 
 from . import layout as L
-from .deal import POZ0_AT, POZ1_AT, STOCK_AT, STOCK_SIZE, UPCARD_AT, shuffle_deal
+from .deal import deal_offsets, shuffle_deal
 from .legal import OK, can_discard, can_take_pile, find_placement, trio_sel
 from .melds import ANY_RANK, KIND_NONE, analyze
 from .policies import (heur_discard, heur_meld_step, heur_pickup, rand_discard,
@@ -67,22 +67,26 @@ def _debug_check(st, dbg):
 
 
 @njit(cache=True, _nrt=False)
-def setup_hand(st, deck, dealer):
-    """Lay the shuffled ``deck`` out as the deal of R8 (see kernels.deal)."""
+def setup_hand(st, deck, rv):
+    """Lay the shuffled ``deck`` out as the deal of R8/R61 (see kernels.deal)."""
     stock, pile, poz, g = st[3], st[4], st[5], st[10]
-    for s in range(4):
-        for i in range(11):
-            hand_add(st, s, deck[11 * s + i])
-    for i in range(11):
-        poz[0, i] = deck[POZ0_AT + i]
-        poz[1, i] = deck[POZ1_AT + i]
-    g[G_POZ_SIZE] = 11
-    pile[0] = deck[UPCARD_AT]
+    n = rv[L.RV_NUM_PLAYERS]
+    h = rv[L.RV_HAND_SIZE]
+    p = rv[L.RV_POZZETTO_SIZE]
+    poz0, poz1, up, stock_at, stock_size = deal_offsets(rv)
+    for s in range(n):
+        for i in range(h):
+            hand_add(st, s, deck[h * s + i])
+    for i in range(p):
+        poz[0, i] = deck[poz0 + i]
+        poz[1, i] = deck[poz1 + i]
+    g[G_POZ_SIZE] = p
+    pile[0] = deck[up]
     g[G_PN] = 1
-    for i in range(STOCK_SIZE):
-        stock[i] = deck[STOCK_AT + i]
+    for i in range(stock_size):
+        stock[i] = deck[stock_at + i]
     g[G_SP] = 0
-    g[G_SLEN] = STOCK_SIZE
+    g[G_SLEN] = stock_size
 
 
 @njit(cache=True, _nrt=False)
@@ -135,6 +139,10 @@ def play_turn(st, rv, seat, kind, p, rng, sel, scratch, vals, cand, dbg, need, d
         draw_stock(st, seat)
         if g[G_SLEN] - g[G_SP] <= rv[L.RV_STOCK_RESERVE]:
             last_turn = True              # R50, finish_turn
+            if rv[L.RV_STOCK_END_MODE] == 1:
+                if debug:
+                    _debug_check(st, dbg)
+                return L.END_STOCK_EXHAUSTED     # R50, immediate: no meld, no discard
     if debug:
         _debug_check(st, dbg)
     # ---- MELD (R35)
@@ -234,20 +242,21 @@ def play_hand(run_seed, hand_index, dealer_in, rv_in, kinds, params_in, debug, r
         for f in range(L.N_PARAMS):
             params[s, f] = params_in[s, f]
     seed_hand(run_seed, hand_index, rng)
-    dealer = shuffle_deal(rng, deck)
+    n_seats = rv[L.RV_NUM_PLAYERS]
+    dealer = shuffle_deal(rng, deck, n_seats)
     if dealer_in >= 0:
         dealer = dealer_in
-    setup_hand(st, deck, dealer)
+    setup_hand(st, deck, rv)
     if debug:
         _debug_check(st, dbg)
-    first = (dealer + 1) % 4
+    first = (dealer + 1) % n_seats
     seat = first
     end = -1
     while end < 0:
         end = play_turn(st, rv, seat, kinds[seat], params[seat], rng, sel, scratch, vals,
                         cand, dbg, need, debug)
         if end < 0:
-            seat = (seat + 1) % 4
+            seat = (seat + 1) % n_seats
     log_event(st, seat, EV_END, end, I0, I0)
     # ---- scoring (R55-R59)
     for f in range(L.N_REC):
@@ -261,7 +270,7 @@ def play_hand(run_seed, hand_index, dealer_in, rv_in, kinds, params_in, debug, r
     rec[L.REC_PILE_LEFT] = g[G_PN]
     for t in range(2):
         for k in range(2):
-            s = t + 2 * k
+            s = t + 2 * k             # the team's seats; seat t + 2 is empty with 2 players
             for f in range(53):
                 hc2[k, f] = hcnt[s, f]
         if g[G_TPOZ + t] == 0:

@@ -1,13 +1,36 @@
-"""Hand scoring (RULES.md R2, R27-R29, R54-R59)."""
+"""Hand scoring (RULES.md R2, R27-R31, R54-R59)."""
 from numba import njit
 
 from . import layout as L
 from .cards import CVALUE
-from .melds import ANY_RANK, burraco_class
+from .melds import ANY_RANK, KIND_SET, KIND_SEQ, analyze, burraco_class
 
 POZ_UNTAKEN = 0
 POZ_TAKEN = 1
 POZ_UNPLAYED = 2
+
+
+# R31 extra classes (option extra_burraco_classes), points
+ROYAL_CLEAN = 300      # a sequence of 13 or more cards, no wild
+ROYAL_DIRTY = 250      # the same with one wild
+SUPER_CLEAN = 250      # a set of 8 or more naturals, no wild
+SUPER_DIRTY = 200      # a set of 8 or more cards with one wild
+
+
+@njit(cache=True, _nrt=False)
+def extra_class_bonus(cnt):
+    """R31 bonus of a meld (int64[53] counts): royal or super burraco, else 0 (points)."""
+    n = 0
+    for f in range(53):
+        n += cnt[f]
+    if n < 8:
+        return 0
+    kind, nwild, nat2, key, lo, hi, wslot, why = analyze(cnt, ANY_RANK)
+    if kind == KIND_SEQ and n >= 13:
+        return ROYAL_CLEAN if nwild == 0 else ROYAL_DIRTY
+    if kind == KIND_SET:
+        return SUPER_CLEAN if nwild == 0 else SUPER_DIRTY
+    return 0
 
 
 @njit(cache=True, _nrt=False)
@@ -52,16 +75,20 @@ def score_team(mcnt_team, n_melds, hcnt_team, n_hands, closed, pozzetto, pile_cl
         for f in range(53):
             meld_pts += mcnt_team[mi, f] * CVALUE[f]
         cls = burraco_class(mcnt_team[mi], ANY_RANK, rv[L.RV_SEMI_CLEAN_RULE])
+        b = 0
         if cls == 1:
             clean += 1
-            bonus += rv[L.RV_CLEAN_BONUS]
+            b = rv[L.RV_CLEAN_BONUS]
         elif cls == 3 and semi_bonus > 0:
             dirty += 1
             semi += 1
-            bonus += semi_bonus
+            b = semi_bonus
         elif cls >= 2:
             dirty += 1
-            bonus += rv[L.RV_DIRTY_BONUS]
+            b = rv[L.RV_DIRTY_BONUS]
+        if cls >= 1 and rv[L.RV_EXTRA_BURRACO_CLASSES] != 0:
+            b = max(b, extra_class_bonus(mcnt_team[mi]))     # R31: the highest class only
+        bonus += b
     hand_pts = 0
     for h in range(n_hands):
         for f in range(53):

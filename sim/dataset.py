@@ -97,11 +97,13 @@ COLUMNS: list = (
             "shard size)"),
      Column("hand_index", pa.int64(), "index",
             "hand number within the run, 0-based; with the seed it determines the deal")]
-    + [Column(f"strategy_s{s}", _DICT, "spec", f"strategy spec played by seat {s}")
+    + [Column(f"strategy_s{s}", _DICT, "spec",
+              f"strategy spec played by seat {s}; null when the seat is empty (2 players, R61)")
        for s in range(4)]
     + [_record_column(name) for name in L.REC_COLUMNS]
 )
-SCHEMA = pa.schema([pa.field(c.name, c.type, nullable=False) for c in COLUMNS])
+SCHEMA = pa.schema([pa.field(c.name, c.type, nullable=c.name.startswith("strategy_s"))
+                    for c in COLUMNS])
 
 _REC_INDEX = {name: j for j, name in enumerate(L.REC_COLUMNS)}
 _CATEGORIES = {"end_reason": L.END_REASONS,
@@ -125,8 +127,8 @@ def records_to_table(rec: np.ndarray, start_index: int, run_id: str,
         Hand index of the first row.
     run_id : str
         Value of the ``run_id`` column.
-    strategy_names : sequence of str
-        Four strategy specs, seat 0..3.
+    strategy_names : sequence of str or None
+        Four strategy specs, seat 0..3; None for an empty seat (2 players).
 
     Returns
     -------
@@ -146,10 +148,12 @@ def records_to_table(rec: np.ndarray, start_index: int, run_id: str,
         raise ValueError(f"records: expected 4 strategy names, got {len(strategy_names)}")
     n = rec.shape[0]
     zeros = np.zeros(n, np.int32)
-    names = sorted(set(strategy_names))
+    names = sorted(set(s for s in strategy_names if s is not None))
     arrays = [_constant_dict(zeros, [run_id]),
               pa.array(np.arange(start_index, start_index + n, dtype=np.int64))]
-    arrays += [_constant_dict(np.full(n, names.index(s), np.int32), names)
+    arrays += [_constant_dict(np.full(n, names.index(s), np.int32), names) if s is not None
+               else pa.DictionaryArray.from_arrays(pa.nulls(n, pa.int32()),
+                                                   pa.array(names, pa.string()))
                for s in strategy_names]
     for col in COLUMNS[6:]:
         values = rec[:, _REC_INDEX[col.name]]

@@ -17,14 +17,15 @@ class Deal:
     Attributes
     ----------
     hands : list of numpy.ndarray
-        4 arrays of ``int8`` card ids, 11 each, indexed by seat (0..3).
+        One array of ``int8`` card ids per seat (0..num_players-1),
+        ``hand_size`` (11) each.
     pozzetti : list of numpy.ndarray
-        2 arrays of ``int8`` ids, 11 each; pozzetto 0 goes to the first team
-        that qualifies (R40).
+        2 arrays of ``int8`` ids, ``pozzetto_size`` (11) each; pozzetto 0
+        goes to the first team that qualifies (R40).
     discard : int
         The up-card starting the discard pile (R10).
     stock : numpy.ndarray
-        ``int8[41]`` ids, top card first.
+        ``int8`` ids, top card first (41 cards with 4 players, 63 with 2).
     dealer : int
         Dealer seat (R6); ``first_player`` is the next seat.
     first_player : int
@@ -48,7 +49,7 @@ def deal(seed, hand_index, rules=None) -> Deal:
     hand_index : int
         0-based index of the hand in the run.
     rules : sim.Rules, str or None
-        Only 4-player rules are supported so far.
+        Players, hand and pozzetto sizes (R8, R61); default preset when None.
 
     Returns
     -------
@@ -61,15 +62,20 @@ def deal(seed, hand_index, rules=None) -> Deal:
     """
     seed = _cards.check_int("seed", seed, 0, 2**64 - 1)
     hand_index = _cards.check_int("hand_index", hand_index, 0, 2**63 - 1)
-    _cards.rules_or_default(rules).check_supported()
+    r = _cards.rules_or_default(rules)
+    r.check_supported()
+    rv = r.to_vector()
+    n = r.num_players
     deck = np.empty(108, np.int64)
-    dealer = int(KD.deal_hand(np.uint64(seed), np.int64(hand_index), deck))
+    dealer = int(KD.deal_hand(np.uint64(seed), np.int64(hand_index), deck, np.int64(n)))
+    poz0, poz1, up, stock_at, _size = (int(x) for x in KD.deal_offsets(rv))
     d = deck.astype(np.int8)
+    h, p = r.hand_size, r.pozzetto_size
     return Deal(
-        hands=[d[11 * s:11 * s + 11].copy() for s in range(4)],
-        pozzetti=[d[KD.POZ0_AT:KD.POZ0_AT + 11].copy(), d[KD.POZ1_AT:KD.POZ1_AT + 11].copy()],
-        discard=int(d[KD.UPCARD_AT]),
-        stock=d[KD.STOCK_AT:].copy(),
+        hands=[d[h * s:h * s + h].copy() for s in range(n)],
+        pozzetti=[d[poz0:poz0 + p].copy(), d[poz1:poz1 + p].copy()],
+        discard=int(d[up]),
+        stock=d[stock_at:].copy(),
         dealer=dealer,
-        first_player=(dealer + 1) % 4,
+        first_player=(dealer + 1) % n,
     )

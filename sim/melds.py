@@ -61,7 +61,7 @@ class MeldCheck:
 
 def _rules(rules) -> Rules:
     r = _cards.rules_or_default(rules)
-    _cards.refuse(r, "lock_two_roles", "extra_burraco_classes")
+    _cards.refuse(r, "lock_two_roles")
     return r
 
 

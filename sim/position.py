@@ -70,7 +70,7 @@ class Position:
     def __init__(self, hand, team_melds=(), opponent_melds=(), pozzetto_taken=False,
                  single_pile_card=None, pile=None, rules=None):
         self.rules = _cards.rules_or_default(rules)
-        _cards.refuse(self.rules, "lock_two_roles", "extra_burraco_classes")
+        _cards.refuse(self.rules, "lock_two_roles")
         self.rv = self.rules.to_vector()
         texts = [hand, *team_melds, *opponent_melds] + ([] if pile is None else [pile])
         if all(isinstance(t, str) for t in texts):

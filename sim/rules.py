@@ -37,6 +37,7 @@ PRESETS = ("default", "fibur_italian", "fibur_international")
 
 _MAX_POINTS = 100_000       # bound for bonus/penalty options (points)
 _MAX_TURNS = 10_000         # turn counts are stored as int16 in the dataset
+_MAX_POZZETTO = 18          # cards per pozzetto the kernels' state holds (PMAX)
 
 
 def _fail(name: str, allowed: str, value: Any) -> None:
@@ -197,7 +198,7 @@ class Rules:
 
         put("num_players", _as_int("num_players", self.num_players, 2, 4))
         put("hand_size", _as_int("hand_size", self.hand_size, 1, 50))
-        put("pozzetto_size", _as_int("pozzetto_size", self.pozzetto_size, 1, 50))
+        put("pozzetto_size", _as_int("pozzetto_size", self.pozzetto_size, 1, _MAX_POZZETTO))
         put("set_ranks", _as_ranks("set_ranks", self.set_ranks))
         for name in ("allow_duplicate_set_rank", "lock_two_roles", "extra_burraco_classes",
                      "take_pile_requires_meld", "forbid_rediscard_single_pile",
@@ -221,7 +222,8 @@ class Rules:
             _as_int("max_turns_per_hand", self.max_turns_per_hand, 1, _MAX_TURNS))
         put("target_score", _as_int("target_score", self.target_score, 5, 10 * _MAX_POINTS))
         put("three_player_pozzetto_a_size",
-            _as_int("three_player_pozzetto_a_size", self.three_player_pozzetto_a_size, 1, 50))
+            _as_int("three_player_pozzetto_a_size", self.three_player_pozzetto_a_size, 1,
+                    _MAX_POZZETTO))
         put("three_player_switch_at",
             _as_int("three_player_switch_at", self.three_player_switch_at, 0, 10 * _MAX_POINTS))
         put("three_player_target",
@@ -375,10 +377,8 @@ class Rules:
     def check_supported(self) -> None:
         """Refuse options the game kernels do not implement yet.
 
-        Unsupported: ``num_players`` other than 4 (R61-R63), ``hand_size`` or
-        ``pozzetto_size`` other than 11 (R8), ``lock_two_roles`` (R25),
-        ``extra_burraco_classes`` (R31), ``stock_end_mode="immediate"`` (R50), ``untaken_pozzetto_as_stock``
-        (R53).
+        Unsupported: ``num_players=3`` (R62, R63), ``lock_two_roles`` (R25),
+        ``untaken_pozzetto_as_stock`` (R53).
 
         Raises
         ------
@@ -387,12 +387,8 @@ class Rules:
             (planned in the presets issue)"`` for the first such option.
         """
         unsupported = (
-            ("num_players", self.num_players != 4),
-            ("hand_size", self.hand_size != 11),
-            ("pozzetto_size", self.pozzetto_size != 11),
+            ("num_players", self.num_players == 3),
             ("lock_two_roles", self.lock_two_roles),
-            ("extra_burraco_classes", self.extra_burraco_classes),
-            ("stock_end_mode", self.stock_end_mode == "immediate"),
             ("untaken_pozzetto_as_stock", self.untaken_pozzetto_as_stock),
         )
         for name, bad in unsupported:

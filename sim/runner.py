@@ -33,6 +33,7 @@ from . import strategies as _strategies
 from ._cards import check_int, rules_or_default
 from ._version import __version__
 from .rules import Rules
+from .rules import Rules
 
 DEFAULT_SHARD_SIZE = 100_000
 KERNEL_CHUNK = 16_384           # hands per kernel call inside a shard
@@ -220,6 +221,12 @@ def _resolve_strategies(strategies) -> tuple:
     kinds = np.array([r[1] for r in resolved], np.int64)
     params = np.ascontiguousarray(np.stack([r[2] for r in resolved]), np.float64)
     return names, kinds, params
+
+
+def seat_names(names: Sequence, rules: Rules) -> list:
+    """The strategy spec of each of the 4 seat columns; None for a seat that is
+    empty under ``rules`` (seats 2 and 3 with 2 players, R61)."""
+    return [n if s < rules.num_players else None for s, n in enumerate(names)]
 
 
 def _max_threads() -> int:
@@ -516,6 +523,7 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
     names, kinds, params = _resolve_strategies(strategies)
     rules = rules_or_default(rules)
     rules.check_supported()
+    names = seat_names(names, rules)
     shard_size = DEFAULT_SHARD_SIZE if shard_size is None else \
         check_int("shard_size", shard_size, 1, MAX_HANDS)
     max_threads = _max_threads()

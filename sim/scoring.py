@@ -69,7 +69,7 @@ def score_team(melds, hands, closed, pozzetto, rules=None, pile_close=False) -> 
         ``pozzetto`` value, or an unsupported option.
     """
     r = _cards.rules_or_default(rules)
-    _cards.refuse(r, "lock_two_roles", "extra_burraco_classes")
+    _cards.refuse(r, "lock_two_roles")
     if pozzetto not in POZZETTO_STATES:
         raise ValueError(
             f"pozzetto: {pozzetto!r} is not allowed; allowed: {', '.join(POZZETTO_STATES)}")

@@ -414,12 +414,8 @@ DEFAULT_RULES = {
 
 #: options this referee (and the engine) does not implement: a doc setting one is reported
 UNSUPPORTED = {
-    "num_players": lambda v: v != 4,
-    "hand_size": lambda v: v != 11,
-    "pozzetto_size": lambda v: v != 11,
+    "num_players": lambda v: v not in (2, 4),
     "lock_two_roles": bool,
-    "extra_burraco_classes": bool,
-    "stock_end_mode": lambda v: v == "immediate",
     "untaken_pozzetto_as_stock": bool,
 }
 
@@ -485,7 +481,12 @@ class Referee:
         self.v.append(Violation(rule, self.seed, self.hand_index, t, msg))
 
     def team_of(self, seat: int) -> int:
+        """R5: partners sit opposite (team 0 = seats 0, 2); with 2 players (R61) a
+        team is one player, seat 0 or 1."""
         return seat % 2
+
+    def seats_of(self, team: int) -> tuple:
+        return (team, team + 2) if self.n_seats == 4 else (team,)
 
     # ----------------------------------------------------------------- rules
     def load_rules(self) -> None:
@@ -514,6 +515,7 @@ class Referee:
             self.bad("R16", "set_ranks contains 2 (a set of twos is impossible)", None)
         self.rules = r
         self.reserve = int(r["stock_reserve"])
+        self.n_seats = r["num_players"] if r["num_players"] in (2, 4) else 4
 
     # ----------------------------------------------------------------- deal (R8, R6)
     def load_deal(self) -> None:
@@ -530,12 +532,14 @@ class Referee:
             self.bad("DOC", f"malformed deal_ids: {exc!r}", None)
             raise _Stop from None
         hs, ps = self.rules["hand_size"], self.rules["pozzetto_size"]
-        if len(hands) != 4 or any(len(h) != hs for h in hands):
-            self.bad("R8", f"hands must be 4 x {hs} cards, got {[len(h) for h in hands]}", None)
+        n = self.n_seats
+        if len(hands) != n or any(len(h) != hs for h in hands):
+            self.bad("R8" if n == 4 else "R61",
+                     f"hands must be {n} x {hs} cards, got {[len(h) for h in hands]}", None)
         if len(pozzetti) != 2 or any(len(p) != ps for p in pozzetti):
             self.bad("R8", f"pozzetti must be 2 x {ps} cards, got {[len(p) for p in pozzetti]}",
                      None)
-        expect_stock = N_IDS - 4 * hs - 2 * ps - 1
+        expect_stock = N_IDS - n * hs - 2 * ps - 1
         if len(stock) != expect_stock:
             self.bad("R8", f"stock must hold {expect_stock} cards, got {len(stock)}", None)
         every = [c for h in hands for c in h] + [c for p in pozzetti for c in p] + [disc] + stock
@@ -574,14 +578,14 @@ class Referee:
         self.pile_cards = [0, 0]
         # R6
         dealer, first = self.doc.get("dealer"), self.doc.get("first_player")
-        if not isinstance(dealer, int) or not 0 <= dealer < 4:
+        if not isinstance(dealer, int) or not 0 <= dealer < n:
             self.bad("DOC", f"bad dealer {dealer!r}", None)
             dealer = 0
-        if first != (dealer + 1) % 4:
+        if first != (dealer + 1) % n:
             self.bad("R6", f"first_player {first!r} is not the player after dealer {dealer}",
                      None)
         self.dealer = dealer
-        self.first = first if isinstance(first, int) and 0 <= first < 4 else (dealer + 1) % 4
+        self.first = first if isinstance(first, int) and 0 <= first < n else (dealer + 1) % n
 
     # ----------------------------------------------------------------- conservation
     def conservation(self, what: str) -> None:
@@ -710,7 +714,7 @@ class Referee:
         self.score()
 
     def play_turn(self, t: int, group: list) -> None:
-        seat = (self.first + t - 1) % 4
+        seat = (self.first + t - 1) % self.n_seats
         team = self.team_of(seat)
         turn = _Turn(t, seat)
         self.turns.append(turn)
@@ -747,6 +751,9 @@ class Referee:
                 if phase == "pickup":
                     phase = "meld"
             elif typ in ("meld", "lay_off"):
+                if self.immediate_end(turn):
+                    self.bad("R50", f"{typ} after the draw that left {self.reserve} cards in the "
+                                    "stock (stock_end_mode immediate: the hand ends at once)")
                 if phase == "pickup":
                     self.bad("R32", f"{typ} before the pickup (a turn starts with exactly one "
                                     "pickup)")
@@ -766,7 +773,7 @@ class Referee:
             elif typ == "end":
                 if i != len(group) - 1:
                     self.bad("R32", "events after the 'end' event")
-                if phase != "post":
+                if phase != "post" and not self.immediate_end(turn):
                     self.bad("R32", "the hand ends before the turn's discard")
                 if ev.get("turn") != t or ev.get("seat") != seat:
                     self.bad("DOC", f"end event has turn/seat {ev.get('turn')!r}/"
@@ -782,9 +789,17 @@ class Referee:
                             f"but no pozzetto ({need_poz}) event follows")
         if turn.pickup is None:
             self.bad("R33", "the turn has no pickup (draw or take_pile)")
-        if not turn.discarded:
+        if not turn.discarded and not self.immediate_end(turn):
             self.bad("R32", "the turn has no discard (every turn ends with exactly one)")
+        if turn.discarded and self.immediate_end(turn):
+            self.bad("R50", "a discard after the draw that left the stock at its reserve "
+                            "(stock_end_mode immediate: the hand ends at once)")
         self.end_of_turn(turn, team)
+
+    def immediate_end(self, turn: _Turn) -> bool:
+        """R50 immediate: this turn's draw left the stock at its reserve."""
+        return (self.rules["stock_end_mode"] == "immediate" and turn.pickup == "draw"
+                and len(self.stock) <= self.reserve)
 
     # ---- pickup (R33, R34, R36, R50)
     def pickup(self, turn: _Turn, ev: dict, typ: str) -> None:
@@ -1142,7 +1157,7 @@ class Referee:
                                           and closing_turn.pickup == "take_pile")
             poz = self.poz_team[team]
             parts = team_score([m.ids for m in self.tables[team]],
-                               [c for s in (team, team + 2) for c in self.hands[s]],
+                               [c for s in self.seats_of(team) for c in self.hands[s]],
                                closed=bonus_close, pozzetto_taken=poz is not None, rules=r,
                                set_ranks=self.set_ranks)
             meld_points, bonus = parts["meld_points"], parts["burraco_bonus"]
@@ -1211,15 +1226,23 @@ def team_score(melds, hand_cards, *, closed, pozzetto_taken, rules=None,
             continue            # reported when it became invalid
         if info.clean:
             clean_n += 1
-            bonus += r["clean_bonus"]
+            b = r["clean_bonus"]
         else:
             dirty_n += 1
             if r["semi_clean_bonus"] is not None and semi_clean(info, len(m),
                                                                 r["semi_clean_rule"]):
                 semi_n += 1
-                bonus += r["semi_clean_bonus"]
+                b = r["semi_clean_bonus"]
             else:
-                bonus += r["dirty_bonus"]
+                b = r["dirty_bonus"]
+        if r["extra_burraco_classes"]:
+            # R31: royal = a sequence of 13+ cards (300 clean, 250 with a wild), super = a
+            # set of 8+ cards (250 clean, 200 with a wild); only the highest class counts
+            if info.kind == "sequence" and len(m) >= 13:
+                b = max(b, 300 if info.clean else 250)
+            elif info.kind == "set" and len(m) >= 8:
+                b = max(b, 250 if info.clean else 200)
+        bonus += b
     closing_bonus = r["closing_bonus"] if closed else 0
     hand_points = sum(value(face_of(c)) for c in hand_cards)
     penalty = 0 if pozzetto_taken else r["pozzetto_penalty"]

@@ -25,9 +25,9 @@ def start(seed, hand_index):
     rng = np.empty(4, np.uint64)
     seed_hand(np.uint64(seed), np.int64(hand_index), rng)
     deck = np.empty(108, np.int64)
-    dealer = shuffle_deal(rng, deck)
+    dealer = shuffle_deal(rng, deck, np.int64(4))
     st = KS.new_state(0, 0)
-    KG.setup_hand(st, deck, dealer)
+    KG.setup_hand(st, deck, RV)
     return st, rng, (dealer + 1) % 4
 
 

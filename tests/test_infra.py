@@ -265,12 +265,7 @@ def test_every_rv_slot_is_written():
 
 UNSUPPORTED = [
     ({"num_players": 3}, "num_players=3"),
-    ({"num_players": 2}, "num_players=2"),
-    ({"hand_size": 10}, "hand_size=10"),
-    ({"pozzetto_size": 12}, "pozzetto_size=12"),
     ({"lock_two_roles": True}, "lock_two_roles=True"),
-    ({"extra_burraco_classes": True}, "extra_burraco_classes=True"),
-    ({"stock_end_mode": "immediate"}, "stock_end_mode=immediate"),
     ({"untaken_pozzetto_as_stock": True}, "untaken_pozzetto_as_stock=True"),
 ]
 

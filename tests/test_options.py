@@ -74,8 +74,50 @@ def test_referee_presets(preset, strategy, capsys):
 @pytest.mark.parametrize("rules", [
     '{"take_pile_requires_meld": true, "pile_meld_source": "from_pile"}',
     '{"take_pile_requires_meld": true, "forbid_rediscard_single_pile": false}',
+    '{"extra_burraco_classes": true, "semi_clean_bonus": 150}',
+    '{"stock_end_mode": "immediate"}',
 ])
 @pytest.mark.parametrize("strategy", ["heuristic", "random"])
 def test_referee_options(rules, strategy, capsys):
     _referee(["--hands", "300", "--seed", "72", "--strategy", strategy, "--rules", rules],
              capsys)
+
+
+# ---------------------------------------------------------------- R31 extra_burraco_classes
+EXTRA = sim.Rules(extra_burraco_classes=True)
+ROYAL_CLEAN = "Ah 2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh"          # 120 points of cards
+ROYAL_DIRTY = "2s 3s 4s 5s 6s JK 8s 9s 10s Js Qs Ks As"          # 145, joker in slot 7
+SUPER_CLEAN = "7c 7c 7d 7d 7h 7h 7s 7s"                          # 40
+SUPER_DIRTY = "7c 7c 7d 7d 7h 7h 7s JK"                          # 65
+
+
+@pytest.mark.parametrize("meld, rules, bonus", [
+    (ROYAL_CLEAN, sim.Rules(), 200), (ROYAL_CLEAN, EXTRA, 300),
+    (ROYAL_DIRTY, sim.Rules(), 100), (ROYAL_DIRTY, EXTRA, 250),
+    (SUPER_CLEAN, sim.Rules(), 200), (SUPER_CLEAN, EXTRA, 250),
+    (SUPER_DIRTY, sim.Rules(), 100), (SUPER_DIRTY, EXTRA, 200),
+    # R29 + R31: 7 naturals and a wild are semi-clean (150), but the super class (200) is higher
+    (SUPER_DIRTY, sim.Rules(semi_clean_bonus=150), 150),
+    (SUPER_DIRTY, sim.Rules(semi_clean_bonus=150, extra_burraco_classes=True), 200),
+    # a 7-card clean set and a 12-card clean sequence are neither royal nor super
+    ("7c 7c 7d 7d 7h 7h 7s", EXTRA, 200),
+    ("Ah 2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh", EXTRA, 200),
+])
+def test_r31_extra_classes(meld, rules, bonus):
+    from sim import scoring
+    points = {ROYAL_CLEAN: 120, ROYAL_DIRTY: 145, SUPER_CLEAN: 40, SUPER_DIRTY: 65}.get(meld)
+    ts = scoring.score_team([meld], [], False, "taken", rules=rules)
+    assert ts.burraco_bonus == bonus
+    if points is not None:
+        assert ts.meld_points == points and ts.total == points + bonus
+
+
+def test_r31_referee_agrees():
+    from referee import team_score
+    from sim import notation
+    for meld, bonus in ((ROYAL_CLEAN, 300), (ROYAL_DIRTY, 250), (SUPER_CLEAN, 250),
+                        (SUPER_DIRTY, 200)):
+        ids = [int(c) for c in notation.parse(meld)]
+        parts = team_score([ids], [], closed=False, pozzetto_taken=True,
+                           rules={"extra_burraco_classes": True})
+        assert parts["burraco_bonus"] == bonus
