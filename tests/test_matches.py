@@ -1,0 +1,201 @@
+"""Whole matches (issue 7): burraco simulate --matches, sim.simulate_matches, sim.load_matches.
+
+R60 is recomputed here from the totals, independently of sim.match."""
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import sim
+from kernels import layout as L
+from sim import dataset, runner
+
+MATCHES, SHARD, SEED = 200, 64, 11
+TARGET = sim.Rules().target_score
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    """An uninterrupted match run on disk and the frames simulate_matches returned."""
+    out = tmp_path_factory.mktemp("m") / "run"
+    result = sim.simulate_matches(MATCHES, SEED, out=out, shard_size=SHARD)
+    return out, result.hands, result.matches
+
+
+def reached(t0, t1):
+    """R60 by hand: a total at or over the target and the totals differ."""
+    t0, t1 = np.asarray(t0, np.int64), np.asarray(t1, np.int64)
+    return (np.maximum(t0, t1) >= TARGET) & (t0 != t1)
+
+
+def test_frames_and_directory_agree(run):
+    out, hands, matches = run
+    assert list(hands.columns) == [c.name for c in dataset.MATCH_HAND_COLUMNS]
+    assert list(matches.columns) == [c.name for c in dataset.MATCH_COLUMNS]
+    pd.testing.assert_frame_equal(sim.load(out), hands)
+    pd.testing.assert_frame_equal(sim.load_matches(out), matches)
+    # plain pandas reads the hands only: the match table sits under _matches/
+    assert len(pd.read_parquet(out)) == len(hands)
+    assert len(pd.read_parquet(out / "_matches")) == MATCHES
+    assert matches["match"].tolist() == list(range(MATCHES))
+    m = json.loads((out / runner.MANIFEST).read_text())
+    assert m["kind"] == "matches" and m["finished"]
+    assert m["config"]["matches"] == MATCHES and m["config"]["max_hands_per_match"] == 200
+    assert m["config"]["shard_size"] == SHARD and len(m["shards"]) == m["shards_total"] == 4
+
+
+def test_running_totals_are_cumulative_scores(run):
+    _, hands, _ = run
+    g = hands.groupby("match")
+    assert (hands["total_t0"] == g["score_t0"].cumsum()).all()
+    assert (hands["total_t1"] == g["score_t1"].cumsum()).all()
+    assert (hands["hand_in_match"] == g.cumcount()).all()
+    assert (hands["hand_index"] == hands["match"] * 65536 + hands["hand_in_match"]).all()
+
+
+def test_only_the_last_hand_ends_the_match(run):
+    _, hands, matches = run
+    last = hands["hand_in_match"] == hands["match"].map(matches.set_index("match")["hands"]) - 1
+    over = reached(hands["total_t0"], hands["total_t1"])
+    capped = hands["match"].map(matches.set_index("match")["reason"].astype(str)) == "cap"
+    assert (over == (last & ~capped)).all()
+    assert (matches["reason"] == "target").sum() > 0
+
+
+def test_rows_per_match_winner_and_finals(run):
+    _, hands, matches = run
+    per = hands.groupby("match").size()
+    assert per.tolist() == matches["hands"].tolist()
+    ends = hands.groupby("match").last()
+    assert (ends["total_t0"].to_numpy() == matches["final_t0"].to_numpy()).all()
+    assert (ends["total_t1"].to_numpy() == matches["final_t1"].to_numpy()).all()
+    won = matches[matches["reason"] == "target"]
+    higher = np.where(won["final_t0"] > won["final_t1"], 0, 1)
+    assert (won["winner"].to_numpy() == higher).all()
+    assert matches.loc[matches["reason"] == "cap", "winner"].isna().all()
+    assert set(won["winner"].astype(int)) <= {0, 1}
+
+
+def test_dealer_rotates_by_one_seat(run):
+    _, hands, matches = run
+    first = hands["match"].map(matches.set_index("match")["first_dealer"])
+    assert (hands["dealer"] == (first + hands["hand_in_match"]) % 4).all()
+    assert (hands["first_player"] == (hands["dealer"] + 1) % 4).all()
+    h0 = hands[hands["hand_in_match"] == 0]
+    assert (h0["dealer"].to_numpy() == matches["first_dealer"].to_numpy()).all()
+    # hand 0 is the deal's own random dealer (R6): the plain hand run of that deal
+    plain = sim.simulate(1, SEED)
+    assert hands["dealer"].iloc[0] == plain["dealer"].iloc[0]
+    assert len(set(matches["first_dealer"])) == 4
+
+
+def test_replay_reproduces_a_match_hand(run):
+    _, hands, _ = run
+    picks = hands[hands["hand_in_match"] > 0].iloc[[0, 7, -1]]
+    for _, row in picks.iterrows():
+        doc = sim.replay(SEED, int(row["hand_index"]), dealer=int(row["dealer"]))
+        for col in L.REC_COLUMNS:
+            want = row[col]
+            assert doc["result"][col] == (str(want) if col in ("end_reason", "pozzetto_mode_t0",
+                                                                "pozzetto_mode_t1") else want), col
+
+
+def test_shard_size_and_threads_do_not_change_matches(run):
+    _, hands, matches = run
+    other = sim.simulate_matches(MATCHES, SEED, shard_size=37, threads=1)
+    cols = [c for c in hands.columns if c != "run_id"]
+    pd.testing.assert_frame_equal(other.hands[cols], hands[cols])
+    pd.testing.assert_frame_equal(other.matches.drop(columns="run_id"),
+                                  matches.drop(columns="run_id"))
+    # a match does not depend on the other matches of the run
+    few = sim.simulate_matches(5, SEED)
+    pd.testing.assert_frame_equal(few.hands[cols], hands[hands["match"] < 5][cols])
+
+
+def test_resume_after_interruption_gives_identical_tables(run, tmp_path):
+    out_ref, hands, matches = run
+    out = tmp_path / "run"
+
+    def stop(shard):
+        if shard.stop == 2 * SHARD:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        sim.simulate_matches(MATCHES, SEED, out=out, shard_size=SHARD, callback=stop,
+                             return_frame=False)
+    assert not sim.check_run(out).complete
+    # a shard killed between its two files: the match table is there, the hands are not
+    name = "shard-000000000064-000000000128.parquet"
+    (out / name).unlink()
+    assert (out / "_matches" / name).exists()
+    seen = []
+    again = sim.simulate_matches(MATCHES, SEED, out=out, shard_size=SHARD, callback=seen.append)
+    assert [s.resumed for s in seen] == [True, False, False, False]
+    pd.testing.assert_frame_equal(again.hands, hands)
+    pd.testing.assert_frame_equal(again.matches, matches)
+    pd.testing.assert_frame_equal(sim.load_matches(out), matches)
+    assert sim.check_run(out).complete
+
+
+def test_corrupt_match_table_is_reported_and_redone(run, tmp_path):
+    import shutil
+    out_ref, hands, matches = run
+    out = tmp_path / "run"
+    shutil.copytree(out_ref, out)
+    name = "shard-000000000128-000000000192.parquet"
+    (out / "_matches" / name).write_bytes(b"not parquet")
+    status = sim.check_run(out)
+    assert name in status.corrupt and "_matches" in status.corrupt[name]
+    with pytest.raises(ValueError, match="corrupt"):
+        sim.load_matches(out)
+    again = sim.simulate_matches(MATCHES, SEED, out=out, shard_size=SHARD)
+    pd.testing.assert_frame_equal(again.matches, matches)
+
+
+def test_capped_matches():
+    one = sim.simulate_matches(20, 3, max_hands_per_match=1)
+    assert (one.matches["reason"] == "cap").all() and one.matches["winner"].isna().all()
+    assert (one.matches["hands"] == 1).all() and len(one.hands) == 20
+    # random play: a cap of 3 hands ends some matches unfinished, the others reach the target
+    rnd = sim.simulate_matches(40, 3, strategies="random", max_hands_per_match=3).matches
+    cap = rnd[rnd["reason"] == "cap"]
+    assert 0 < len(cap) < len(rnd)
+    assert (cap["hands"] == 3).all() and cap["winner"].isna().all()
+    assert not reached(cap["final_t0"], cap["final_t1"]).any()
+    assert reached(rnd["final_t0"], rnd["final_t1"])[rnd["reason"] == "target"].all()
+    s = sim.MatchSummary()
+    sim.simulate_matches(40, 3, strategies="random", max_hands_per_match=3,
+                         return_frame=False, callback=s.add_shard)
+    d = s.as_dict()
+    assert d["capped"] == len(cap) and d["wins_t0"] + d["wins_t1"] == len(rnd) - len(cap)
+    assert d["win_share_t0"] + d["win_share_t1"] + d["capped_share"] == pytest.approx(1.0)
+
+
+def test_summary_figures(run):
+    _, hands, matches = run
+    s = sim.MatchSummary()
+    sim.simulate_matches(MATCHES, SEED, shard_size=SHARD, return_frame=False,
+                         callback=s.add_shard)
+    d = s.as_dict()
+    assert d["matches"] == MATCHES and d["hands"] == len(hands)
+    assert d["mean_hands_per_match"] == pytest.approx(len(hands) / MATCHES)
+    assert d["wins_t0"] == (matches["winner"] == 0).sum()
+    assert d["win_share_t1"] == pytest.approx((matches["winner"] == 1).mean())
+    assert d["mean_final_t0"] == pytest.approx(matches["final_t0"].mean())
+    text = s.format()
+    for word in ("matches", "mean hands per match", "matches won", "capped", "hands/s",
+                 "mean final total"):
+        assert word in text
+
+
+def test_winners_agrees_with_winner():
+    from sim.match import winner, winners
+    rng = np.random.default_rng(0)
+    before = rng.integers(-50, 420, (500, 2)) * 5
+    hand = rng.integers(-60, 300, (500, 2)) * 5
+    got = winners(before + hand, TARGET)
+    assert (got == [winner([int(x) for x in b], [int(x) for x in h])
+                    for b, h in zip(before, hand)]).all()
+    assert winners([[2005, 2005], [2005, 2000], [1000, 2010], [2000, 0]], 2005).tolist() == \
+        [-1, 0, 1, -1]
