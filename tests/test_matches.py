@@ -10,6 +10,7 @@ import pytest
 import sim
 from kernels import layout as L
 from sim import dataset, runner
+from sim.cli import main
 
 MATCHES, SHARD, SEED = 200, 64, 11
 TARGET = sim.Rules().target_score
@@ -199,3 +200,74 @@ def test_winners_agrees_with_winner():
                     for b, h in zip(before, hand)]).all()
     assert winners([[2005, 2005], [2005, 2000], [1000, 2010], [2000, 0]], 2005).tolist() == \
         [-1, 0, 1, -1]
+
+
+# ---------------------------------------------------------------- directories and CLI
+def one_line_error(capsys, needle):
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("burraco: error: ") and needle in err[0], err
+
+
+def test_cli_match_run_and_summarize(tmp_path, capsys):
+    out = tmp_path / "cli"
+    assert main(["simulate", "--matches", "40", "--seed", "2", "--out", str(out),
+                 "--shard-size", "16", "--quiet"]) == 0
+    text = capsys.readouterr().out
+    for word in ("matches", "hands played", "mean hands per match", "share of matches won",
+                 "capped matches", "mean final total", "hands/s"):
+        assert word in text
+    assert main(["summarize", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "40 of 40 matches (100.0%" in text and "complete" in text
+    assert "matches won" in text
+    assert sim.load_matches(out)["match"].tolist() == list(range(40))
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--matches", "0"], "matches must be"),
+    (["--matches", "5", "--hands", "5"], "not allowed with"),
+    ([], "one of the arguments --hands --matches is required"),
+    (["--matches", "5", "--max-hands-per-match", "-1"], "max_hands_per_match"),
+    (["--matches", "5", "--max-hands-per-match", "0"], "max_hands_per_match"),
+    (["--hands", "5", "--max-hands-per-match", "10"], "--max-hands-per-match applies"),
+])
+def test_cli_bad_input(argv, needle, tmp_path, capsys):
+    args = ["simulate", "--seed", "1", "--out", str(tmp_path / "x"), "--quiet", *argv]
+    try:
+        code = main(args)
+    except SystemExit as exc:          # argparse errors
+        code = exc.code
+    assert code == 2
+    one_line_error(capsys, needle)
+    assert not (tmp_path / "x").exists()
+
+
+def test_hand_and_match_directories_are_not_mixed(tmp_path, capsys):
+    hands_dir, matches_dir = tmp_path / "h", tmp_path / "m"
+    sim.simulate(10, 1, out=hands_dir, return_frame=False)
+    sim.simulate_matches(3, 1, out=matches_dir, return_frame=False)
+    before = sorted(p.name for p in hands_dir.iterdir())
+    assert main(["simulate", "--matches", "3", "--seed", "1", "--out", str(hands_dir),
+                 "--quiet"]) == 2
+    one_line_error(capsys, "holds a hand run")
+    assert sorted(p.name for p in hands_dir.iterdir()) == before
+    assert main(["simulate", "--hands", "10", "--seed", "1", "--out", str(matches_dir),
+                 "--quiet"]) == 2
+    one_line_error(capsys, "holds a match run")
+    with pytest.raises(ValueError, match="holds a hand run"):
+        sim.load_matches(hands_dir)
+    # --overwrite replaces the match run, _matches/ included
+    sim.simulate(10, 1, out=matches_dir, overwrite=True, return_frame=False)
+    assert sorted(p.name for p in matches_dir.iterdir()) == before
+
+
+def test_cli_bad_input_subprocess(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+    for argv in (["--matches", "0"], ["--matches", "2", "--hands", "2"]):
+        r = subprocess.run([sys.executable, "-m", "sim", "simulate", "--seed", "1", "--out",
+                            str(tmp_path / "x"), *argv], capture_output=True, text=True,
+                           cwd=Path(__file__).resolve().parents[1], timeout=300)
+        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+        assert r.stderr.startswith("burraco: error: ")
