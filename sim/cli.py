@@ -196,6 +196,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "the simulated hand (same record).")
     p.add_argument("--seed", type=int, required=True, metavar="S", help="run seed")
     p.add_argument("--hand", type=int, required=True, metavar="I", help="hand index (0-based)")
+    p.add_argument("--dealer", type=int, metavar="D",
+                   help="dealer seat, as in a match hand (its dealer column); default: the "
+                        "deal's own random dealer")
     p.add_argument("--strategy", action="append", metavar="SPEC",
                    help="strategy spec, once for all seats or 4 times (default: heuristic)")
     _team_options(p)
@@ -317,7 +320,8 @@ def _specs(args: argparse.Namespace) -> list:
 def _cmd_replay(args: argparse.Namespace) -> int:
     from . import trace as R
 
-    doc = R.replay(args.seed, args.hand, strategies=_specs(args), rules=Rules.preset(args.rules))
+    doc = R.replay(args.seed, args.hand, strategies=_specs(args), rules=Rules.preset(args.rules),
+                   dealer=args.dealer)
     print(R.to_json(doc) if args.format == "json" else R.format_text(doc))
     return 0
 

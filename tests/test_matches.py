@@ -271,3 +271,15 @@ def test_cli_bad_input_subprocess(tmp_path):
                            cwd=Path(__file__).resolve().parents[1], timeout=300)
         assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
         assert r.stderr.startswith("burraco: error: ")
+
+
+def test_cli_replay_with_dealer(run, capsys):
+    _, hands, _ = run
+    row = hands[hands["hand_in_match"] == 2].iloc[3]
+    assert main(["replay", "--seed", str(SEED), "--hand", str(row["hand_index"]), "--dealer",
+                 str(row["dealer"]), "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["dealer"] == row["dealer"]
+    assert (doc["result"]["score_t0"], doc["result"]["score_t1"]) == (row["score_t0"],
+                                                                      row["score_t1"])
+
