@@ -93,8 +93,8 @@ def _record_column(name: str) -> Column:
 #: Every Parquet column, in file order.
 COLUMNS: list = (
     [Column("run_id", _DICT, "id",
-            "run identifier: hash of the run configuration (hands, seed, strategies, rules, "
-            "shard size)"),
+            "run identifier: hash of the run configuration (hands or matches, seed, strategies, "
+            "rules, shard size)"),
      Column("hand_index", pa.int64(), "index",
             "hand number within the run, 0-based; with the seed it determines the deal")]
     + [Column(f"strategy_s{s}", _DICT, "spec", f"strategy spec played by seat {s}")

@@ -283,3 +283,11 @@ def test_cli_replay_with_dealer(run, capsys):
     assert (doc["result"]["score_t0"], doc["result"]["score_t1"]) == (row["score_t0"],
                                                                       row["score_t1"])
 
+
+def test_readme_documents_the_match_tables():
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert "## Matches" in text and "burraco simulate --matches" in text
+    for cols in (dataset.MATCH_HAND_EXTRA, dataset.MATCH_COLUMNS):
+        assert dataset.markdown_table(cols) in text, \
+            "README match tables are stale: paste the output of `python -m sim.dataset --matches`"
