@@ -2,6 +2,13 @@
 
 R60 is recomputed here from the totals, independently of sim.match."""
 import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -12,6 +19,7 @@ from kernels import layout as L
 from sim import dataset, runner
 from sim.cli import main
 
+ROOT = Path(__file__).resolve().parents[1]
 MATCHES, SHARD, SEED = 200, 64, 11
 TARGET = sim.Rules().target_score
 
@@ -115,7 +123,7 @@ def test_shard_size_and_threads_do_not_change_matches(run):
 
 
 def test_resume_after_interruption_gives_identical_tables(run, tmp_path):
-    out_ref, hands, matches = run
+    _, hands, matches = run
     out = tmp_path / "run"
 
     def stop(shard):
@@ -140,7 +148,6 @@ def test_resume_after_interruption_gives_identical_tables(run, tmp_path):
 
 
 def test_corrupt_match_table_is_reported_and_redone(run, tmp_path):
-    import shutil
     out_ref, hands, matches = run
     out = tmp_path / "run"
     shutil.copytree(out_ref, out)
@@ -262,13 +269,10 @@ def test_hand_and_match_directories_are_not_mixed(tmp_path, capsys):
 
 
 def test_cli_bad_input_subprocess(tmp_path):
-    import subprocess
-    import sys
-    from pathlib import Path
     for argv in (["--matches", "0"], ["--matches", "2", "--hands", "2"]):
         r = subprocess.run([sys.executable, "-m", "sim", "simulate", "--seed", "1", "--out",
                             str(tmp_path / "x"), *argv], capture_output=True, text=True,
-                           cwd=Path(__file__).resolve().parents[1], timeout=300)
+                           cwd=ROOT, timeout=300)
         assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
         assert r.stderr.startswith("burraco: error: ")
 
@@ -285,9 +289,27 @@ def test_cli_replay_with_dealer(run, capsys):
 
 
 def test_readme_documents_the_match_tables():
-    from pathlib import Path
-    text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "## Matches" in text and "burraco simulate --matches" in text
     for cols in (dataset.MATCH_HAND_EXTRA, dataset.MATCH_COLUMNS):
         assert dataset.markdown_table(cols) in text, \
             "README match tables are stale: paste the output of `python -m sim.dataset --matches`"
+
+
+def test_kill_9_mid_run_then_same_command_gives_identical_tables(tmp_path):
+    out = tmp_path / "run"
+    cmd = [sys.executable, "-m", "sim", "simulate", "--matches", "6000", "--seed", "4", "--out",
+           str(out), "--shard-size", "200", "--threads", "1", "--quiet"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while len(list(out.glob("shard-*.parquet"))) < 3 and proc.poll() is None \
+            and time.monotonic() < deadline:
+        time.sleep(0.01)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    ref = sim.simulate_matches(6000, 4, shard_size=200)
+    pd.testing.assert_frame_equal(sim.load(out), ref.hands)
+    pd.testing.assert_frame_equal(sim.load_matches(out), ref.matches)
+    assert not list(out.glob("*.tmp")) and not list((out / "_matches").glob("*.tmp"))
