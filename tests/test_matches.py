@@ -313,3 +313,13 @@ def test_kill_9_mid_run_then_same_command_gives_identical_tables(tmp_path):
     pd.testing.assert_frame_equal(sim.load(out), ref.hands)
     pd.testing.assert_frame_equal(sim.load_matches(out), ref.matches)
     assert not list(out.glob("*.tmp")) and not list((out / "_matches").glob("*.tmp"))
+
+
+def test_target_score_comes_from_the_rules():
+    res = sim.simulate_matches(60, 8, rules=sim.Rules(target_score=1000))
+    hands, matches = res
+    last = hands.groupby("match").tail(1)
+    t0, t1 = hands["total_t0"].to_numpy(), hands["total_t1"].to_numpy()
+    over = (np.maximum(t0, t1) >= 1000) & (t0 != t1)
+    assert (over == hands.index.isin(last.index)).all()
+    assert matches["hands"].mean() < 4
