@@ -6,6 +6,9 @@ Rules
     Rule-set options and presets (:mod:`sim.rules`, RULES.md section 14).
 simulate
     Run hands in shards, optionally to Parquet (:mod:`sim.runner`).
+simulate_matches, load_matches
+    Play whole matches to their end (R60) in shards; read a match run's
+    match table back (:mod:`sim.runner`, :mod:`sim.match`, :mod:`sim.runs`).
 deal, Deal
     Deal one hand from (seed, index) (:mod:`sim.deal`).
 replay
@@ -38,6 +41,8 @@ from .rules import Rules
 _LAZY_MODULES = ("melds", "scoring", "runner", "dataset", "cli", "trace", "position",
                  "comparison", "sweeps", "runs", "match")
 _LAZY_ATTRS = {"simulate": "runner", "summarize": "runner", "Summary": "runner",
+               "simulate_matches": "runner", "MatchSummary": "runner",
+               "load_matches": "runs",
                "replay": "trace", "compare": "comparison",
                "compare_hands": "comparison", "sweep": "sweeps", "load": "runs",
                "check_run": "runs",
@@ -45,6 +50,7 @@ _LAZY_ATTRS = {"simulate": "runner", "summarize": "runner", "Summary": "runner",
 
 __all__ = ["Rules", "simulate", "summarize", "Summary", "read_run", "deal", "Deal", "replay",
            "compare", "compare_hands", "sweep", "load", "check_run",
+           "simulate_matches", "MatchSummary", "load_matches",
            "notation", "melds", "scoring", "strategies", "__version__"]
 
 

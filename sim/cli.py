@@ -18,6 +18,7 @@ from .rules import PRESETS, Rules
 EXAMPLES = """\
 examples:
   burraco simulate --hands 1000000 --seed 1 --out runs/demo
+  burraco simulate --matches 10000 --seed 1 --out runs/matches   # whole matches to 2005
   burraco simulate --hands 200000 --seed 7 --out runs/t3 --strategy heuristic:pile_threshold=3
   burraco simulate --hands 100000 --seed 2 --out runs/mix \\
       --strategy heuristic --strategy random --strategy heuristic --strategy random
@@ -88,12 +89,26 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     p = sub.add_parser(
-        "simulate", help="simulate hands and write Parquet shards plus a manifest",
-        description="Simulate hands 0..N-1 of a run and write them to DIR as Parquet shards "
-                    "(one row per hand) with a _manifest.json. Running the same command again "
-                    "resumes an interrupted run; a different run in DIR is refused.")
-    p.add_argument("--hands", type=_count, required=True, metavar="N",
-                   help="number of hands to simulate (e.g. 1000000 or 1e6)")
+        "simulate", help="simulate hands or whole matches and write Parquet shards plus a "
+                         "manifest",
+        description="Simulate hands 0..N-1 of a run (--hands N), or play matches 0..N-1 to "
+                    "their end (--matches N: hand scores add up until a team reaches the "
+                    "rules' target_score, 2005, with the totals differing, R60), and write "
+                    "them to DIR as Parquet shards (one row per hand) with a _manifest.json; a "
+                    "match run also writes one row per match to DIR/_matches. Running the same "
+                    "command again resumes an interrupted run; a different run in DIR is "
+                    "refused.")
+    what = p.add_mutually_exclusive_group(required=True)
+    what.add_argument("--hands", type=_count, metavar="N",
+                      help="number of hands to simulate (e.g. 1000000 or 1e6)")
+    what.add_argument("--matches", type=_count, metavar="N",
+                      help="number of whole matches to play instead (e.g. 10000); hand k of "
+                           "match m is the deal m*65536+k, the deal rotating by one seat per "
+                           "hand (R6)")
+    p.add_argument("--max-hands-per-match", type=int, metavar="H",
+                   help="with --matches: a match still going after H hands ends without a "
+                        "winner, reason 'cap' (default 200; a safety net for strategies that "
+                        "never reach the target)")
     p.add_argument("--seed", type=int, required=True, metavar="S",
                    help="run seed, 0 <= S < 2**64; hand i depends only on (S, i)")
     p.add_argument("--out", required=True, metavar="DIR",
@@ -103,7 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "or 4 times for seats 0..3 (default: heuristic; see 'burraco strategies')")
     _team_options(p)
     p.add_argument("--shard-size", type=int, metavar="K",
-                   help="hands per Parquet shard (default 100000)")
+                   help="hands per Parquet shard (default 100000); with --matches, matches per "
+                        "shard (default 1000000 // max-hands-per-match)")
     p.add_argument("--threads", type=int, metavar="T",
                    help="Numba threads (default: all cores)")
     p.add_argument("--rules", default="default", metavar="PRESET",
@@ -131,7 +147,8 @@ def build_parser() -> argparse.ArgumentParser:
         "summarize", help="summary and integrity of a run directory (finished or partial)",
         description="Check every shard of DIR against its manifest (unreadable, truncated or "
                     "foreign shards are reported, never read) and print the progress and the "
-                    "same summary as the end of 'burraco simulate' for the complete shards. "
+                    "same summary as the end of 'burraco simulate' for the complete shards "
+                    "(for a match run, the matches and their hands). "
                     "Exit code 1 if a shard is corrupt.")
     p.add_argument("out", metavar="DIR", help="output directory of 'burraco simulate'")
     p.set_defaults(func=_cmd_summarize)
@@ -179,6 +196,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "the simulated hand (same record).")
     p.add_argument("--seed", type=int, required=True, metavar="S", help="run seed")
     p.add_argument("--hand", type=int, required=True, metavar="I", help="hand index (0-based)")
+    p.add_argument("--dealer", type=int, metavar="D",
+                   help="dealer seat, as in a match hand (its dealer column); default: the "
+                        "deal's own random dealer")
     p.add_argument("--strategy", action="append", metavar="SPEC",
                    help="strategy spec, once for all seats or 4 times (default: heuristic)")
     _team_options(p)
@@ -202,23 +222,38 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from .runner import Summary, simulate
+    from .runner import MatchSummary, Summary, simulate, simulate_matches
 
-    summary = Summary()
+    common = dict(strategies=_specs(args), rules=Rules.preset(args.rules), out=args.out,
+                  shard_size=args.shard_size, threads=args.threads, progress=not args.quiet,
+                  debug=args.debug, overwrite=args.overwrite, return_frame=False,
+                  executor=args.executor, scheduler=args.scheduler, workers=args.workers)
+    if args.matches is None and args.max_hands_per_match is not None:
+        raise ValueError("--max-hands-per-match applies to match runs only (--matches N)")
+    summary = Summary() if args.matches is None else MatchSummary()
     try:
-        simulate(args.hands, args.seed, strategies=_specs(args),
-                 rules=Rules.preset(args.rules), out=args.out, shard_size=args.shard_size,
-                 threads=args.threads, progress=not args.quiet, debug=args.debug,
-                 overwrite=args.overwrite, return_frame=False, callback=summary.add_shard,
-                 executor=args.executor, scheduler=args.scheduler, workers=args.workers)
+        if args.matches is None:
+            simulate(args.hands, args.seed, callback=summary.add_shard, **common)
+        else:
+            cap = ({} if args.max_hands_per_match is None
+                   else {"max_hands_per_match": args.max_hands_per_match})
+            simulate_matches(args.matches, args.seed, callback=summary.add_shard, **common,
+                             **cap)
     except KeyboardInterrupt:
-        print(f"burraco: interrupted; {summary.hands:,} hands in completed shards are kept in "
+        done = (f"{summary.hands:,} hands" if args.matches is None
+                else f"{summary.matches:,} matches")
+        print(f"burraco: interrupted; {done} in completed shards are kept in "
               f"{args.out!r}; run the same command again to resume", file=sys.stderr)
         return 130
     summary.finish()
     print(summary.format())
-    print(f"records: {args.out} (read with sim.dataset.read_run)")
-    errors = summary.as_dict()["debug_errors"]
+    if args.matches is None:
+        print(f"records: {args.out} (read with sim.dataset.read_run)")
+        errors = summary.as_dict()["debug_errors"]
+    else:
+        print(f"hands: {args.out} (sim.load or pd.read_parquet); matches: "
+              f"{args.out}/_matches (sim.load_matches)")
+        errors = summary.hand_summary.as_dict()["debug_errors"]
     if errors:
         print(f"burraco: warning: {errors:,} hands failed the debug checks "
               "(non-zero error column)", file=sys.stderr)
@@ -285,7 +320,8 @@ def _specs(args: argparse.Namespace) -> list:
 def _cmd_replay(args: argparse.Namespace) -> int:
     from . import trace as R
 
-    doc = R.replay(args.seed, args.hand, strategies=_specs(args), rules=Rules.preset(args.rules))
+    doc = R.replay(args.seed, args.hand, strategies=_specs(args), rules=Rules.preset(args.rules),
+                   dealer=args.dealer)
     print(R.to_json(doc) if args.format == "json" else R.format_text(doc))
     return 0
 

@@ -93,8 +93,8 @@ def _record_column(name: str) -> Column:
 #: Every Parquet column, in file order.
 COLUMNS: list = (
     [Column("run_id", _DICT, "id",
-            "run identifier: hash of the run configuration (hands, seed, strategies, rules, "
-            "shard size)"),
+            "run identifier: hash of the run configuration (hands or matches, seed, strategies, "
+            "rules, shard size)"),
      Column("hand_index", pa.int64(), "index",
             "hand number within the run, 0-based; with the seed it determines the deal")]
     + [Column(f"strategy_s{s}", _DICT, "spec",
@@ -104,6 +104,44 @@ COLUMNS: list = (
 )
 SCHEMA = pa.schema([pa.field(c.name, c.type, nullable=c.name.startswith("strategy_s"))
                     for c in COLUMNS])
+
+#: Extra columns of the hand rows of a match run (``burraco simulate --matches``).
+MATCH_HAND_EXTRA: list = [
+    Column("match", pa.int64(), "index", "match number within the run, 0-based"),
+    Column("hand_in_match", pa.int16(), "index",
+           "hand number within the match, 0-based; the deal is hand_index = match * 65536 + "
+           "hand_in_match"),
+    Column("total_t0", pa.int32(), "points",
+           "team 0 (seats 0, 2): match total after this hand (sum of score_t0 so far, R60)"),
+    Column("total_t1", pa.int32(), "points",
+           "team 1 (seats 1, 3): match total after this hand (sum of score_t1 so far, R60)"),
+]
+#: Hand rows of a match run: run_id, hand_index, match, hand_in_match, the other
+#: :data:`COLUMNS`, total_t0, total_t1.
+MATCH_HAND_COLUMNS: list = COLUMNS[:2] + MATCH_HAND_EXTRA[:2] + COLUMNS[2:] + MATCH_HAND_EXTRA[2:]
+MATCH_HAND_SCHEMA = pa.schema([pa.field(c.name, c.type, nullable=c.name.startswith("strategy_s"))
+                               for c in MATCH_HAND_COLUMNS])
+#: Subdirectory of a match run holding the match table; the leading underscore keeps
+#: ``pd.read_parquet(DIR)`` and ``pyarrow.dataset`` from reading it with the hands.
+MATCHES_DIR = "_matches"
+#: The match table: one row per match (``DIR/_matches/shard-*.parquet``).
+MATCH_COLUMNS: list = [
+    COLUMNS[0],
+    Column("match", pa.int64(), "index",
+           "match number within the run, 0-based; its hands are the deals match * 65536 + k"),
+    Column("winner", pa.int8(), "team",
+           "team that won the match (R60), 0 or 1; null if the match was capped"),
+    Column("hands", pa.int16(), "hands", "hands played in the match"),
+    Column("final_t0", pa.int32(), "points", "team 0 (seats 0, 2): final match total"),
+    Column("final_t1", pa.int32(), "points", "team 1 (seats 1, 3): final match total"),
+    Column("first_dealer", pa.int8(), "seat",
+           "dealer of hand 0 (R6); hand k is dealt by seat (first_dealer + k) mod num_players"),
+    Column("reason", _DICT8, "category",
+           "how the match ended: target (a total reached target_score and the totals differ, "
+           "R60) or cap (max_hands_per_match hands played, no winner)"),
+]
+MATCH_SCHEMA = pa.schema([pa.field(c.name, c.type, nullable=c.name == "winner")
+                          for c in MATCH_COLUMNS])
 
 _REC_INDEX = {name: j for j, name in enumerate(L.REC_COLUMNS)}
 _CATEGORIES = {"end_reason": L.END_REASONS,
@@ -123,8 +161,9 @@ def records_to_table(rec: np.ndarray, start_index: int, run_id: str,
     rec : numpy.ndarray
         ``int32[n, N_REC]``, row k is hand ``start_index + k``, columns as
         ``kernels.layout.REC_COLUMNS``.
-    start_index : int
-        Hand index of the first row.
+    start_index : int or numpy.ndarray
+        Hand index of the first row, or ``int64[n]`` hand indices of every
+        row (the deals of match hands are not consecutive).
     run_id : str
         Value of the ``run_id`` column.
     strategy_names : sequence of str or None
@@ -149,8 +188,13 @@ def records_to_table(rec: np.ndarray, start_index: int, run_id: str,
     n = rec.shape[0]
     zeros = np.zeros(n, np.int32)
     names = sorted(set(s for s in strategy_names if s is not None))
-    arrays = [_constant_dict(zeros, [run_id]),
-              pa.array(np.arange(start_index, start_index + n, dtype=np.int64))]
+    if np.ndim(start_index):
+        index = np.asarray(start_index, np.int64)
+        if index.shape != (n,):
+            raise ValueError(f"records: expected {n} hand indices, got shape {index.shape}")
+    else:
+        index = np.arange(start_index, start_index + n, dtype=np.int64)
+    arrays = [_constant_dict(zeros, [run_id]), pa.array(index)]
     arrays += [_constant_dict(np.full(n, names.index(s), np.int32), names) if s is not None
                else pa.DictionaryArray.from_arrays(pa.nulls(n, pa.int32()),
                                                    pa.array(names, pa.string()))
@@ -224,6 +268,67 @@ def table_to_frame(table: pa.Table) -> pd.DataFrame:
         One row per hand, columns as :data:`COLUMNS`, default RangeIndex.
     """
     return table.to_pandas().reset_index(drop=True)
+
+
+def match_tables(block, run_id: str, strategy_names: Sequence[str]) -> tuple:
+    """The two tables of a block of matches (:class:`sim.match.MatchBlock`).
+
+    Returns
+    -------
+    tuple of pyarrow.Table
+        ``(hands, matches)``: the hand rows (:data:`MATCH_HAND_SCHEMA`) and the
+        match table (:data:`MATCH_SCHEMA`).
+    """
+    from .match import REASONS
+
+    hands = records_to_table(block.records, block.hand_index, run_id, strategy_names)
+    extra = [pa.array(block.match, pa.int64()), pa.array(block.hand_in_match).cast(pa.int16())]
+    totals = [pa.array(block.totals[:, t]).cast(pa.int32()) for t in (0, 1)]
+    hands = pa.Table.from_arrays(hands.columns[:2] + extra + hands.columns[2:] + totals,
+                                 schema=MATCH_HAND_SCHEMA)
+    n = block.stop - block.start
+    capped = np.asarray(block.capped, bool)
+    arrays = [_constant_dict(np.zeros(n, np.int32), [run_id]),
+              pa.array(np.arange(block.start, block.stop, dtype=np.int64)),
+              pa.array(np.asarray(block.winner, np.int8), mask=capped),
+              pa.array(block.hands).cast(pa.int16()),
+              pa.array(block.final[:, 0]).cast(pa.int32()),
+              pa.array(block.final[:, 1]).cast(pa.int32()),
+              pa.array(np.asarray(block.first_dealer, np.int8)),
+              pa.DictionaryArray.from_arrays(pa.array(capped.astype(np.int8)),
+                                             pa.array(REASONS, pa.string()))]
+    return hands, pa.Table.from_arrays(arrays, schema=MATCH_SCHEMA)
+
+
+def match_block(hands: pa.Table, matches: pa.Table):
+    """Inverse of :func:`match_tables`: the :class:`sim.match.MatchBlock` of two tables."""
+    from .match import MatchBlock
+
+    def col(table, name, dtype):
+        return table.column(name).to_numpy().astype(dtype)
+
+    start = int(matches.column("match")[0].as_py()) if matches.num_rows else 0
+    capped = np.asarray(matches.column("winner").is_null().to_numpy(zero_copy_only=False))
+    return MatchBlock(
+        start=start, stop=start + matches.num_rows, records=table_to_records(hands),
+        hand_index=col(hands, "hand_index", np.int64), match=col(hands, "match", np.int64),
+        hand_in_match=col(hands, "hand_in_match", np.int64),
+        totals=np.stack([col(hands, "total_t0", np.int64), col(hands, "total_t1", np.int64)],
+                        axis=1).reshape(-1, 2),
+        winner=matches.column("winner").fill_null(-1).to_numpy().astype(np.int8),
+        hands=col(matches, "hands", np.int64),
+        final=np.stack([col(matches, "final_t0", np.int64), col(matches, "final_t1", np.int64)],
+                       axis=1).reshape(-1, 2),
+        first_dealer=col(matches, "first_dealer", np.int8), capped=capped)
+
+
+def matches_to_frame(table: pa.Table) -> pd.DataFrame:
+    """The match table in pandas: ``winner`` as the nullable ``Int8`` (``<NA>`` if capped),
+    ``run_id`` and ``reason`` categoricals, default RangeIndex."""
+    frame = table.to_pandas().reset_index(drop=True)
+    if "winner" in frame.columns:
+        frame["winner"] = frame["winner"].astype("Int8")
+    return frame
 
 
 def write_shard(table: pa.Table, path: str | os.PathLike, metadata: dict | None = None) -> None:
@@ -308,10 +413,10 @@ def read_run(directory: str | os.PathLike, columns: Sequence[str] | None = None)
     return frame
 
 
-def markdown_table() -> str:
-    """The README's column table (Markdown), generated from :data:`COLUMNS`."""
+def markdown_table(columns: Sequence[Column] | None = None) -> str:
+    """The README's column table (Markdown), generated from :data:`COLUMNS` (or ``columns``)."""
     lines = ["| column | type | unit | meaning |", "|---|---|---|---|"]
-    for c in COLUMNS:
+    for c in COLUMNS if columns is None else columns:
         typ = (f"{c.type.value_type} (dictionary)" if pa.types.is_dictionary(c.type)
                else str(c.type))
         lines.append(f"| `{c.name}` | {typ} | {c.unit} | {c.description} |")
@@ -319,4 +424,10 @@ def markdown_table() -> str:
 
 
 if __name__ == "__main__":
-    print(markdown_table())
+    import sys
+    if sys.argv[1:] == ["--matches"]:
+        print(markdown_table(MATCH_HAND_EXTRA))
+        print()
+        print(markdown_table(MATCH_COLUMNS))
+    else:
+        print(markdown_table())

@@ -7,6 +7,13 @@ A run of ``hands`` hands is split into shards of consecutive hand indices
 count.  With an output directory each shard becomes one Parquet file,
 written atomically, and ``_manifest.json`` records the run; running the same
 configuration again into the same directory resumes it.
+
+A match run (:func:`simulate_matches`) is split into shards of consecutive
+matches, each played to its end by :func:`sim.match.play_block` (kernel
+``kernels.game.simulate_hands``); a shard is two files, the hand rows and,
+under ``_matches/``, the match table.  :class:`HandWork` and
+:class:`MatchWork` say how a shard of each kind is simulated, written and read
+back; everything else (manifest, resume, progress, Dask) is shared.
 """
 from __future__ import annotations
 
@@ -19,7 +26,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
@@ -32,6 +39,7 @@ from . import dataset
 from . import strategies as _strategies
 from ._cards import check_int, rules_or_default
 from ._version import __version__
+from .match import DEFAULT_MAX_HANDS, MAX_HANDS_LIMIT, MatchBlock, play_block
 from .rules import Rules
 from .rules import Rules
 
@@ -40,8 +48,12 @@ KERNEL_CHUNK = 16_384           # hands per kernel call inside a shard
 MANIFEST = "_manifest.json"
 MAX_HANDS = 10**12 - 1          # shard file names hold 12 digits
 MANIFEST_FORMAT = 1
+MAX_MATCHES = MAX_HANDS         # shard file names hold 12 digits of match indices too
+#: Hands a match-run shard may hold at most: the default shard size of a match
+#: run is this divided by ``max_hands_per_match`` (5,000 matches at the default cap).
+MATCH_SHARD_HANDS = 1_000_000
 
-_prepared = False
+_prepared: set = set()          # kernels compiled or loaded in this process
 
 
 # ---------------------------------------------------------------- shards and summary
@@ -62,6 +74,10 @@ class ShardDone:
         True if the shard was already complete on disk and was read back.
     path : str or None
         Shard file, None without an output directory.
+    matches : sim.match.MatchBlock or None
+        Match runs only: the shard's matches and the hands they played; then
+        ``start, stop`` are match indices and ``records`` are the records of
+        those hands (``matches.records``), in hand-row order.  None for a hand run.
     """
 
     start: int
@@ -70,6 +86,7 @@ class ShardDone:
     seconds: float
     resumed: bool
     path: str | None
+    matches: MatchBlock | None = None
 
 
 class Summary:
@@ -184,6 +201,102 @@ class Summary:
         return "\n".join(f"{a:<{w0}}  {b:>{w1}}  {c:>10}".rstrip() for a, b, c in rows)
 
 
+class MatchSummary:
+    """Running summary of a match run, fed one :class:`sim.match.MatchBlock` at a time.
+
+    ``hand_summary`` (a :class:`Summary`) covers the hands the matches played.
+    """
+
+    def __init__(self) -> None:
+        self.hand_summary = Summary()
+        self.matches = 0
+        self.matches_simulated = 0
+        self._wins = np.zeros(2, np.int64)
+        self._capped = 0
+        self._final = np.zeros(2, np.int64)
+
+    @property
+    def hands(self) -> int:
+        """Hands played by the matches added so far."""
+        return self.hand_summary.hands
+
+    def add(self, block: MatchBlock, seconds: float = 0.0, resumed: bool = False) -> None:
+        """Add a block of matches (``seconds`` and ``resumed`` as :meth:`Summary.add`)."""
+        self.hand_summary.add(block.records, seconds, resumed)
+        n = block.stop - block.start
+        self.matches += n
+        if not resumed:
+            self.matches_simulated += n
+        capped = np.asarray(block.capped, bool)
+        self._wins += np.bincount(np.asarray(block.winner)[~capped].astype(np.int64),
+                                  minlength=2)[:2]
+        self._capped += int(capped.sum())
+        self._final += np.asarray(block.final, np.int64).sum(axis=0)
+
+    def add_shard(self, shard: ShardDone) -> None:
+        """Callback form of :meth:`add` (pass as ``simulate_matches(callback=...)``)."""
+        self.add(shard.matches, shard.seconds, shard.resumed)
+
+    def finish(self) -> None:
+        """Stop the wall clock used for ``elapsed_s``."""
+        self.hand_summary.finish()
+
+    def as_dict(self) -> dict:
+        """The summary figures.
+
+        Returns
+        -------
+        dict
+            ``matches`` (in the run), ``matches_simulated`` (now), ``hands``
+            (played by them), ``mean_hands_per_match``, ``wins_t0/_t1``
+            (matches won), ``win_share_t0/_t1`` and ``capped_share`` (fractions
+            of all matches; they add up to 1), ``capped`` (matches ended by
+            the cap, no winner), ``mean_final_t0/_t1`` (final totals, points),
+            ``matches_per_s`` and ``hands_per_s`` (simulated now, per second
+            of simulation and writing; None if nothing was simulated),
+            ``elapsed_s`` and ``hand_summary`` (:meth:`Summary.as_dict` of the
+            hands).
+        """
+        h = self.hand_summary.as_dict()
+        n = max(self.matches, 1)
+        secs = self.hand_summary.sim_seconds
+        d = {"matches": self.matches, "matches_simulated": self.matches_simulated,
+             "hands": h["hands"], "mean_hands_per_match": h["hands"] / n,
+             "capped": self._capped, "capped_share": self._capped / n,
+             "matches_per_s": (self.matches_simulated / secs
+                               if self.matches_simulated and secs > 0 else None),
+             "hands_per_s": h["hands_per_s"], "elapsed_s": h["elapsed_s"]}
+        for t in (0, 1):
+            d[f"wins_t{t}"] = int(self._wins[t])
+            d[f"win_share_t{t}"] = float(self._wins[t]) / n
+            d[f"mean_final_t{t}"] = float(self._final[t]) / n
+        d["hand_summary"] = h
+        return d
+
+    def format(self) -> str:
+        """The summary as plain text (what ``burraco simulate --matches`` prints): the
+        matches, then the :class:`Summary` of their hands."""
+        d = self.as_dict()
+        mrate, hrate = d["matches_per_s"], d["hands_per_s"]
+        rows = [
+            ("matches", f"{d['matches']:,}", ""),
+            ("matches simulated now", f"{d['matches_simulated']:,}", ""),
+            ("hands played", f"{d['hands']:,}", ""),
+            ("mean hands per match", f"{d['mean_hands_per_match']:.2f}", ""),
+            ("matches/s", f"{mrate:,.0f}" if mrate is not None else "-", ""),
+            ("hands/s", f"{hrate:,.0f}" if hrate is not None else "-", ""),
+            ("", "team 0", "team 1"),
+            ("matches won", f"{d['wins_t0']:,}", f"{d['wins_t1']:,}"),
+            ("share of matches won", f"{d['win_share_t0']:.2%}", f"{d['win_share_t1']:.2%}"),
+            ("mean final total", f"{d['mean_final_t0']:.1f}", f"{d['mean_final_t1']:.1f}"),
+            ("capped matches (no winner)", f"{d['capped']:,}", f"{d['capped_share']:.2%}"),
+        ]
+        w0 = max(len(r[0]) for r in rows)
+        w1 = max(len(r[1]) for r in rows)
+        text = "\n".join(f"{a:<{w0}}  {b:>{w1}}  {c:>10}".rstrip() for a, b, c in rows)
+        return f"{text}\n\nhands of the matches:\n{self.hand_summary.format()}"
+
+
 def summarize(blocks: Iterable[np.ndarray] | pd.DataFrame) -> Summary:
     """Summarise records already produced.
 
@@ -235,13 +348,18 @@ def _max_threads() -> int:
 
 
 # ---------------------------------------------------------------- kernels
-def _kernel():
+def _kernel(name: str = "simulate_range"):
     from kernels import game
-    return game.simulate_range
+    return getattr(game, name)
 
 
-def kernels_cached() -> bool | None:
-    """Whether Numba's on-disk cache holds the game kernel.
+def kernels_cached(kernel: str = "simulate_range") -> bool | None:
+    """Whether Numba's on-disk cache holds a game kernel.
+
+    Parameters
+    ----------
+    kernel : str
+        ``"simulate_range"`` (hand runs) or ``"simulate_hands"`` (match runs).
 
     Returns
     -------
@@ -250,42 +368,47 @@ def kernels_cached() -> bool | None:
         kernel will be compiled, None if that cannot be told.
     """
     try:
-        return os.path.exists(_kernel()._cache._cache_file._index_path)
+        return os.path.exists(_kernel(kernel)._cache._cache_file._index_path)
     except Exception:       # private Numba attributes; only a hint
         return None
 
 
-def prepare_kernels(threads: int | None = None) -> float:
-    """Compile (or load from cache) the game kernel by simulating one hand.
+def prepare_kernels(threads: int | None = None, kernel: str = "simulate_range") -> float:
+    """Compile (or load from cache) a game kernel by simulating one hand.
 
-    Later calls in the same process return at once.
+    Later calls in the same process for the same kernel return at once.
 
     Parameters
     ----------
     threads : int, optional
         Numba threads to use (default: all).
+    kernel : str
+        ``"simulate_range"`` (hand runs) or ``"simulate_hands"`` (match runs).
 
     Returns
     -------
     float
         Seconds it took (0.0 if already prepared).
     """
-    global _prepared
-    if _prepared:
+    if kernel in _prepared:
         return 0.0
     import numba
     t0 = time.perf_counter()
-    kernel = _kernel()
+    fn = _kernel(kernel)
     old = numba.get_num_threads()
     numba.set_num_threads(threads or _max_threads())
     try:
         _, kinds, params = _resolve_strategies(_strategies.HEURISTIC.name)
         out = np.zeros((1, L.N_REC), np.int32)
-        kernel(np.uint64(0), np.int64(0), np.int64(1), Rules().to_vector(), kinds, params,
+        if kernel == "simulate_range":
+            fn(np.uint64(0), np.int64(0), np.int64(1), Rules().to_vector(), kinds, params,
                np.int64(0), out)
+        else:
+            fn(np.uint64(0), np.zeros(1, np.int64), np.full(1, -1, np.int64),
+               Rules().to_vector(), kinds, params, np.int64(0), out)
     finally:
         numba.set_num_threads(old)
-    _prepared = True
+    _prepared.add(kernel)
     return time.perf_counter() - t0
 
 
@@ -323,14 +446,23 @@ def _write_json(path: Path, data: dict) -> None:
         raise _os_error(path, exc) from None
 
 
-def _is_ours(p: Path) -> bool:
+def _is_shard(p: Path) -> bool:
     name = p.name
-    return p.is_file() and (name in (MANIFEST, MANIFEST + ".tmp")
-                            or (name.startswith("shard-") and
-                                (name.endswith(".parquet") or name.endswith(".parquet.tmp"))))
+    return p.is_file() and name.startswith("shard-") and (
+        name.endswith(".parquet") or name.endswith(".parquet.tmp"))
 
 
-def _open_out(out: Path, config: dict, overwrite: bool) -> dict | None:
+def _run_files(out: Path) -> list:
+    """The files of a run in ``out``: manifest, shards and the match table's shards."""
+    files = [p for p in out.iterdir()
+             if _is_shard(p) or (p.is_file() and p.name in (MANIFEST, MANIFEST + ".tmp"))]
+    matches = out / dataset.MATCHES_DIR
+    if matches.is_dir():
+        files += [p for p in matches.iterdir() if _is_shard(p)]
+    return files
+
+
+def _open_out(out: Path, config: dict, overwrite: bool, kind: str = "hands") -> dict | None:
     """Prepare the output directory; return the manifest to resume, or None."""
     where = os.fspath(out)
     if out.exists() and not out.is_dir():
@@ -339,13 +471,14 @@ def _open_out(out: Path, config: dict, overwrite: bool) -> dict | None:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise _os_error(out, exc) from None
-    if overwrite:
-        for p in out.iterdir():
-            if _is_ours(p):
-                p.unlink()
-    for p in out.glob("*.tmp"):             # left by an interrupted write
-        if _is_ours(p):
+    for p in _run_files(out):
+        if overwrite or p.name.endswith(".tmp"):     # .tmp: left by an interrupted write
             p.unlink()
+    if overwrite and (out / dataset.MATCHES_DIR).is_dir():
+        try:
+            (out / dataset.MATCHES_DIR).rmdir()
+        except OSError:
+            pass                                # holds other files: refused below
     manifest_path = out / MANIFEST
     if manifest_path.exists():
         try:
@@ -355,6 +488,12 @@ def _open_out(out: Path, config: dict, overwrite: bool) -> dict | None:
         except (ValueError, KeyError, TypeError):
             raise ValueError(f"out: {where!r} holds an unreadable {MANIFEST}; "
                              "use another directory or overwrite (--overwrite)") from None
+        old_kind = manifest.get("kind", "hands")
+        if old_kind != kind:
+            unit = {"hands": "hand", "matches": "match"}
+            raise ValueError(f"out: {where!r} holds a {unit[old_kind]} run (burraco simulate "
+                             f"--{old_kind}), not a {unit[kind]} run; use another directory or "
+                             "overwrite (--overwrite)")
         if old != config:
             keys = sorted(k for k in set(old) | set(config) if old.get(k) != config.get(k))
             raise ValueError(f"out: {where!r} holds a different run (differs in: "
@@ -370,18 +509,26 @@ def _open_out(out: Path, config: dict, overwrite: bool) -> dict | None:
     return None
 
 
-def _read_shard(path: Path, a: int, b: int, run_id: str) -> pa.Table | None:
-    """Read back a complete shard, or None if it does not belong to this run."""
+def _read_table(path: Path, schema: pa.Schema, rows: int | None, run_id: str) -> pa.Table | None:
+    """A shard file's table if it has ``schema``, ``rows`` rows (any if None) and ``run_id``."""
     try:
         table = pq.read_table(path)
     except (OSError, pa.ArrowException):
         return None
-    if table.num_rows != b - a or table.schema.remove_metadata() != dataset.SCHEMA:
+    if (rows is not None and table.num_rows != rows) or table.schema.remove_metadata() != schema:
         return None
-    idx = table.column("hand_index").to_numpy()
-    if idx[0] != a or idx[-1] != b - 1 or table.column("run_id")[0].as_py() != run_id:
+    if table.num_rows and table.column("run_id")[0].as_py() != run_id:
         return None
     return table
+
+
+def _read_shard(path: Path, a: int, b: int, run_id: str) -> pa.Table | None:
+    """Read back a complete shard, or None if it does not belong to this run."""
+    table = _read_table(path, dataset.SCHEMA, b - a, run_id)
+    if table is None:
+        return None
+    idx = table.column("hand_index").to_numpy()
+    return table if idx[0] == a and idx[-1] == b - 1 else None
 
 
 def _records(seed, a, b, rules_vec, kinds, params, debug, on_chunk=None) -> np.ndarray:
@@ -402,28 +549,113 @@ def _records(seed, a, b, rules_vec, kinds, params, debug, on_chunk=None) -> np.n
     return rec
 
 
-# ---------------------------------------------------------------- Dask
-def shard_job(seed: int, a: int, b: int, rules_vec: np.ndarray, kinds: np.ndarray,
-              params: np.ndarray, debug: bool, run_id: str, names: list, path: str | None,
-              meta: dict, threads: int) -> tuple:
-    """Simulate hands ``[a, b)`` of a run and write their shard (a Dask task).
+# ---------------------------------------------------------------- the work of a shard
+@dataclass(frozen=True, eq=False)
+class HandWork:
+    """How to simulate, store and read back a shard of a hand run (sent to Dask workers).
 
-    Runs in any process that has burraco-sim installed; the shard file is
-    written under a temporary name and renamed (:func:`sim.dataset.write_shard`).
+    A shard ``[a, b)`` holds hands ``a .. b-1`` in one file.
+    """
+
+    seed: int
+    rules: Rules
+    kinds: np.ndarray
+    params: np.ndarray
+    debug: bool
+    run_id: str
+    names: tuple
+    kind = "hands"
+    unit = "hand"
+    kernel = "simulate_range"
+
+    def files(self, out: Path, a: int, b: int) -> list:
+        """The shard's files, in writing order (the last one marks the shard complete)."""
+        return [out / dataset.SHARD_PATTERN.format(a=a, b=b)]
+
+    def run(self, a: int, b: int, on_progress=None) -> tuple:
+        """``(records, None)`` of the shard; ``on_progress(hands)`` after each kernel call."""
+        return _records(self.seed, a, b, self.rules.to_vector(), self.kinds, self.params,
+                        self.debug, on_progress), None
+
+    def tables(self, a: int, records: np.ndarray, block) -> list:
+        """The shard's tables, one per file of :meth:`files`."""
+        return [dataset.records_to_table(records, a, self.run_id, self.names)]
+
+    def read(self, files: list, a: int, b: int) -> tuple | None:
+        """``(records, None, tables)`` of a complete shard on disk, or None."""
+        table = _read_shard(files[0], a, b, self.run_id)
+        return None if table is None else (dataset.table_to_records(table), None, [table])
+
+
+@dataclass(frozen=True, eq=False)
+class MatchWork(HandWork):
+    """A shard of a match run: matches ``a .. b-1``, in two files (the match table under
+    ``_matches/``, written first, and the hand rows)."""
+
+    max_hands: int = DEFAULT_MAX_HANDS
+    kind = "matches"
+    unit = "match"
+    kernel = "simulate_hands"
+
+    def files(self, out: Path, a: int, b: int) -> list:
+        name = dataset.SHARD_PATTERN.format(a=a, b=b)
+        return [out / dataset.MATCHES_DIR / name, out / name]
+
+    def run(self, a: int, b: int, on_progress=None) -> tuple:
+        """``(records, block)``; ``on_progress(matches)`` after each round."""
+        block = play_block(self.seed, a, b, self.rules, self.kinds, self.params, self.debug,
+                           self.max_hands, on_progress, KERNEL_CHUNK)
+        return block.records, block
+
+    def tables(self, a: int, records: np.ndarray, block: MatchBlock) -> list:
+        hands, matches = dataset.match_tables(block, self.run_id, self.names)
+        return [matches, hands]
+
+    def read(self, files: list, a: int, b: int) -> tuple | None:
+        matches = _read_table(files[0], dataset.MATCH_SCHEMA, b - a, self.run_id)
+        if matches is None:
+            return None
+        m = matches.column("match").to_numpy()
+        if m[0] != a or m[-1] != b - 1:
+            return None
+        hands = _read_table(files[1], dataset.MATCH_HAND_SCHEMA,
+                            int(matches.column("hands").to_numpy().sum()), self.run_id)
+        if hands is None or hands.column("match")[0].as_py() != a:
+            return None
+        block = dataset.match_block(hands, matches)
+        return block.records, block, [matches, hands]
+
+
+def _write_tables(tables: list, files: list, meta: dict) -> None:
+    for table, path in zip(tables, files):
+        path.parent.mkdir(exist_ok=True)
+        dataset.write_shard(table, path, meta)
+
+
+# ---------------------------------------------------------------- Dask
+def shard_job(work: HandWork, a: int, b: int, files: list | None, meta: dict,
+              threads: int) -> tuple:
+    """Simulate shard ``[a, b)`` of a run and write its files (a Dask task).
+
+    Runs in any process that has burraco-sim installed; each file is written
+    under a temporary name and renamed (:func:`sim.dataset.write_shard`).
 
     Returns
     -------
     tuple
-        ``(a, b, records, seconds, path)``; ``records`` is ``int32[b - a, N_REC]``.
+        ``(a, b, records, block, seconds, path)``: the shard's records
+        (``int32[hands, N_REC]``), its :class:`sim.match.MatchBlock` (match runs,
+        else None) and the path of its last file (None without files).
     """
     import numba
     t0 = time.perf_counter()
-    prepare_kernels(threads)
+    prepare_kernels(threads, work.kernel)
     numba.set_num_threads(threads)
-    rec = _records(seed, a, b, rules_vec, kinds, params, debug)
-    if path is not None:
-        dataset.write_shard(dataset.records_to_table(rec, a, run_id, names), path, meta)
-    return a, b, rec, time.perf_counter() - t0, path
+    rec, block = work.run(a, b)
+    if files is not None:
+        _write_tables(work.tables(a, rec, block), files, meta)
+    return (a, b, rec, block, time.perf_counter() - t0,
+            os.fspath(files[-1]) if files is not None else None)
 
 
 def _dask_client(scheduler: str | None, workers: int):
@@ -445,6 +677,184 @@ def _dask_client(scheduler: str | None, workers: int):
 
 
 # ---------------------------------------------------------------- the run
+@dataclass(frozen=True)
+class _Options:
+    seed: int
+    names: list
+    kinds: np.ndarray
+    params: np.ndarray
+    rules: Rules
+    threads: int
+    progress: bool
+    debug: bool
+    overwrite: bool
+    return_frame: bool
+    callback: Callable | None
+    out: Path | None
+    executor: str
+    scheduler: str | None
+    workers: int
+
+
+def _options(seed, strategies, rules, threads, progress, debug, overwrite, return_frame,
+             callback, out, executor, scheduler, workers) -> _Options:
+    """Validate the arguments shared by :func:`simulate` and :func:`simulate_matches`."""
+    seed = check_int("seed", seed, 0, 2**64 - 1)
+    names, kinds, params = _resolve_strategies(strategies)
+    rules = rules_or_default(rules)
+    rules.check_supported()
+    names = seat_names(names, rules)
+    max_threads = _max_threads()
+    threads_given = threads
+    threads = max_threads if threads is None else check_int("threads", threads, 1, max_threads)
+    progress = _check_bool("progress", progress)
+    debug = _check_bool("debug", debug)
+    overwrite = _check_bool("overwrite", overwrite)
+    return_frame = _check_bool("return_frame", return_frame)
+    if callback is not None and not callable(callback):
+        raise ValueError(f"callback must be callable, got {callback!r}")
+    if out is not None and not isinstance(out, (str, os.PathLike)):
+        raise ValueError(f"out must be a directory path, got {out!r}")
+    if scheduler is not None:
+        if not isinstance(scheduler, str) or not scheduler.strip():
+            raise ValueError(f"scheduler must be an address such as 'tcp://host:8786', "
+                             f"got {scheduler!r}")
+        executor = "dask"
+    if executor not in ("local", "dask"):
+        raise ValueError(f"executor must be 'local' or 'dask', got {executor!r}")
+    workers = 2 if workers is None else check_int("workers", workers, 1, 1024)
+    if executor == "dask" and threads_given is None:
+        threads = 1                  # one Numba thread per Dask task: workers share the cores
+    return _Options(seed, names, kinds, params, rules, threads, progress, debug, overwrite,
+                    return_frame, callback, Path(out) if out is not None else None, executor,
+                    scheduler, workers)
+
+
+def _run(work: HandWork, total: int, shard_size: int, config: dict, o: _Options) -> dict | None:
+    """Simulate (or read back) every shard of a run; the shards' tables by start if
+    ``o.return_frame``, else None."""
+    bounds = [(a, min(a + shard_size, total)) for a in range(0, total, shard_size)]
+    out = o.out
+    manifest_path = manifest = None
+    if out is not None:
+        manifest = _open_out(out, config, o.overwrite, work.kind)
+        manifest_path = out / MANIFEST
+        if manifest is None:
+            manifest = {"format": MANIFEST_FORMAT, "kind": work.kind, "run_id": work.run_id,
+                        "config": config, "created": _now(), "shards_total": len(bounds),
+                        "shards": [], "finished": False}
+        manifest.update(versions=_versions(), debug=o.debug, updated=_now())
+        _write_json(manifest_path, manifest)
+    done = set(manifest["shards"]) if manifest else set()
+    meta = {"run_id": work.run_id, "config": config,
+            "versions": manifest["versions"] if manifest else _versions()}
+
+    import numba
+    old_threads = numba.get_num_threads()
+    numba.set_num_threads(o.threads)
+    bar = None
+    tables = {}
+    client = cluster = None
+    try:
+        if o.executor == "dask":
+            client, cluster = _dask_client(o.scheduler, o.workers)
+        if o.progress and work.kernel not in _prepared:
+            cold = kernels_cached(work.kernel) is False
+            print("compiling kernels (first run only)..." if cold else "loading kernels...",
+                  end=" ", file=sys.stderr, flush=True)
+            print(f"done in {prepare_kernels(o.threads, work.kernel):.1f} s", file=sys.stderr,
+                  flush=True)
+        prepare_kernels(o.threads, work.kernel)  # with Dask too: local workers then load the cache
+        files = [work.files(out, a, b) if out is not None else None for a, b in bounds]
+        # a shard is on disk once its last file is (each file is renamed into place when complete)
+        on_disk = {i for i, f in enumerate(files) if f is not None and f[-1].exists()}
+        if o.progress:
+            from tqdm import tqdm
+            # shards already on disk count as the bar's start, so the rate is honest
+            bar = tqdm(total=total, initial=sum(b - a for i, (a, b) in enumerate(bounds)
+                                                if i in on_disk),
+                       unit=work.unit, unit_scale=True, file=sys.stderr, dynamic_ncols=True,
+                       smoothing=0.1)
+
+        def finish(shard: ShardDone, shard_tables: list) -> None:
+            name = Path(shard.path).name if shard.path is not None else None
+            if manifest is not None and name not in done:
+                done.add(name)
+                manifest["shards"] = sorted(done)
+                manifest["updated"] = _now()
+                _write_json(manifest_path, manifest)
+            if o.return_frame:
+                tables[shard.start] = shard_tables
+            if o.callback is not None:
+                o.callback(shard)
+
+        todo = []
+        for i, (a, b) in enumerate(bounds):
+            f = files[i]
+            back = work.read(f, a, b) if f is not None and f[-1].exists() else None
+            if back is None and i in on_disk:
+                on_disk.discard(i)
+                if bar is not None:
+                    bar.write(f"{f[-1].name} is incomplete or corrupt: simulating it again")
+                    bar.update(-(b - a))
+            if back is not None:
+                rec, block, shard_tables = back
+                finish(ShardDone(a, b, rec, 0.0, True, os.fspath(f[-1]), block), shard_tables)
+            elif client is None:
+                t0 = time.perf_counter()
+                rec, block = work.run(a, b, bar.update if bar is not None else None)
+                shard_tables = work.tables(a, rec, block)
+                if f is not None:
+                    try:
+                        _write_tables(shard_tables, f, meta)
+                    except OSError as exc:
+                        raise _os_error(f[-1], exc) from None
+                finish(ShardDone(a, b, rec, time.perf_counter() - t0, False,
+                                 os.fspath(f[-1]) if f is not None else None, block), shard_tables)
+            else:
+                todo.append((a, b, f))
+        if todo:
+            from dask.distributed import as_completed
+            futures = [client.submit(shard_job, work, a, b, f, meta, o.threads, pure=False)
+                       for a, b, f in todo]
+            last = time.perf_counter()
+            try:
+                for fut in as_completed(futures):
+                    try:
+                        a, b, rec, block, _task_seconds, path = fut.result()
+                    except OSError as exc:
+                        raise _os_error(out, exc) from None
+                    fut.release()            # the cluster may forget this shard's records
+                    if bar is not None:
+                        bar.update(b - a)
+                    # wall time since the previous shard: tasks overlap, so their own
+                    # durations would undercount the rate
+                    now = time.perf_counter()
+                    finish(ShardDone(a, b, rec, now - last, False, path, block),
+                           work.tables(a, rec, block))
+                    last = now
+            finally:
+                for fut in futures:
+                    fut.cancel()
+    finally:
+        if bar is not None:
+            bar.close()
+        numba.set_num_threads(old_threads)
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+
+    if manifest is not None:
+        manifest.update(finished=True, updated=_now())
+        _write_json(manifest_path, manifest)
+    return tables if o.return_frame else None
+
+
+def _run_id(config: dict) -> str:
+    return hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()[:16]
+
+
 def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic",
              rules: Rules | str | dict | None = None, out: str | os.PathLike | None = None,
              shard_size: int | None = None, threads: int | None = None,
@@ -513,162 +923,108 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
     ValueError
         An invalid argument (the message names it), rules the engine does
         not support (:meth:`Rules.check_supported`), or an output directory
-        that holds a different run or foreign files.
+        that holds a different run (a match run included) or foreign files.
     KeyboardInterrupt
         Propagated; shards completed so far stay on disk, a shard being
         written is discarded.
     """
     hands = check_int("hands", hands, 1, MAX_HANDS)
-    seed = check_int("seed", seed, 0, 2**64 - 1)
-    names, kinds, params = _resolve_strategies(strategies)
-    rules = rules_or_default(rules)
-    rules.check_supported()
-    names = seat_names(names, rules)
     shard_size = DEFAULT_SHARD_SIZE if shard_size is None else \
         check_int("shard_size", shard_size, 1, MAX_HANDS)
-    max_threads = _max_threads()
-    threads_given = threads
-    threads = max_threads if threads is None else check_int("threads", threads, 1, max_threads)
-    progress = _check_bool("progress", progress)
-    debug = _check_bool("debug", debug)
-    overwrite = _check_bool("overwrite", overwrite)
-    return_frame = _check_bool("return_frame", return_frame)
-    if callback is not None and not callable(callback):
-        raise ValueError(f"callback must be callable, got {callback!r}")
-    if out is not None and not isinstance(out, (str, os.PathLike)):
-        raise ValueError(f"out must be a directory path, got {out!r}")
-    if scheduler is not None:
-        if not isinstance(scheduler, str) or not scheduler.strip():
-            raise ValueError(f"scheduler must be an address such as 'tcp://host:8786', "
-                             f"got {scheduler!r}")
-        executor = "dask"
-    if executor not in ("local", "dask"):
-        raise ValueError(f"executor must be 'local' or 'dask', got {executor!r}")
-    workers = 2 if workers is None else check_int("workers", workers, 1, 1024)
-    if executor == "dask" and threads_given is None:
-        threads = 1                  # one Numba thread per Dask task: workers share the cores
-
-    config = {"hands": hands, "seed": seed, "strategies": names, "rules": rules.to_dict(),
+    o = _options(seed, strategies, rules, threads, progress, debug, overwrite, return_frame,
+                 callback, out, executor, scheduler, workers)
+    config = {"hands": hands, "seed": o.seed, "strategies": o.names, "rules": o.rules.to_dict(),
               "shard_size": shard_size}
-    run_id = hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()[:16]
-    bounds = [(a, min(a + shard_size, hands)) for a in range(0, hands, shard_size)]
-
-    manifest_path = manifest = None
-    if out is not None:
-        out = Path(out)
-        manifest = _open_out(out, config, overwrite)
-        manifest_path = out / MANIFEST
-        if manifest is None:
-            manifest = {"format": MANIFEST_FORMAT, "run_id": run_id, "config": config,
-                        "created": _now(), "shards_total": len(bounds), "shards": [],
-                        "finished": False}
-        manifest.update(versions=_versions(), debug=debug, updated=_now())
-        _write_json(manifest_path, manifest)
-    done = set(manifest["shards"]) if manifest else set()
-
-    import numba
-    old_threads = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    bar = None
-    tables = {}
-    client = cluster = None
-    try:
-        if executor == "dask":
-            client, cluster = _dask_client(scheduler, workers)
-        if progress and not _prepared:
-            cold = kernels_cached() is False
-            print("compiling kernels (first run only)..." if cold else "loading kernels...",
-                  end=" ", file=sys.stderr, flush=True)
-            print(f"done in {prepare_kernels(threads):.1f} s", file=sys.stderr, flush=True)
-        prepare_kernels(threads)     # with Dask too: local workers then load the cached kernels
-        rules_vec = rules.to_vector()
-        paths = [out / dataset.SHARD_PATTERN.format(a=a, b=b) if out is not None else None
-                 for a, b in bounds]
-        on_disk = {p for p in paths if p is not None and p.exists()}
-        if progress:
-            from tqdm import tqdm
-            # shards already on disk count as the bar's start, so the rate is honest
-            bar = tqdm(total=hands, initial=sum(b - a for (a, b), p in zip(bounds, paths)
-                                                if p in on_disk),
-                       unit="hand", unit_scale=True, file=sys.stderr, dynamic_ncols=True,
-                       smoothing=0.1)
-        def finish(shard: ShardDone, table: pa.Table) -> None:
-            path = Path(shard.path) if shard.path is not None else None
-            if manifest is not None and path.name not in done:
-                done.add(path.name)
-                manifest["shards"] = sorted(done)
-                manifest["updated"] = _now()
-                _write_json(manifest_path, manifest)
-            if return_frame:
-                tables[shard.start] = table
-            if callback is not None:
-                callback(shard)
-
-        todo = []
-        for (a, b), path in zip(bounds, paths):
-            table = _read_shard(path, a, b, run_id) if path is not None and path.exists() else None
-            if table is None and path in on_disk:
-                on_disk.discard(path)
-                if bar is not None:
-                    bar.write(f"{path.name} is incomplete or corrupt: simulating it again")
-                    bar.update(-(b - a))
-            if table is not None:
-                finish(ShardDone(a, b, dataset.table_to_records(table), 0.0, True,
-                                 os.fspath(path)), table)
-            elif client is None:
-                t0 = time.perf_counter()
-                rec = _records(seed, a, b, rules_vec, kinds, params, debug,
-                               bar.update if bar is not None else None)
-                table = dataset.records_to_table(rec, a, run_id, names)
-                if path is not None:
-                    try:
-                        dataset.write_shard(table, path, {"run_id": run_id, "config": config,
-                                                          "versions": manifest["versions"]})
-                    except OSError as exc:
-                        raise _os_error(path, exc) from None
-                finish(ShardDone(a, b, rec, time.perf_counter() - t0, False,
-                                 os.fspath(path) if path is not None else None), table)
-            else:
-                todo.append((a, b, path))
-        if todo:
-            from dask.distributed import as_completed
-            meta = {"run_id": run_id, "config": config,
-                    "versions": manifest["versions"] if manifest else _versions()}
-            futures = [client.submit(shard_job, seed, a, b, rules_vec, kinds, params, debug,
-                                     run_id, names, os.fspath(path) if path else None, meta,
-                                     threads, pure=False)
-                       for a, b, path in todo]
-            last = time.perf_counter()
-            try:
-                for fut in as_completed(futures):
-                    try:
-                        a, b, rec, _task_seconds, path = fut.result()
-                    except OSError as exc:
-                        raise _os_error(out, exc) from None
-                    fut.release()            # the cluster may forget this shard's records
-                    table = dataset.records_to_table(rec, a, run_id, names)
-                    if bar is not None:
-                        bar.update(b - a)
-                    # wall time since the previous shard: tasks overlap, so their own
-                    # durations would undercount the rate
-                    now = time.perf_counter()
-                    finish(ShardDone(a, b, rec, now - last, False, path), table)
-                    last = now
-            finally:
-                for fut in futures:
-                    fut.cancel()
-    finally:
-        if bar is not None:
-            bar.close()
-        numba.set_num_threads(old_threads)
-        if client is not None:
-            client.close()
-        if cluster is not None:
-            cluster.close()
-
-    if manifest is not None:
-        manifest.update(finished=True, updated=_now())
-        _write_json(manifest_path, manifest)
-    if not return_frame:
+    work = HandWork(o.seed, o.rules, o.kinds, o.params, o.debug, _run_id(config),
+                    tuple(o.names))
+    tables = _run(work, hands, shard_size, config, o)
+    if tables is None:
         return None
-    return dataset.table_to_frame(pa.concat_tables([tables[a] for a in sorted(tables)]))
+    return dataset.table_to_frame(pa.concat_tables([tables[a][0] for a in sorted(tables)]))
+
+
+class MatchRun(NamedTuple):
+    """What :func:`simulate_matches` returns: the hand rows and the match table."""
+
+    hands: pd.DataFrame
+    matches: pd.DataFrame
+
+
+def simulate_matches(matches: int, seed: int, strategies: str | Sequence[str] = "heuristic",
+                     rules: Rules | str | dict | None = None,
+                     out: str | os.PathLike | None = None, shard_size: int | None = None,
+                     threads: int | None = None, progress: bool = False, debug: bool = False,
+                     overwrite: bool = False, return_frame: bool = True,
+                     callback: Callable[[ShardDone], None] | None = None,
+                     executor: str = "local", scheduler: str | None = None,
+                     workers: int | None = None,
+                     max_hands_per_match: int = DEFAULT_MAX_HANDS) -> MatchRun | None:
+    """Play matches ``0 .. matches-1`` of a run to their end (R60) and return or store them.
+
+    Hand ``k`` of match ``m`` is the deal ``m * 65536 + k`` of the seed
+    (:data:`sim.match.MATCH_STRIDE`), dealt by hand 0's random dealer moved
+    on ``k`` seats (R6); see :mod:`sim.match`.  Shards are blocks of
+    consecutive matches; within a shard, hand ``k`` of all its unfinished
+    matches is played in one parallel kernel call.  Results do not depend on
+    shard size, thread count or executor.
+
+    Parameters
+    ----------
+    matches : int
+        Number of matches, 1 .. 10**12 - 1.
+    seed, strategies, rules, threads, debug, overwrite, callback, executor, scheduler, workers
+        As for :func:`simulate`.  ``callback`` gets a :class:`ShardDone`
+        whose ``matches`` is the shard's :class:`sim.match.MatchBlock`.
+    out : str or os.PathLike, optional
+        Output directory: per shard, the hand rows in
+        ``shard-AAAAAAAAAAAA-BBBBBBBBBBBB.parquet`` (matches ``[A, B)``; read by
+        ``pd.read_parquet(out)`` and :func:`sim.load`) and the match table in
+        ``_matches/`` under the same name (:func:`sim.load_matches`), plus
+        ``_manifest.json``.  The same configuration resumes the run; a hand
+        run's directory is refused.
+    shard_size : int, optional
+        Matches per shard (default ``1_000_000 // max_hands_per_match``, so a
+        shard holds at most a million hands).
+    progress : bool
+        Compile notice and a progress bar in matches on stderr.
+    return_frame : bool
+        Return the tables (False for runs too large to hold in memory).
+    max_hands_per_match : int
+        Safety cap, 1 .. 32767 (default 200): a match not ended by R60
+        after that many hands ends without a winner (``reason`` "cap").
+
+    Returns
+    -------
+    MatchRun or None
+        ``(hands, matches)`` DataFrames: one row per hand played
+        (:data:`sim.dataset.MATCH_HAND_COLUMNS`) ordered by match and hand,
+        and one row per match (:data:`sim.dataset.MATCH_COLUMNS`; ``winner``
+        is nullable ``Int8``, ``<NA>`` if capped); None if ``return_frame``
+        is False.
+
+    Raises
+    ------
+    ValueError
+        An invalid argument (the message names it), unsupported rules, or an
+        output directory holding a hand run, a different match run or
+        foreign files.
+    KeyboardInterrupt
+        Propagated; shards completed so far stay on disk.
+    """
+    matches = check_int("matches", matches, 1, MAX_MATCHES)
+    cap = check_int("max_hands_per_match", max_hands_per_match, 1, MAX_HANDS_LIMIT)
+    shard_size = max(1, MATCH_SHARD_HANDS // cap) if shard_size is None else \
+        check_int("shard_size", shard_size, 1, MAX_MATCHES)
+    o = _options(seed, strategies, rules, threads, progress, debug, overwrite, return_frame,
+                 callback, out, executor, scheduler, workers)
+    config = {"matches": matches, "max_hands_per_match": cap, "seed": o.seed,
+              "strategies": o.names, "rules": o.rules.to_dict(), "shard_size": shard_size}
+    work = MatchWork(o.seed, o.rules, o.kinds, o.params, o.debug, _run_id(config),
+                     tuple(o.names), cap)
+    tables = _run(work, matches, shard_size, config, o)
+    if tables is None:
+        return None
+    starts = sorted(tables)
+    return MatchRun(
+        dataset.table_to_frame(pa.concat_tables([tables[a][1] for a in starts])),
+        dataset.matches_to_frame(pa.concat_tables([tables[a][0] for a in starts])))

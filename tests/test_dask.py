@@ -42,3 +42,12 @@ def test_dask_finishes_a_partial_local_run(tmp_path):
 def test_dask_options_are_validated(kw, needle):
     with pytest.raises(ValueError, match=needle):
         sim.simulate(10, 1, **kw)
+
+
+def test_dask_match_run_equals_local_run(tmp_path):
+    local, remote = tmp_path / "local", tmp_path / "dask"
+    ref = sim.simulate_matches(120, SEED, out=local, shard_size=40)
+    run = sim.simulate_matches(120, SEED, out=remote, shard_size=40, executor="dask", workers=2)
+    pd.testing.assert_frame_equal(run.hands, ref.hands)
+    pd.testing.assert_frame_equal(sim.load_matches(remote), ref.matches)
+    assert sim.check_run(remote).complete
