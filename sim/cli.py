@@ -68,12 +68,34 @@ def _team_options(p: argparse.ArgumentParser) -> None:
                         "--strategy, --team0 and --team1 override it")
 
 
+def _rules_options(p: argparse.ArgumentParser) -> None:
+    """--rules PRESET, --rule OPTION=VALUE (repeatable) and --players N."""
+    p.add_argument("--rules", default="default", metavar="PRESET",
+                   help=f"rule preset: {', '.join(PRESETS)} (default: default; see "
+                        "'burraco rules')")
+    p.add_argument("--rule", action="append", default=[], metavar="OPTION=VALUE",
+                   help="change one rule option of the preset, e.g. --rule target_score=1505 "
+                        "--rule set_ranks=A,3 --rule take_pile_requires_meld=true (repeatable; "
+                        "options in 'burraco rules')")
+    p.add_argument("--players", type=int, choices=(2, 4), metavar="N",
+                   help="number of players, 2 or 4 (R61; default: the preset's, 4); the same "
+                        "as --rule num_players=N")
+
+
+def _rules(args: argparse.Namespace) -> Rules:
+    """The rule set of --rules, --rule and --players (ValueError if invalid)."""
+    changes = dict(Rules.parse_assignment(text) for text in args.rule)
+    if args.players is not None:
+        changes["num_players"] = args.players
+    base = Rules.preset(args.rules)
+    return base.replace(**changes) if changes else base
+
+
 def _paired_options(p: argparse.ArgumentParser, hands_help: str) -> None:
     """Options shared by compare and sweep: deals, seed, rules, threads, quiet."""
     p.add_argument("--hands", type=_count, required=True, metavar="N", help=hands_help)
     p.add_argument("--seed", type=int, required=True, metavar="S", help="run seed")
-    p.add_argument("--rules", default="default", metavar="PRESET",
-                   help=f"rule preset: {', '.join(PRESETS)} (default: default)")
+    _rules_options(p)
     p.add_argument("--threads", type=int, metavar="T", help="Numba threads (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress output on stderr")
 
@@ -122,8 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "shard (default 1000000 // max-hands-per-match)")
     p.add_argument("--threads", type=int, metavar="T",
                    help="Numba threads (default: all cores)")
-    p.add_argument("--rules", default="default", metavar="PRESET",
-                   help=f"rule preset: {', '.join(PRESETS)} (default: default)")
+    _rules_options(p)
     p.add_argument("--overwrite", action="store_true",
                    help="delete the run files already in DIR instead of resuming or refusing")
     p.add_argument("--debug", action="store_true",
@@ -202,8 +223,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--strategy", action="append", metavar="SPEC",
                    help="strategy spec, once for all seats or 4 times (default: heuristic)")
     _team_options(p)
-    p.add_argument("--rules", default="default", metavar="PRESET",
-                   help=f"rule preset: {', '.join(PRESETS)} (default: default)")
+    _rules_options(p)
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="text: readable trace (default); json: the replay document "
                         "(schema in the README)")
@@ -214,9 +234,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_strategies)
 
     p = sub.add_parser("rules", help="show the options of a rule preset as JSON",
-                       description="Print every rule option of a preset as JSON.")
-    p.add_argument("--preset", default="default", metavar="PRESET",
+                       description="Print every rule option of a preset (with any --rule "
+                                   "changes) as JSON.")
+    p.add_argument("--preset", "--rules", dest="rules", default="default", metavar="PRESET",
                    help=f"one of {', '.join(PRESETS)} (default: default)")
+    p.add_argument("--rule", action="append", default=[], metavar="OPTION=VALUE",
+                   help="change one option (repeatable), as for 'burraco simulate'")
+    p.add_argument("--players", type=int, choices=(2, 4), metavar="N",
+                   help="number of players (2 or 4)")
     p.set_defaults(func=_cmd_rules)
     return parser
 
@@ -224,7 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from .runner import MatchSummary, Summary, simulate, simulate_matches
 
-    common = dict(strategies=_specs(args), rules=Rules.preset(args.rules), out=args.out,
+    common = dict(strategies=_specs(args), rules=_rules(args), out=args.out,
                   shard_size=args.shard_size, threads=args.threads, progress=not args.quiet,
                   debug=args.debug, overwrite=args.overwrite, return_frame=False,
                   executor=args.executor, scheduler=args.scheduler, workers=args.workers)
@@ -274,7 +299,7 @@ def _cmd_summarize(args: argparse.Namespace) -> int:
 def _cmd_compare(args: argparse.Namespace) -> int:
     from .comparison import compare, format_summary
 
-    row = compare(args.a, args.b, args.hands, args.seed, rules=Rules.preset(args.rules),
+    row = compare(args.a, args.b, args.hands, args.seed, rules=_rules(args),
                   threads=args.threads, progress=not args.quiet).iloc[0]
     if args.format == "json":
         print(json.dumps({k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()},
@@ -289,7 +314,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
     grid = parse_grid(args.param)
     summary = sweep(args.base, grid, args.hands, args.seed, reference=args.reference,
-                    rules=Rules.preset(args.rules), out=args.out, overwrite=args.overwrite,
+                    rules=_rules(args), out=args.out, overwrite=args.overwrite,
                     threads=args.threads, progress=not args.quiet)
     ref = args.reference or args.base.partition(":")[0]
     print(f"{args.base} with {', '.join(grid)} against {ref}: {args.hands:,} deals per point "
@@ -320,7 +345,7 @@ def _specs(args: argparse.Namespace) -> list:
 def _cmd_replay(args: argparse.Namespace) -> int:
     from . import trace as R
 
-    doc = R.replay(args.seed, args.hand, strategies=_specs(args), rules=Rules.preset(args.rules),
+    doc = R.replay(args.seed, args.hand, strategies=_specs(args), rules=_rules(args),
                    dealer=args.dealer)
     print(R.to_json(doc) if args.format == "json" else R.format_text(doc))
     return 0
@@ -340,7 +365,7 @@ def _cmd_strategies(args: argparse.Namespace) -> int:
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
-    print(json.dumps(Rules.preset(args.preset).to_dict(), indent=2))
+    print(json.dumps(_rules(args).to_dict(), indent=2))
     return 0
 
 

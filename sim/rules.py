@@ -309,6 +309,50 @@ class Rules:
         return dataclasses.replace(self, **changes)
 
     @classmethod
+    def parse_assignment(cls, text: str) -> tuple:
+        """Parse ``"option=value"`` as typed on the command line (``--rule``).
+
+        Booleans are ``true``/``false`` (also ``yes``/``no``, ``1``/``0``),
+        integers are decimal, ``semi_clean_bonus`` also takes ``none``/``off``,
+        ``set_ranks`` is a comma-separated list of ranks (``A,3``), string
+        options take their value as written.
+
+        Returns
+        -------
+        tuple
+            ``(option, value)`` with the value converted to the option's
+            type (it is validated when a :class:`Rules` is built).
+
+        Raises
+        ------
+        ValueError
+            No ``=``, an unknown option, or a value of the wrong type; the
+            one-line message names the option and what is allowed.
+        """
+        if not isinstance(text, str) or "=" not in text:
+            raise ValueError(f"rule: expected OPTION=VALUE (e.g. target_score=1505), got {text!r}")
+        name, raw = (part.strip() for part in text.split("=", 1))
+        cls._check_names([name])
+        default = getattr(cls(), name)
+        low = raw.lower()
+        if isinstance(default, bool):
+            table = {"true": True, "yes": True, "1": True, "on": True,
+                     "false": False, "no": False, "0": False, "off": False}
+            if low not in table:
+                _fail(name, "true or false", raw)
+            return name, table[low]
+        if name == "set_ranks":
+            return name, tuple(r for r in raw.replace(" ", ",").split(",") if r)
+        if name == "semi_clean_bonus" and low in ("none", "null", "off", ""):
+            return name, None
+        if isinstance(default, int) or name == "semi_clean_bonus":
+            try:
+                return name, int(raw)
+            except ValueError:
+                _fail(name, "an integer", raw)
+        return name, raw
+
+    @classmethod
     def _check_names(cls, names: Iterable[str]) -> None:
         known = cls.options()
         for key in names:

@@ -10,7 +10,7 @@ Document schema (all cards in the project notation, e.g. ``"10♥"``, ``"JK"``;
 every card field has an ``*_id``/``*_ids`` twin with the card ids, which
 tell the two copies of a card apart)::
 
-    {"seed", "hand_index", "rules": {option: value}, "strategies": [4 specs],
+    {"seed", "hand_index", "rules": {option: value}, "strategies": [4 specs, null if empty],
      "dealer", "first_player",
      "deal": {"hands": [[card, ...] x4], "pozzetti": [[...], [...]],
               "discard": card, "stock": [card, ... top first]},
@@ -37,7 +37,7 @@ from kernels import state as KS
 from . import dataset, notation
 from .deal import deal as _deal
 from ._cards import check_int, rules_or_default
-from .runner import _resolve_strategies
+from .runner import _resolve_strategies, seat_names
 
 EV_ROWS = 8192
 EV_CARDS = 65536
@@ -85,6 +85,7 @@ def replay(seed, hand_index, strategies="heuristic", rules=None, dealer=None) ->
     r = rules_or_default(rules)
     r.check_supported()
     specs, kinds, params = _resolve_strategies(strategies)
+    specs = seat_names(specs, r)                 # None for an empty seat (2 players)
     dealer_in = -1 if dealer is None else check_int("dealer", dealer, 0, r.num_players - 1)
     rec = np.zeros(L.N_REC, np.int32)
     work = np.empty(work_words(EV_ROWS, EV_CARDS), np.int64)
@@ -154,9 +155,10 @@ def format_text(doc: dict) -> str:
     out = []
     res = doc["result"]
     out.append(f"hand {doc['hand_index']} of seed {doc['seed']}   strategies: "
-               + ", ".join(f"seat {i}: {s}" for i, s in enumerate(doc["strategies"])))
+               + ", ".join(f"seat {i}: {s}" for i, s in enumerate(doc["strategies"]) if s))
     out.append(f"dealer: seat {doc['dealer']}   first player: seat {doc['first_player']}   "
-               f"(team 0 = seats 0, 2; team 1 = seats 1, 3)")
+               + ("(team 0 = seats 0, 2; team 1 = seats 1, 3)" if len(doc["deal"]["hands"]) == 4
+                  else "(two players: team 0 = seat 0, team 1 = seat 1)"))
     out.append("deal:")
     for s, h in enumerate(doc["deal"]["hands"]):
         out.append(f"  seat {s}: {' '.join(h)}")

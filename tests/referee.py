@@ -948,11 +948,18 @@ class Referee:
         singles = [ids[0] for ids in by_face.values()]
         singles += [c for ids in by_face.values() for c in ids[1:] if c == barred]
         table = self.tables[team]
+        infos = [self.meld_info(m) for m in table]
         for c in singles:
             if not usable([c]):
                 continue
-            for m in table:
-                ok, _, _ = layoff_step(m.ids, c, self.set_ranks)
+            f = fold(face_of(c))
+            for m, info in zip(table, infos):
+                if not info.valid:
+                    continue
+                if not (is_joker(f) or is_two(f)) and (
+                        rank_of(f) != info.rank if info.kind == "set" else suit_of(f) != info.suit):
+                    continue            # a natural card joins a set of its rank or a run of its suit
+                ok, _, _ = layoff_step(m.ids, c, self.set_ranks, info)
                 if not ok:
                     continue
 
@@ -969,8 +976,16 @@ class Referee:
                 continue
             seen.add(key)
             plain = [f for f in key[0] if not is_joker(f) and not is_two(f)]
-            if len({rank_of(f) for f in plain}) > 1 and len({suit_of(f) for f in plain}) > 1:
-                continue
+            ranks = {rank_of(f) for f in plain}
+            if len(ranks) > 1:
+                # not a set; a sequence of three covers three consecutive slots (R4), so
+                # its natural cards other than 2s are one suit within a span of 2 slots
+                if len({suit_of(f) for f in plain}) > 1:
+                    continue
+                low = sorted(r + 1 for r in ranks)                    # ace = slot 1
+                high = sorted(14 if r == 0 else r + 1 for r in ranks)  # ace = slot 14
+                if low[-1] - low[0] > 2 and high[-1] - high[0] > 2:
+                    continue
             if not usable(trio):
                 continue
             info = analyze(list(trio), self.set_ranks)
@@ -1328,3 +1343,68 @@ if __name__ == "__main__":      # driver: the only place that imports sim (tests
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import referee_cli
     raise SystemExit(referee_cli.main())
+
+
+# =============================================================================== matches (R6, R60)
+def check_match(match: dict, hands: list, rules: dict | None = None,
+                max_hands: int = 200) -> list:
+    """Re-check one match of a match run; returns a list of violation texts.
+
+    ``match``: the match-table row (``match``, ``winner`` (None if capped),
+    ``hands``, ``final_t0``, ``final_t1``, ``first_dealer``, ``reason``);
+    ``hands``: its hand rows in order (``hand_in_match``, ``hand_index``,
+    ``dealer``, ``first_player``, ``score_t0``, ``score_t1``, ``total_t0``,
+    ``total_t1``).  Checks the deals (hand k is deal ``m * 65536 + k``), the
+    rotating deal (R6), the running totals and the end of the match (R60: it
+    ends after the first hand where a total reaches ``target_score`` and the
+    totals differ; the higher total wins; ``max_hands`` hands end it without
+    a winner).
+    """
+    r = dict(DEFAULT_RULES)
+    r.update(rules or {})
+    n, target = int(r["num_players"]), int(r["target_score"])
+    out = []
+    m = match["match"]
+    if len(hands) != match["hands"]:
+        out.append(f"[R60] match {m}: {len(hands)} hand rows, the match table says "
+                   f"{match['hands']}")
+    t = [0, 0]
+    ended_at = None
+    for k, h in enumerate(hands):
+        if h["hand_in_match"] != k or h["hand_index"] != m * 65536 + k:
+            out.append(f"[DOC] match {m}: row {k} is hand_in_match {h['hand_in_match']}, deal "
+                       f"{h['hand_index']}; expected {k}, {m * 65536 + k}")
+        want_dealer = (match["first_dealer"] + k) % n
+        if h["dealer"] != want_dealer or h["first_player"] != (want_dealer + 1) % n:
+            out.append(f"[R6] match {m} hand {k}: dealer {h['dealer']} / first player "
+                       f"{h['first_player']}, the deal rotates to dealer {want_dealer}")
+        if ended_at is not None:
+            out.append(f"[R60] match {m}: hand {k} was played although the match ended after "
+                       f"hand {ended_at}")
+        t[0] += h["score_t0"]
+        t[1] += h["score_t1"]
+        if [h["total_t0"], h["total_t1"]] != t:
+            out.append(f"[R60] match {m} hand {k}: totals {h['total_t0']}/{h['total_t1']}, "
+                       f"the sum of the hand scores is {t[0]}/{t[1]}")
+        if ended_at is None and max(t) >= target and t[0] != t[1]:
+            ended_at = k
+    if hands and hands[0]["dealer"] != match["first_dealer"]:
+        out.append(f"[R6] match {m}: first_dealer {match['first_dealer']}, hand 0 was dealt by "
+                   f"{hands[0]['dealer']}")
+    if ended_at is not None:
+        want = {"winner": 0 if t[0] > t[1] else 1, "reason": "target"}
+    elif len(hands) >= max_hands:
+        want = {"winner": None, "reason": "cap"}
+    else:
+        want = {"winner": None, "reason": None}
+        out.append(f"[R60] match {m}: the hands stop after {len(hands)} with totals "
+                   f"{t[0]}/{t[1]}: neither at the target {target} with different totals, "
+                   f"nor at the cap {max_hands}")
+    want.update(final_t0=t[0], final_t1=t[1])
+    for key, val in want.items():
+        got = match[key]
+        if key == "winner" and got is not None:
+            got = int(got)
+        if got != val:
+            out.append(f"[R60] match {m}: {key} {got!r}, the referee computes {val!r}")
+    return out

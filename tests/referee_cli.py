@@ -8,7 +8,14 @@ Run from the project root::
     python -m tests.referee --hands 2000 --seed 1 --strategy heuristic
     python -m tests.referee --hands 2000 --seed 1 --strategy random --jobs 2
     python -m tests.referee --hands 500 --preset fibur_italian --dump /tmp/bad
+    python -m tests.referee --matches 1000 --seed 1 --rules '{"num_players": 2}'
     burraco replay --seed 1 --hand 42 --format json > h.json && python -m tests.referee --file h.json
+
+With ``--matches N`` the driver plays N matches with ``sim.simulate_matches``,
+re-checks every match (deals, rotating dealer R6, running totals, R60 end
+and winner: ``referee.check_match``), referees every hand of every match
+from its replay with the match's dealer, and compares that replay's result
+with the hand row of the run.
 
 Prints progress, then the number of hands refereed and the violations per
 rule ID (with a few examples each).  Exit code 0 if every hand is clean, 1
@@ -36,28 +43,49 @@ def _init(cfg: dict) -> None:
     _CFG.update(cfg)
 
 
-def _one(i: int):
+def _same(a, b) -> bool:
+    if a is None or b is None or a != a or b != b:          # null / NaN (an empty seat)
+        return (a is None or a != a) and (b is None or b != b)
+    if isinstance(a, (bool, int, float)) and isinstance(b, (bool, int, float)):
+        return int(a) == int(b)
+    return str(a) == str(b)
+
+
+def _one(task):
+    """Referee one hand: ``task`` is a hand index, or ``(index, dealer, run_row)``
+    for a match hand (the run's row is compared with the replay's result)."""
     import sim.trace as SR                              # the engine: driver only
+    i, dealer, row = task if isinstance(task, tuple) else (task, None, None)
     rules = _CFG["rules"]
     try:
-        doc = SR.replay(_CFG["seed"], i, strategies=_CFG["strategies"], rules=rules)
+        doc = SR.replay(_CFG["seed"], i, strategies=_CFG["strategies"], rules=rules,
+                        dealer=dealer)
     except Exception as exc:                            # noqa: BLE001
         return i, [("PRODUCER", f"sim.replay failed: {type(exc).__name__}: {exc}")], None, None
     doc = json.loads(json.dumps(doc, ensure_ascii=False))   # referee sees exactly the JSON
-    v = REF.check(doc)
+    v = [(x.rule, str(x)) for x in REF.check(doc)]
+    if row is not None:
+        res = doc.get("result", {})
+        for key, want in res.items():
+            if key in row and not _same(row[key], want):
+                v.append(("RUN", f"hand {i} (dealer {dealer}): the run's {key} is {row[key]!r}, "
+                                 f"its replay gives {want!r}"))
     dump = None
     if v and _CFG.get("dump"):
         path = Path(_CFG["dump"]) / f"seed{_CFG['seed']}-hand{i}.json"
         path.write_text(json.dumps(doc, ensure_ascii=False, indent=1), encoding="utf-8")
         dump = str(path)
     end = doc.get("result", {}).get("end_reason")
-    return i, [(x.rule, str(x)) for x in v], end, dump
+    return i, v, end, dump
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m tests.referee",
                                 description="Referee simulated Burraco hands against RULES.md")
     p.add_argument("--hands", type=int, default=None, help="number of hands to simulate")
+    p.add_argument("--matches", type=int, default=None,
+                   help="number of whole matches to simulate and referee (R6, R60 and every "
+                        "hand)")
     p.add_argument("--file", nargs="+", default=None,
                    help="check replay documents saved as JSON (e.g. from "
                         "'burraco replay --format json') instead of simulating")
@@ -81,10 +109,10 @@ def main(argv=None) -> int:
             for x in v:
                 print(f"  {x}")
         return 1 if bad else 0
-    if args.hands is None:
-        p.error("--hands or --file is required")
-    if args.hands < 1 or args.start < 0 or args.jobs < 1:
-        p.error("--hands and --jobs must be >= 1, --start >= 0")
+    if (args.hands is None) == (args.matches is None):
+        p.error("exactly one of --hands, --matches or --file is required")
+    if (args.hands or args.matches) < 1 or args.start < 0 or args.jobs < 1:
+        p.error("--hands, --matches and --jobs must be >= 1, --start >= 0")
 
     rules = None
     if args.preset or args.rules:
@@ -100,9 +128,30 @@ def main(argv=None) -> int:
         Path(args.dump).mkdir(parents=True, exist_ok=True)
     cfg = {"seed": args.seed, "strategies": strategies, "rules": rules, "dump": args.dump}
 
-    idx = range(args.start, args.start + args.hands)
     counts, examples, ends = Counter(), defaultdict(list), Counter()
     bad_hands, dumps = [], []
+    if args.matches is not None:
+        import sim                                       # driver only
+        run = sim.simulate_matches(args.matches, args.seed, strategies=strategies, rules=rules)
+        hands_df = run.hands.sort_values(["match", "hand_in_match"])
+        by_match = {m: g.to_dict("records") for m, g in hands_df.groupby("match")}
+        rules_dict = (rules or sim.Rules()).to_dict()
+        for row in run.matches.to_dict("records"):
+            if row["winner"] is not None and row["winner"] != row["winner"]:   # NaN
+                row["winner"] = None
+            elif row["winner"] is not None and str(row["winner"]) == "<NA>":
+                row["winner"] = None
+            for text in REF.check_match(row, by_match.get(row["match"], []), rules_dict):
+                rule = text[1:text.index("]")]
+                counts[rule] += 1
+                if len(examples[rule]) < args.examples:
+                    examples[rule].append(text)
+        print(f"{args.matches} matches, {len(hands_df)} hands; match checks: "
+              f"{sum(counts.values())} violations", flush=True)
+        idx = [(int(h["hand_index"]), int(h["dealer"]), h) for h in hands_df.to_dict("records")]
+        args.hands = len(idx)
+    else:
+        idx = range(args.start, args.start + args.hands)
     t0 = time.time()
     every = max(1, args.hands // 20)
     if args.jobs == 1:
@@ -130,8 +179,9 @@ def main(argv=None) -> int:
         if pool is not None:
             pool.close()
             pool.join()
-    print(f"\nrefereed {args.hands} hands (seed {args.seed}, hands {args.start}.."
-          f"{args.start + args.hands - 1}, strategy {args.strategy}, "
+    what = (f"{args.matches} matches" if args.matches is not None else
+            f"hands {args.start}..{args.start + args.hands - 1}")
+    print(f"\nrefereed {args.hands} hands (seed {args.seed}, {what}, strategy {args.strategy}, "
           f"rules {args.preset or 'default'}{' + ' + args.rules if args.rules else ''})")
     print("end reasons: " + ", ".join(f"{k}={v}" for k, v in sorted(ends.items(), key=str)))
     print(f"hands with violations: {len(bad_hands)}; violations: {sum(counts.values())}")

@@ -121,3 +121,83 @@ def test_r31_referee_agrees():
         parts = team_score([ids], [], closed=False, pozzetto_taken=True,
                            rules={"extra_burraco_classes": True})
         assert parts["burraco_bonus"] == bonus
+
+
+# ---------------------------------------------------------------- --rule / --players
+@pytest.mark.parametrize("text, pair", [
+    ("target_score=1505", ("target_score", 1505)),
+    ("take_pile_requires_meld=true", ("take_pile_requires_meld", True)),
+    ("forbid_rediscard_single_pile=no", ("forbid_rediscard_single_pile", False)),
+    ("set_ranks=A,3", ("set_ranks", ("A", "3"))),
+    ("semi_clean_bonus=off", ("semi_clean_bonus", None)),
+    ("semi_clean_bonus=150", ("semi_clean_bonus", 150)),
+    ("stock_end_mode=immediate", ("stock_end_mode", "immediate")),
+])
+def test_parse_assignment(text, pair):
+    assert sim.Rules.parse_assignment(text) == pair
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("target_score", "OPTION=VALUE"), ("bogus=1", "unknown option 'bogus'"),
+    ("clean_bonus=abc", "clean_bonus must be an integer"),
+    ("lock_two_roles=maybe", "lock_two_roles must be true or false"),
+])
+def test_parse_assignment_errors(text, needle):
+    with pytest.raises(ValueError, match=needle):
+        sim.Rules.parse_assignment(text)
+
+
+def test_cli_rule_and_players_reach_the_manifest_and_the_records(tmp_path, capsys):
+    import json
+
+    import pandas as pd
+
+    from sim.cli import main
+    out = tmp_path / "run"
+    assert main(["simulate", "--hands", "200", "--seed", "4", "--out", str(out), "--quiet",
+                 "--rules", "fibur_italian", "--players", "2",
+                 "--rule", "target_score=1505", "--rule", "stock_end_mode=immediate"]) == 0
+    capsys.readouterr()
+    rules = json.loads((out / "_manifest.json").read_text())["config"]["rules"]
+    assert rules["num_players"] == 2 and rules["target_score"] == 1505
+    assert rules["semi_clean_bonus"] == 150 and rules["stock_end_mode"] == "immediate"
+    df = pd.read_parquet(out)
+    assert set(df.dealer) <= {0, 1} and set(df.first_player) <= {0, 1}
+    assert df.strategy_s2.isna().all() and df.strategy_s3.isna().all()
+    assert (df.strategy_s0 == "heuristic").all()
+    # the run's first hand is the replay of hand 0 under the same rules
+    doc = sim.replay(4, 0, rules=sim.Rules.from_dict(rules))
+    assert doc["result"]["score_t0"] == df.score_t0.iloc[0]
+    assert len(doc["deal"]["hands"]) == 2 and len(doc["deal"]["stock"]) == 63     # R61
+
+
+def test_cli_bad_rule_is_one_line_exit_2(tmp_path, capsys):
+    from sim.cli import main
+    assert main(["simulate", "--hands", "10", "--seed", "1", "--out", str(tmp_path / "r"),
+                 "--rule", "pozzetto_size=40"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "pozzetto_size must be an integer in 1..18" in err[0]
+    assert not (tmp_path / "r").exists()
+
+
+# ---------------------------------------------------------------- R61 two players
+def test_r61_two_player_deal_counts():
+    d = sim.deal(7, 3, rules=sim.Rules(num_players=2))
+    assert [len(h) for h in d.hands] == [11, 11] and [len(p) for p in d.pozzetti] == [11, 11]
+    assert len(d.stock) == 63 and d.dealer in (0, 1) and d.first_player == 1 - d.dealer
+    ids = [int(c) for h in d.hands for c in h] + [int(c) for p in d.pozzetti for c in p] \
+        + [d.discard] + [int(c) for c in d.stock]
+    assert sorted(ids) == list(range(108))
+
+
+@pytest.mark.parametrize("strategy", ["heuristic", "random"])
+def test_referee_two_players(strategy, capsys):
+    _referee(["--hands", "300", "--seed", "73", "--strategy", strategy,
+              "--rules", '{"num_players": 2}'], capsys)
+
+
+@pytest.mark.parametrize("rules", [None, '{"num_players": 2}', '{"target_score": 1005}'])
+def test_referee_matches(rules, capsys):
+    args = ["--matches", "60", "--seed", "74"] + (["--rules", rules] if rules else [])
+    out = _referee(args, capsys)
+    assert "60 matches" in out and "match checks: 0 violations" in out
