@@ -17,7 +17,7 @@ from .rng import seed_hand
 from .scoring import POZ_TAKEN, POZ_UNPLAYED, POZ_UNTAKEN, score_team
 from .state import (G_ACTIONS, G_BARRED, G_CLOSER, G_ERR, G_HIDDEN, G_PC,
                     G_PMODE, G_PN, G_POZ_SIZE, G_PP, G_PTURN, G_SLEN, G_SP,
-                    G_STALL, G_TOOK_PILE, G_TPOZ, G_TURN, MI_KIND, MI_LEN,
+                    G_STALL, G_TEAM, G_TOOK_PILE, G_TPOZ, G_TURN, MI_KIND, MI_LEN, NTEAMS,
                     EV_END, G_NEV, G_NEVC, I0, log_event,
                     conservation_check, discard_card, draw_stock, give_pozzetto,
                     hand_add, meld_add, meld_create, take_pile, STATE_WORDS, EV_COLS, state_views, view_f64,
@@ -59,7 +59,7 @@ def _debug_check(st, dbg):
     if not conservation_check(st, dbg[:108], dbg[108:]):
         g[G_ERR] |= L.ERR_CONSERVATION
     mcnt, minfo, nm = st[6], st[8], st[9]
-    for t in range(2):
+    for t in range(NTEAMS):
         for mi in range(nm[t]):
             kind, nw, n2, key, lo, hi, ws, why = analyze(mcnt[t, mi], ANY_RANK)
             if kind == KIND_NONE or kind != minfo[t, mi, MI_KIND]:
@@ -81,6 +81,7 @@ def setup_hand(st, deck, rv):
         poz[0, i] = deck[poz0 + i]
         poz[1, i] = deck[poz1 + i]
     g[G_POZ_SIZE] = p
+    g[G_POZ_SIZE + 1] = p
     pile[0] = deck[up]
     g[G_PN] = 1
     for i in range(stock_size):
@@ -110,7 +111,7 @@ def play_turn(st, rv, seat, kind, p, rng, sel, scratch, vals, cand, dbg, need, d
     Mutates ``st`` and the generator ``rng`` (uint64[4]).
     """
     hn, g = st[1], st[10]
-    team = seat % 2
+    team = g[G_TEAM + seat]
     g[G_TURN] += 1
     g[G_HIDDEN + seat] = 0            # an assigned pozzetto is usable from now (R41)
     g[G_BARRED] = -1

@@ -12,6 +12,7 @@ meanings are in ``sim.strategies``.
 import numpy as np
 from numba import njit
 
+from . import layout as L
 from .cards import CIDX, CVALUE, JOKER
 from .layout import (HP_CLOSE_MIN_BURRACOS, HP_DISCARD_W_DANGER, HP_DISCARD_W_MIDDLE,
                      HP_DISCARD_W_NEIGHBOR, HP_DISCARD_W_PAIR, HP_DISCARD_W_POINTS,
@@ -21,8 +22,8 @@ from .layout import (HP_CLOSE_MIN_BURRACOS, HP_DISCARD_W_DANGER, HP_DISCARD_W_MI
 from .legal import OK, can_create, can_discard, can_layoff, layoff_fits, trio_sel
 from .melds import KIND_SEQ, KIND_SET
 from .rng import bounded
-from .state import (G_BARRED, G_PN, G_SLEN, G_SP, G_TPOZ, G_TURN, MI_KEY, MI_KIND, MI_LEN,
-                    MI_NAT2, MI_NWILD, meld_add, meld_create)
+from .state import (G_BARRED, G_PN, G_SLEN, G_SP, G_TEAM, G_TPOZ, G_TURN, MI_KEY, MI_KIND,
+                    MI_LEN, MI_NAT2, MI_NWILD, NTEAMS, meld_add, meld_create, reset_g)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -106,14 +107,14 @@ def heur_pickup(st, rv, seat, p):
     """Take the discard pile (True) or draw from the stock (False)."""
     hn, hcnt, pile, g = st[1], st[2], st[4], st[10]
     mcnt, minfo, nm = st[6], st[8], st[9]
-    team = seat % 2
+    team = g[G_TEAM + seat]
     pn = g[G_PN]
     # gates: pile too small, hand too far on (stock), an opponent on 2 or 5 cards
     if pn < p[HP_PILE_MIN_SIZE] or g[G_SLEN] - g[G_SP] < p[HP_PILE_MIN_STOCK]:
         return False
     if p[HP_PILE_AVOID_OPP_2_OR_5] >= 0.5:
-        for o in ((seat + 1) % 4, (seat + 3) % 4):
-            if hn[o] == 2 or hn[o] == 5:
+        for o in range(rv[L.RV_NUM_PLAYERS]):
+            if g[G_TEAM + o] != team and (hn[o] == 2 or hn[o] == 5):
                 return False
     useful = 0.0
     for i in range(pn):
@@ -213,7 +214,7 @@ def heur_meld_step(st, rv, seat, p, sel, scratch):
     (R38 included) before it is applied; ``st`` is mutated.
     """
     hn, hcnt, mcnt, minfo, nm, g = st[1], st[2], st[6], st[8], st[9], st[10]
-    team = seat % 2
+    team = st[10][G_TEAM + seat]
     hc = hcnt[seat]
     small = hn[seat] <= 4
     # A. lay off naturals (and same-suit 2s entering as natural 2s); remember the
@@ -425,8 +426,8 @@ def heur_discard(st, rv, seat, p, vals, known):
     """
     hand, hn, g = st[0], st[1], st[10]
     hc, mcnt, minfo, nm = st[2][seat], st[6], st[8], st[9]
-    team = seat % 2
-    opp = 1 - team
+    team = g[G_TEAM + seat]
+    opp = g[G_TEAM + (seat + 1) % rv[L.RV_NUM_PLAYERS]]     # who may take this discard
     if hn[seat] == 1:
         cid = hand[seat, 0]
         code, closes = can_discard(st, rv, team, seat, cid)
@@ -468,7 +469,7 @@ def rand_meld_step(st, rv, seat, rng, sel, scratch, cand):
     ``int64[K, 4]`` work array.  Returns False when "stop" was chosen.
     """
     hcnt, minfo, nm = st[2], st[8], st[9]
-    team = seat % 2
+    team = st[10][G_TEAM + seat]
     hc = hcnt[seat]
     k = 0
     kmax = cand.shape[0]
@@ -516,7 +517,7 @@ def rand_meld_step(st, rv, seat, rng, sel, scratch, cand):
 def rand_discard(st, rv, seat, rng):
     """A uniformly chosen legal discard (by card id)."""
     hand, hn = st[0], st[1]
-    team = seat % 2
+    team = st[10][G_TEAM + seat]
     n = np.int64(0)
     for i in range(hn[seat]):
         code, closes = can_discard(st, rv, team, seat, hand[seat, i])
@@ -554,14 +555,15 @@ def meld_search(hand_ids, rv, p, st, sel, scratch):
         hn[s] = 0
         for c in range(53):
             hcnt[s, c] = 0
-    for t in range(2):
+    for t in range(NTEAMS):
         for mi in range(nm[t]):
             for c in range(53):
                 mcnt[t, mi, c] = 0
             minfo[t, mi, 0] = 0
         nm[t] = 0
-    g[G_TPOZ] = 1            # no al-volo refill: search the hand alone
-    g[G_TPOZ + 1] = 1
+    reset_g(g)
+    for t in range(NTEAMS):
+        g[G_TPOZ + t] = 1    # no al-volo refill: search the hand alone
     k = hand_ids.shape[0]
     for i in range(k):
         cid = hand_ids[i]

@@ -9,11 +9,11 @@ A hand's state is a tuple of int64 arrays (``st``)::
 ``hcnt``  int64[4, 53]    the same hands as counts per count index
 ``stock`` int64[108]      stock, top card at ``g[G_SP]``, ends at ``g[G_SLEN]``
 ``pile``  int64[108]      discard pile, bottom first, ``g[G_PN]`` cards
-``poz``   int64[2, 18]    the two pozzetti (``g[G_POZ_SIZE]`` cards each)
-``mcnt``  int64[2, 40, 53] each team's melds as counts
-``mids``  int64[2, 40, 14] the melds' card ids (first ``minfo[..., MI_LEN]``)
-``minfo`` int64[2, 40, 8] length, kind and canonical reading of each meld
-``nm``    int64[2]        number of melds per team
+``poz``   int64[3, 18]    the pozzetti (``g[G_POZ_SIZE + k]`` cards in pozzetto k)
+``mcnt``  int64[3, 40, 53] each team's melds as counts
+``mids``  int64[3, 40, 14] the melds' card ids (first ``minfo[..., MI_LEN]``)
+``minfo`` int64[3, 40, 8] length, kind and canonical reading of each meld
+``nm``    int64[3]        number of melds per team
 ``g``     int64[G_LEN]    scalars (``G_*`` slots)
 ``ev``    int64[E, 8]     event log rows (``EV_*`` columns), E = 0 when off
 ``evc``   int64[C]        card ids referred to by the event rows
@@ -28,8 +28,11 @@ With a zero-row ``ev`` nothing is logged.
 :func:`state_views` lays them out as borrowed views of one work buffer, which
 is what the batch loop uses (no reference counting on the hot path).
 
-Seat ``s`` plays for team ``s % 2`` (R5).  Moves keep every card id in
-exactly one place (card conservation, RULES.md section 19).
+Seat ``s`` plays for team ``g[G_TEAM + s]``: ``s % 2`` with 4 players (R5)
+and 2 players (R61); its own seat with 3 players, until the two players left
+without pozzetto A become partners in ``solo_18`` (R62).  Team slot 2 is used
+only with 3 players.  Moves keep every card id in exactly one place (card
+conservation, RULES.md section 19).
 """
 import numpy as np
 from numba import carray, config, njit, types
@@ -42,6 +45,7 @@ HMAX = 108
 MMAX = 40
 MCARDS = 14
 PMAX = 18
+NTEAMS = 3          # team (table) slots: 2, or 3 with three players (R62, R63)
 
 MI_LEN = 0
 MI_KIND = 1
@@ -55,24 +59,27 @@ MI_WSLOT = 7
 G_SP = 0            # index of the stock's top card
 G_SLEN = 1          # stock length at the deal
 G_PN = 2            # cards in the discard pile
-G_POZ_NEXT = 3      # next pozzetto to hand out (0, 1; 2 = none left)
+G_POZ_NEXT = 3      # next pozzetto to hand out (0, 1, 2; G_NPOZ = none left)
 G_TURN = 4          # player turns started so far
 G_STALL = 5         # stall counter (R51)
 G_BARRED = 6        # id barred from this turn's discard (R36), -1 none
 G_TPOZ = 7          # +team: 1 once the team has taken its pozzetto (R42)
-G_PTURN = 9         # +team: turn the pozzetto was taken (-1)
-G_PMODE = 11        # +team: POZ_DIRECT / POZ_DISCARD
-G_HIDDEN = 13       # +seat: 1 while an assigned pozzetto is unplayed (R41, R57)
-G_PP = 17           # +team: discard-pile pickups
-G_PC = 19           # +team: cards picked up from the pile
-G_ERR = 21          # debug error bits
-G_TOOK_PILE = 22    # 1 if this turn's pickup took the pile
-G_ACTIONS = 23      # meld-phase actions this turn
-G_POZ_SIZE = 24     # cards per pozzetto
-G_CLOSER = 25       # seat that closed, -1
-G_NEV = 26          # event rows used
-G_NEVC = 27         # event card slots used
-G_LEN = 28
+G_PTURN = 10        # +team: turn the pozzetto was taken (-1)
+G_PMODE = 13        # +team: POZ_DIRECT / POZ_DISCARD
+G_HIDDEN = 16       # +seat: 1 while an assigned pozzetto is unplayed (R41, R57)
+G_PP = 20           # +team: discard-pile pickups
+G_PC = 23           # +team: cards picked up from the pile
+G_ERR = 26          # debug error bits
+G_TOOK_PILE = 27    # 1 if this turn's pickup took the pile
+G_ACTIONS = 28      # meld-phase actions this turn
+G_POZ_SIZE = 29     # +pozzetto: cards in deal pozzetto k
+G_CLOSER = 32       # seat that closed, -1
+G_NEV = 33          # event rows used
+G_NEVC = 34         # event card slots used
+G_TEAM = 35         # +seat: the team (table) the seat plays for (R5, R61-R63)
+G_NPOZ = 39         # pozzetti in the deal (2, or 3 in individual_3x11)
+G_SOLO = 40         # 3 players, solo_18: the seat that took pozzetto A and plays alone, -1
+G_LEN = 41
 
 # event types (ev[:, EVC_TYPE]); np.int64 so that Numba compiles log_event
 # once, not once per literal
@@ -96,6 +103,24 @@ EVC_N = 7
 EV_COLS = 8
 
 
+@njit(cache=True, _nrt=False)
+def reset_g(g):
+    """Clear the game counters ``g`` (int64[G_LEN], mutated) for a new hand of
+    four players: seat ``s`` plays for team ``s % 2``, two pozzetti of 11."""
+    for i in range(G_LEN):
+        g[i] = 0
+    g[G_BARRED] = -1
+    for t in range(NTEAMS):
+        g[G_PTURN + t] = -1
+    g[G_CLOSER] = -1
+    g[G_SOLO] = -1
+    for s in range(4):
+        g[G_TEAM + s] = s % 2
+    g[G_NPOZ] = 2
+    for k in range(NTEAMS):
+        g[G_POZ_SIZE + k] = 11
+
+
 @njit(cache=True)
 def new_state(ev_rows, ev_cards):
     """Empty state tuple (all hands, melds, piles empty).
@@ -107,23 +132,20 @@ def new_state(ev_rows, ev_cards):
     hcnt = np.zeros((4, 53), np.int64)
     stock = np.full(HMAX, -1, np.int64)
     pile = np.full(HMAX, -1, np.int64)
-    poz = np.full((2, PMAX), -1, np.int64)
-    mcnt = np.zeros((2, MMAX, 53), np.int64)
-    mids = np.full((2, MMAX, MCARDS), -1, np.int64)
-    minfo = np.zeros((2, MMAX, 8), np.int64)
-    nm = np.zeros(2, np.int64)
+    poz = np.full((NTEAMS, PMAX), -1, np.int64)
+    mcnt = np.zeros((NTEAMS, MMAX, 53), np.int64)
+    mids = np.full((NTEAMS, MMAX, MCARDS), -1, np.int64)
+    minfo = np.zeros((NTEAMS, MMAX, 8), np.int64)
+    nm = np.zeros(NTEAMS, np.int64)
     g = np.zeros(G_LEN, np.int64)
-    g[G_BARRED] = -1
-    g[G_PTURN] = -1
-    g[G_PTURN + 1] = -1
-    g[G_CLOSER] = -1
+    reset_g(g)
     ev = np.zeros((ev_rows, EV_COLS), np.int64)
     evc = np.full(ev_cards, -1, np.int64)
     return (hand, hn, hcnt, stock, pile, poz, mcnt, mids, minfo, nm, g, ev, evc)
 
 
-STATE_WORDS = (4 * HMAX + 4 + 4 * 53 + 2 * HMAX + 2 * PMAX + 2 * MMAX * 53
-               + 2 * MMAX * MCARDS + 2 * MMAX * 8 + 2 + G_LEN)
+STATE_WORDS = (4 * HMAX + 4 + 4 * 53 + 2 * HMAX + NTEAMS * PMAX + NTEAMS * MMAX * 53
+               + NTEAMS * MMAX * MCARDS + NTEAMS * MMAX * 8 + NTEAMS + G_LEN)
 
 
 def _pointer_intrinsic(nbtype):
@@ -202,16 +224,16 @@ def state_views(work, ev_at, ev_rows, ev_cards):
     a += HMAX
     pile = view_i64(work, a, HMAX)
     a += HMAX
-    poz = view_i64(work, a, (2, PMAX))
-    a += 2 * PMAX
-    mcnt = view_i64(work, a, (2, MMAX, 53))
-    a += 2 * MMAX * 53
-    mids = view_i64(work, a, (2, MMAX, MCARDS))
-    a += 2 * MMAX * MCARDS
-    minfo = view_i64(work, a, (2, MMAX, 8))
-    a += 2 * MMAX * 8
-    nm = view_i64(work, a, 2)
-    a += 2
+    poz = view_i64(work, a, (NTEAMS, PMAX))
+    a += NTEAMS * PMAX
+    mcnt = view_i64(work, a, (NTEAMS, MMAX, 53))
+    a += NTEAMS * MMAX * 53
+    mids = view_i64(work, a, (NTEAMS, MMAX, MCARDS))
+    a += NTEAMS * MMAX * MCARDS
+    minfo = view_i64(work, a, (NTEAMS, MMAX, 8))
+    a += NTEAMS * MMAX * 8
+    nm = view_i64(work, a, NTEAMS)
+    a += NTEAMS
     g = view_i64(work, a, G_LEN)
     ev = view_i64(work, ev_at, (ev_rows, EV_COLS))
     evc = view_i64(work, ev_at + ev_rows * EV_COLS, ev_cards)
@@ -222,11 +244,7 @@ def state_views(work, ev_at, ev_rows, ev_cards):
     pile[:] = -1
     poz[:, :] = -1
     nm[:] = 0        # mcnt, mids and minfo rows are cleared when a meld is created
-    g[:] = 0
-    g[G_BARRED] = -1
-    g[G_PTURN] = -1
-    g[G_PTURN + 1] = -1
-    g[G_CLOSER] = -1
+    reset_g(g)
     ev[:, :] = 0
     evc[:] = -1
     return (hand, hn, hcnt, stock, pile, poz, mcnt, mids, minfo, nm, g, ev, evc)
@@ -467,11 +485,11 @@ def discard_card(st, seat, cid, closes):
 def give_pozzetto(st, seat, mode):
     """Hand the next pozzetto to ``seat`` (R40, R41); mutates ``st``."""
     poz, g = st[5], st[10]
-    team = seat % 2
+    team = g[G_TEAM + seat]
     p = g[G_POZ_NEXT]
     g[G_POZ_NEXT] = p + 1
     row = log_event(st, seat, EV_POZZETTO, mode, p, I0)
-    for i in range(g[G_POZ_SIZE]):
+    for i in range(g[G_POZ_SIZE + p]):
         hand_add(st, seat, poz[p, i])
         log_card(st, row, poz[p, i])
         poz[p, i] = -1
@@ -504,10 +522,10 @@ def conservation_check(st, seen, cnt):
         seen[stock[i]] += 1
     for i in range(g[G_PN]):
         seen[pile[i]] += 1
-    for p in range(g[G_POZ_NEXT], 2):
-        for i in range(g[G_POZ_SIZE]):
+    for p in range(g[G_POZ_NEXT], g[G_NPOZ]):
+        for i in range(g[G_POZ_SIZE + p]):
             seen[poz[p, i]] += 1
-    for t in range(2):
+    for t in range(NTEAMS):
         for mi in range(nm[t]):
             for c in range(53):
                 cnt[c] = 0
