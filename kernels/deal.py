@@ -8,7 +8,9 @@ makes any fixed split equivalent), with ``h`` = ``hand_size`` and ``p`` =
 ``pozzetto_size``:
 
 * seat ``s`` (0..n-1) holds ``deck[h*s : h*s + h]``;
-* pozzetto 0 is the next ``p`` cards, pozzetto 1 the ``p`` after;
+* pozzetto 0 is the next ``p`` cards, pozzetto 1 the ``p`` after (with 3
+  players: pozzetto A of 18 cards then B of ``p`` in ``solo_18``, three of
+  ``p`` in ``individual_3x11``);
 * the up-card starting the discard pile is the next card;
 * the stock is the rest, top card first.
 
@@ -16,13 +18,35 @@ With 4 players and 11/11 cards: hands ``deck[0:44]``, pozzetti
 ``deck[44:55]`` and ``deck[55:66]``, up-card ``deck[66]``, stock
 ``deck[67:108]`` (41 cards).  With 2 players (R61): hands ``deck[0:22]``,
 pozzetti ``deck[22:33]`` and ``deck[33:44]``, up-card ``deck[44]``, stock
-63 cards.
+63 cards.  With 3 players in ``solo_18`` (R62): hands ``deck[0:33]``,
+pozzetto A ``deck[33:51]``, B ``deck[51:62]``, up-card ``deck[62]``, stock 45
+cards; in ``individual_3x11`` (R63) three pozzetti ``deck[33:66]``, stock 41.
 """
 import numpy as np
 from numba import njit
 
 from . import layout as L
 from .rng import bounded, seed_hand
+
+@njit(cache=True, _nrt=False)
+def pozzetto_sizes(rv):
+    """Number and sizes of the deal's pozzetti (R8, R61-R63).
+
+    Returns
+    -------
+    tuple of int
+        ``(count, size0, size1, size2)`` in cards (``size2`` 0 unless there
+        are three): two of ``pozzetto_size``; with 3 players ``solo_18`` has
+        pozzetto A of ``three_player_pozzetto_a_size`` then B, and
+        ``individual_3x11`` three of ``pozzetto_size``.
+    """
+    p = rv[L.RV_POZZETTO_SIZE]
+    if rv[L.RV_NUM_PLAYERS] == 3:
+        if rv[L.RV_THREE_PLAYER_MODE] == 0:
+            return 2, rv[L.RV_THREE_PLAYER_POZZETTO_A_SIZE], p, 0
+        return 3, p, p, p
+    return 2, p, p, 0
+
 
 @njit(cache=True, _nrt=False)
 def deal_offsets(rv):
@@ -36,15 +60,14 @@ def deal_offsets(rv):
     Returns
     -------
     tuple of int
-        ``(poz0_at, poz1_at, upcard_at, stock_at, stock_size)`` (deck
-        positions; stock size in cards).
+        ``(poz_at, upcard_at, stock_at, stock_size)``: deck position of
+        pozzetto 0 (the others follow it, sizes from :func:`pozzetto_sizes`),
+        of the up-card and of the stock's top card; stock size in cards.
     """
-    n = rv[L.RV_NUM_PLAYERS]
-    h = rv[L.RV_HAND_SIZE]
-    p = rv[L.RV_POZZETTO_SIZE]
-    poz0 = n * h
-    up = poz0 + 2 * p
-    return poz0, poz0 + p, up, up + 1, 108 - (up + 1)
+    count, s0, s1, s2 = pozzetto_sizes(rv)
+    poz0 = rv[L.RV_NUM_PLAYERS] * rv[L.RV_HAND_SIZE]
+    up = poz0 + s0 + s1 + s2
+    return poz0, up, up + 1, 108 - (up + 1)
 
 
 @njit(cache=True, _nrt=False)
@@ -58,7 +81,7 @@ def shuffle_deal(state, deck, n_seats):
     deck : numpy.ndarray
         ``int64[108]``, overwritten with a uniform permutation of 0..107.
     n_seats : int64
-        Number of players (2 or 4).
+        Number of players (2, 3 or 4).
 
     Returns
     -------
@@ -89,7 +112,7 @@ def deal_hand(run_seed, hand_index, deck, n_seats):
         ``int64[108]``, overwritten with the shuffled deck (layout in the
         module docstring).
     n_seats : int64
-        Number of players (2 or 4).
+        Number of players (2, 3 or 4).
 
     Returns
     -------

@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit, prange
 
 from . import layout as L
-from .deal import deal_offsets, shuffle_deal
+from .deal import deal_offsets, pozzetto_sizes, shuffle_deal
 from .legal import OK, can_discard, can_take_pile, find_placement, trio_sel
 from .melds import ANY_RANK, KIND_NONE, analyze
 from .policies import (heur_discard, heur_meld_step, heur_pickup, rand_discard,
@@ -17,7 +17,7 @@ from .rng import seed_hand
 from .scoring import POZ_TAKEN, POZ_UNPLAYED, POZ_UNTAKEN, score_team
 from .state import (G_ACTIONS, G_BARRED, G_CLOSER, G_ERR, G_HIDDEN, G_PC,
                     G_PMODE, G_PN, G_POZ_SIZE, G_PP, G_PTURN, G_SLEN, G_SP,
-                    G_STALL, G_TEAM, G_TOOK_PILE, G_TPOZ, G_TURN, MI_KIND, MI_LEN, NTEAMS,
+                    G_NPOZ, G_SOLO, G_SOLO18, G_STALL, G_TEAM, G_TOOK_PILE, G_TPOZ, G_TURN, MI_KIND, MI_LEN, NTEAMS,
                     EV_END, G_NEV, G_NEVC, I0, log_event,
                     conservation_check, discard_card, draw_stock, give_pozzetto,
                     hand_add, meld_add, meld_create, take_pile, STATE_WORDS, EV_COLS, state_views, view_f64,
@@ -68,26 +68,45 @@ def _debug_check(st, dbg):
 
 @njit(cache=True, _nrt=False)
 def setup_hand(st, deck, rv):
-    """Lay the shuffled ``deck`` out as the deal of R8/R61 (see kernels.deal)."""
+    """Lay the shuffled ``deck`` out as the deal of R8/R61-R63 (see kernels.deal).
+
+    Also sets who plays for which team: ``s % 2`` with 2 or 4 players, each
+    player alone with 3 (R62, R63).
+    """
     stock, pile, poz, g = st[3], st[4], st[5], st[10]
     n = rv[L.RV_NUM_PLAYERS]
     h = rv[L.RV_HAND_SIZE]
-    p = rv[L.RV_POZZETTO_SIZE]
-    poz0, poz1, up, stock_at, stock_size = deal_offsets(rv)
     for s in range(n):
+        g[G_TEAM + s] = s if n == 3 else s % 2
         for i in range(h):
             hand_add(st, s, deck[h * s + i])
-    for i in range(p):
-        poz[0, i] = deck[poz0 + i]
-        poz[1, i] = deck[poz1 + i]
-    g[G_POZ_SIZE] = p
-    g[G_POZ_SIZE + 1] = p
+    count, s0, s1, s2 = pozzetto_sizes(rv)
+    g[G_NPOZ] = count
+    g[G_SOLO18] = 1 if n == 3 and rv[L.RV_THREE_PLAYER_MODE] == 0 else 0
+    g[G_POZ_SIZE] = s0
+    g[G_POZ_SIZE + 1] = s1
+    g[G_POZ_SIZE + 2] = s2
+    at, up, stock_at, stock_size = deal_offsets(rv)
+    for k in range(count):
+        for i in range(g[G_POZ_SIZE + k]):
+            poz[k, i] = deck[at + i]
+        at += g[G_POZ_SIZE + k]
     pile[0] = deck[up]
     g[G_PN] = 1
     for i in range(stock_size):
         stock[i] = deck[stock_at + i]
     g[G_SP] = 0
     g[G_SLEN] = stock_size
+
+
+@njit(cache=True, _nrt=False)
+def _half_round_up(points):
+    """Half of a pair's side score, rounded up to a multiple of 5 (R62 ``half_round_up``)."""
+    h = points / 2.0
+    q = np.int64(h // 5)
+    if q * 5 < h:
+        q += 1
+    return q * 5
 
 
 @njit(cache=True, _nrt=False)
@@ -269,22 +288,33 @@ def play_hand(run_seed, hand_index, dealer_in, rv_in, kinds, params_in, debug, r
     rec[L.REC_CLOSING_SEAT] = g[G_CLOSER]
     rec[L.REC_STOCK_LEFT] = g[G_SLEN] - g[G_SP]
     rec[L.REC_PILE_LEFT] = g[G_PN]
-    for t in range(2):
-        for k in range(2):
-            s = t + 2 * k             # the team's seats; seat t + 2 is empty with 2 players
-            for f in range(53):
-                hc2[k, f] = hcnt[s, f]
-        if g[G_TPOZ + t] == 0:
+    # a record group per team, or per player with 3 players (its side, credited score)
+    groups = 3 if n_seats == 3 else 2
+    for t in range(groups):
+        side = g[G_TEAM + t] if n_seats == 3 else t
+        k = 0
+        hidden = 0
+        for s in range(n_seats):
+            if g[G_TEAM + s] == side:
+                for f in range(53):
+                    hc2[k, f] = hcnt[s, f]
+                hidden += g[G_HIDDEN + s]
+                k += 1
+        if g[G_TPOZ + side] == 0:
             pz = POZ_UNTAKEN
-        elif g[G_HIDDEN + t] != 0 or g[G_HIDDEN + t + 2] != 0:
+        elif hidden != 0:
             pz = POZ_UNPLAYED
         else:
             pz = POZ_TAKEN
         closed = 0
-        if end == L.END_CLOSED and g[G_CLOSER] % 2 == t:
+        if end == L.END_CLOSED and g[G_TEAM + g[G_CLOSER]] == side:
             closed = 1
         total, mp, bb, cb, hp, pen, cl, di, se = score_team(
-            mcnt[t], nm[t], hc2, 2, closed, pz, g[G_TOOK_PILE], rv)
+            mcnt[side], nm[side], hc2, k, closed, pz, g[G_TOOK_PILE], rv)
+        if total % 5 != 0:
+            g[G_ERR] |= L.ERR_SCORE_PARITY
+        if n_seats == 3 and k == 2 and rv[L.RV_THREE_PLAYER_PAIR_SHARE] == 1:
+            total = _half_round_up(total)
         o = L.N_HAND_COLS + t * L.N_TEAM_COLS
         rec[o + L.TC_SCORE] = total
         rec[o + L.TC_MELD_POINTS] = mp
@@ -295,15 +325,18 @@ def play_hand(run_seed, hand_index, dealer_in, rv_in, kinds, params_in, debug, r
         rec[o + L.TC_CLEAN] = cl
         rec[o + L.TC_DIRTY] = di
         rec[o + L.TC_SEMI_CLEAN] = se
-        rec[o + L.TC_MELDS] = nm[t]
+        rec[o + L.TC_MELDS] = nm[side]
         rec[o + L.TC_CLOSED] = closed
-        rec[o + L.TC_POZ_TAKEN] = g[G_TPOZ + t]
-        rec[o + L.TC_POZ_TURN] = g[G_PTURN + t]
-        rec[o + L.TC_POZ_MODE] = g[G_PMODE + t]
-        rec[o + L.TC_PILE_PICKUPS] = g[G_PP + t]
-        rec[o + L.TC_PILE_CARDS] = g[G_PC + t]
-        if total % 5 != 0:
-            g[G_ERR] |= L.ERR_SCORE_PARITY
+        rec[o + L.TC_POZ_TAKEN] = g[G_TPOZ + side]
+        rec[o + L.TC_POZ_TURN] = g[G_PTURN + side]
+        rec[o + L.TC_POZ_MODE] = g[G_PMODE + side]
+        rec[o + L.TC_PILE_PICKUPS] = g[G_PP + side]
+        rec[o + L.TC_PILE_CARDS] = g[G_PC + side]
+    if n_seats == 3:
+        rec[L.REC_SOLO_SEAT] = g[G_SOLO]
+    else:
+        for f in range(L.N_HAND_COLS + 2 * L.N_TEAM_COLS, L.N_REC):
+            rec[f] = L.NULL32
     rec[L.REC_ERROR] = g[G_ERR]
     return g[G_NEV], g[G_NEVC]
 

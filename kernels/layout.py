@@ -106,10 +106,15 @@ _TEAM_COLS = (
     "pile_pickups",      # discard-pile pickups by the team (count)
     "pile_cards",        # cards picked up from the discard pile (cards)
 )
+# With 3 players group t{s} is player s (R62, R63): its side's figures, the score
+# being what the player is credited; t2 and solo_seat are NULL32 otherwise.
 REC_COLUMNS = _HAND_COLS + tuple(
     f"{c}_t{t}" for t in (0, 1) for c in _TEAM_COLS
+) + tuple(f"{c}_t2" for c in _TEAM_COLS) + (
+    "solo_seat",         # 3 players, solo_18: seat that took pozzetto A and played alone, -1
 )
 N_REC = len(REC_COLUMNS)
+NULL32 = -2**31      # record value of a column that does not apply (stored as null)
 N_TEAM_COLS = len(_TEAM_COLS)
 N_HAND_COLS = len(_HAND_COLS)
 
@@ -121,6 +126,7 @@ REC_CLOSING_SEAT = 4
 REC_STOCK_LEFT = 5
 REC_PILE_LEFT = 6
 REC_ERROR = 7
+REC_SOLO_SEAT = N_HAND_COLS + 3 * 16
 # team column offsets: column index = N_HAND_COLS + team*N_TEAM_COLS + TC_*
 TC_SCORE = 0
 TC_MELD_POINTS = 1
@@ -138,7 +144,7 @@ TC_POZ_TURN = 12
 TC_POZ_MODE = 13
 TC_PILE_PICKUPS = 14
 TC_PILE_CARDS = 15
-assert N_TEAM_COLS == 16 and N_HAND_COLS == 8
+assert N_TEAM_COLS == 16 and N_HAND_COLS == 8 and REC_COLUMNS[REC_SOLO_SEAT] == "solo_seat"
 
 # debug error codes (REC_ERROR), bit flags
 ERR_CONSERVATION = 1   # a card id was missing or in two places

@@ -79,7 +79,8 @@ G_NEVC = 34         # event card slots used
 G_TEAM = 35         # +seat: the team (table) the seat plays for (R5, R61-R63)
 G_NPOZ = 39         # pozzetti in the deal (2, or 3 in individual_3x11)
 G_SOLO = 40         # 3 players, solo_18: the seat that took pozzetto A and plays alone, -1
-G_LEN = 41
+G_SOLO18 = 41       # 1 in a 3-player solo_18 hand (R62): pozzetto A makes the other two partners
+G_LEN = 42
 
 # event types (ev[:, EVC_TYPE]); np.int64 so that Numba compiles log_event
 # once, not once per literal
@@ -496,6 +497,50 @@ def give_pozzetto(st, seat, mode):
     g[G_TPOZ + team] = 1
     g[G_PTURN + team] = g[G_TURN]
     g[G_PMODE + team] = mode
+    if p == 0 and g[G_SOLO18] != 0:
+        merge_pair(st, seat)
+
+
+@njit(cache=True, _nrt=False)
+def merge_pair(st, solo):
+    """3 players, ``solo_18`` (R62): ``solo`` took pozzetto A; the other two
+    become partners and share one table.
+
+    The pair plays on the team slot of the lower of the two seats: the melds
+    of the other seat's slot are appended to it in their order (two sets of
+    one rank both stay, R62), its pile counters are added, and that seat
+    plays for the pair from now on.  Mutates ``st``.
+    """
+    mcnt, mids, minfo, nm, g = st[6], st[7], st[8], st[9], st[10]
+    a = np.int64(-1)
+    b = np.int64(-1)
+    for s in range(3):
+        if s != solo:
+            if a < 0:
+                a = s
+            else:
+                b = s
+    ta = g[G_TEAM + a]
+    tb = g[G_TEAM + b]
+    for mi in range(nm[tb]):
+        k = nm[ta]
+        for c in range(53):
+            mcnt[ta, k, c] = mcnt[tb, mi, c]
+            mcnt[tb, mi, c] = 0
+        for j in range(mids.shape[2]):
+            mids[ta, k, j] = mids[tb, mi, j]
+            mids[tb, mi, j] = -1
+        for j in range(minfo.shape[2]):
+            minfo[ta, k, j] = minfo[tb, mi, j]
+            minfo[tb, mi, j] = 0
+        nm[ta] += 1
+    nm[tb] = 0
+    g[G_PP + ta] += g[G_PP + tb]
+    g[G_PP + tb] = 0
+    g[G_PC + ta] += g[G_PC + tb]
+    g[G_PC + tb] = 0
+    g[G_TEAM + b] = ta
+    g[G_SOLO] = solo
 
 
 @njit(cache=True, _nrt=False)

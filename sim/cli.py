@@ -77,9 +77,10 @@ def _rules_options(p: argparse.ArgumentParser) -> None:
                    help="change one rule option of the preset, e.g. --rule target_score=1505 "
                         "--rule set_ranks=A,3 --rule take_pile_requires_meld=true (repeatable; "
                         "options in 'burraco rules')")
-    p.add_argument("--players", type=int, choices=(2, 4), metavar="N",
-                   help="number of players, 2 or 4 (R61; default: the preset's, 4); the same "
-                        "as --rule num_players=N")
+    p.add_argument("--players", type=int, choices=(2, 3, 4), metavar="N",
+                   help="number of players: 4 (two partnerships, the default), 2 (R61) or 3 "
+                        "(R62 solo_18, or R63 with --rule three_player_mode=individual_3x11); "
+                        "the same as --rule num_players=N")
 
 
 def _rules(args: argparse.Namespace) -> Rules:
@@ -240,8 +241,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"one of {', '.join(PRESETS)} (default: default)")
     p.add_argument("--rule", action="append", default=[], metavar="OPTION=VALUE",
                    help="change one option (repeatable), as for 'burraco simulate'")
-    p.add_argument("--players", type=int, choices=(2, 4), metavar="N",
-                   help="number of players (2 or 4)")
+    p.add_argument("--players", type=int, choices=(2, 3, 4), metavar="N",
+                   help="number of players (2, 3 or 4)")
     p.set_defaults(func=_cmd_rules)
     return parser
 

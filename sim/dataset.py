@@ -41,14 +41,18 @@ class Column(NamedTuple):
 
 _HAND = {
     # name: (arrow type, unit, description)
-    "dealer": (pa.int8(), "seat", "dealer's seat, 0..3 (R6)"),
-    "first_player": (pa.int8(), "seat", "seat that played the first turn, dealer + 1 mod 4 (R6)"),
+    "dealer": (pa.int8(), "seat", "dealer's seat, 0..players-1 (R6)"),
+    "first_player": (pa.int8(), "seat",
+                     "seat that played the first turn, dealer + 1 mod players (R6)"),
     "end_reason": (_DICT8, "category",
                    "how the hand ended: " + ", ".join(L.END_REASONS) + " (R49-R52)"),
     "turns": (pa.int16(), "turns", "player turns played in the hand"),
     "closing_seat": (pa.int8(), "seat", "seat that closed, -1 if nobody closed (R45)"),
     "stock_left": (pa.int8(), "cards", "cards left in the stock at the end (R50)"),
     "pile_left": (pa.int8(), "cards", "cards left in the discard pile at the end"),
+    "solo_seat": (pa.int8(), "seat",
+                  "3 players, solo_18: the seat that took pozzetto A and played alone, -1 if "
+                  "nobody did; null with 2 or 4 players (R62)"),
     "error": (pa.int32(), "bit flags",
               "0, or the debug checks that failed: 1 card conservation, 2 invalid meld, "
               "4 no legal discard (R38), 8 score not a multiple of 5 (R59), "
@@ -79,7 +83,15 @@ _TEAM = {
     "pile_pickups": (pa.int16(), "count", "times the team took the discard pile (R33)"),
     "pile_cards": (pa.int32(), "cards", "cards the team took from the discard pile in total"),
 }
-_TEAM_NAMES = {0: "team 0 (seats 0, 2)", 1: "team 1 (seats 1, 3)"}
+_TEAM_NAMES = {0: "team 0 (seats 0, 2; with 2 or 3 players seat 0's side)",
+               1: "team 1 (seats 1, 3; with 2 or 3 players seat 1's side)",
+               2: "seat 2's side with 3 players (null otherwise)"}
+
+
+def _nullable(name: str) -> bool:
+    """Columns that are null where they do not apply: empty seats, the third
+    player's group and solo_seat outside 3-player games."""
+    return name.startswith("strategy_s") or name.endswith("_t2") or name == "solo_seat"
 
 
 def _record_column(name: str) -> Column:
@@ -102,8 +114,7 @@ COLUMNS: list = (
        for s in range(4)]
     + [_record_column(name) for name in L.REC_COLUMNS]
 )
-SCHEMA = pa.schema([pa.field(c.name, c.type, nullable=c.name.startswith("strategy_s"))
-                    for c in COLUMNS])
+SCHEMA = pa.schema([pa.field(c.name, c.type, nullable=_nullable(c.name)) for c in COLUMNS])
 
 #: Extra columns of the hand rows of a match run (``burraco simulate --matches``).
 MATCH_HAND_EXTRA: list = [
@@ -115,11 +126,17 @@ MATCH_HAND_EXTRA: list = [
            "team 0 (seats 0, 2): match total after this hand (sum of score_t0 so far, R60)"),
     Column("total_t1", pa.int32(), "points",
            "team 1 (seats 1, 3): match total after this hand (sum of score_t1 so far, R60)"),
+    Column("total_t2", pa.int32(), "points",
+           "3 players: seat 2's match total after this hand (R63); null otherwise"),
+    Column("individual", pa.bool_(), "bool",
+           "3 players: the hand was played individual_3x11 (R63: from the hand after a "
+           "total reached three_player_switch_at, or throughout in that mode); null otherwise"),
 ]
 #: Hand rows of a match run: run_id, hand_index, match, hand_in_match, the other
-#: :data:`COLUMNS`, total_t0, total_t1.
+#: :data:`COLUMNS`, total_t0, total_t1, total_t2, individual.
 MATCH_HAND_COLUMNS: list = COLUMNS[:2] + MATCH_HAND_EXTRA[:2] + COLUMNS[2:] + MATCH_HAND_EXTRA[2:]
-MATCH_HAND_SCHEMA = pa.schema([pa.field(c.name, c.type, nullable=c.name.startswith("strategy_s"))
+MATCH_HAND_SCHEMA = pa.schema([pa.field(c.name, c.type,
+                                        nullable=_nullable(c.name) or c.name == "individual")
                                for c in MATCH_HAND_COLUMNS])
 #: Subdirectory of a match run holding the match table; the leading underscore keeps
 #: ``pd.read_parquet(DIR)`` and ``pyarrow.dataset`` from reading it with the hands.
@@ -130,22 +147,25 @@ MATCH_COLUMNS: list = [
     Column("match", pa.int64(), "index",
            "match number within the run, 0-based; its hands are the deals match * 65536 + k"),
     Column("winner", pa.int8(), "team",
-           "team that won the match (R60), 0 or 1; null if the match was capped"),
+           "team that won the match (R60), 0 or 1 (with 3 players the winning seat, 0..2, "
+           "R63); null if the match was capped"),
     Column("hands", pa.int16(), "hands", "hands played in the match"),
     Column("final_t0", pa.int32(), "points", "team 0 (seats 0, 2): final match total"),
     Column("final_t1", pa.int32(), "points", "team 1 (seats 1, 3): final match total"),
+    Column("final_t2", pa.int32(), "points",
+           "3 players: seat 2's final match total; null otherwise"),
     Column("first_dealer", pa.int8(), "seat",
            "dealer of hand 0 (R6); hand k is dealt by seat (first_dealer + k) mod num_players"),
     Column("reason", _DICT8, "category",
            "how the match ended: target (a total reached target_score and the totals differ, "
            "R60) or cap (max_hands_per_match hands played, no winner)"),
 ]
-MATCH_SCHEMA = pa.schema([pa.field(c.name, c.type, nullable=c.name == "winner")
+MATCH_SCHEMA = pa.schema([pa.field(c.name, c.type, nullable=c.name in ("winner", "final_t2"))
                           for c in MATCH_COLUMNS])
 
 _REC_INDEX = {name: j for j, name in enumerate(L.REC_COLUMNS)}
-_CATEGORIES = {"end_reason": L.END_REASONS,
-               "pozzetto_mode_t0": L.POZZETTO_MODES, "pozzetto_mode_t1": L.POZZETTO_MODES}
+_CATEGORIES = {"end_reason": L.END_REASONS, "pozzetto_mode_t0": L.POZZETTO_MODES,
+               "pozzetto_mode_t1": L.POZZETTO_MODES, "pozzetto_mode_t2": L.POZZETTO_MODES}
 
 
 def _constant_dict(index: np.ndarray, values: Sequence[str]) -> pa.DictionaryArray:
@@ -201,13 +221,16 @@ def records_to_table(rec: np.ndarray, start_index: int, run_id: str,
                for s in strategy_names]
     for col in COLUMNS[6:]:
         values = rec[:, _REC_INDEX[col.name]]
+        null = values == L.NULL32
+        mask = null if null.any() else None
         if col.name in _CATEGORIES:
             arr = pa.DictionaryArray.from_arrays(
-                pa.array(values).cast(pa.int8()), pa.array(_CATEGORIES[col.name], pa.string()))
+                pa.array(np.where(null, 0, values), mask=mask).cast(pa.int8()),
+                pa.array(_CATEGORIES[col.name], pa.string()))
             arrays.append(arr)
         else:
             try:
-                arrays.append(pa.array(values).cast(col.type))
+                arrays.append(pa.array(np.where(null, 0, values), mask=mask).cast(col.type))
             except pa.ArrowInvalid as exc:
                 raise ValueError(f"records: column {col.name}: {exc}") from None
     return pa.Table.from_arrays(arrays, schema=SCHEMA)
@@ -224,7 +247,9 @@ def record_to_dict(rec: np.ndarray, hand_index: int, strategy_names: Sequence[st
         row[f"strategy_s{s}"] = name
     for col in COLUMNS[6:]:
         v = int(rec[_REC_INDEX[col.name]])
-        if col.name in _CATEGORIES:
+        if v == L.NULL32:
+            row[col.name] = None
+        elif col.name in _CATEGORIES:
             row[col.name] = _CATEGORIES[col.name][v]
         elif col.type == pa.bool_():
             row[col.name] = bool(v)
@@ -251,11 +276,12 @@ def table_to_records(table: pa.Table) -> np.ndarray:
         col = table.column(name)
         if name in _CATEGORIES:
             codes = {v: i for i, v in enumerate(_CATEGORIES[name])}
-            parts = [np.array([codes[v] for v in chunk.dictionary.to_pylist()], np.int32)[
-                chunk.indices.to_numpy(zero_copy_only=False)] for chunk in col.chunks]
+            parts = [np.array([codes[v] for v in chunk.dictionary.to_pylist()] + [L.NULL32],
+                              np.int32)[chunk.indices.fill_null(-1).to_numpy(zero_copy_only=False)]
+                     for chunk in col.chunks]          # index -1: a null, the NULL32 entry
             out[:, j] = np.concatenate(parts) if parts else []
         else:
-            out[:, j] = col.cast(pa.int32()).to_numpy()
+            out[:, j] = col.cast(pa.int32()).fill_null(L.NULL32).to_numpy()
     return out
 
 
@@ -266,8 +292,19 @@ def table_to_frame(table: pa.Table) -> pd.DataFrame:
     -------
     pandas.DataFrame
         One row per hand, columns as :data:`COLUMNS`, default RangeIndex.
+        The columns that may be null (the third player's ``*_t2`` group and
+        ``solo_seat`` outside 3-player games) use pandas' nullable dtypes
+        (``Int8``/``Int16``/``Int32``, ``boolean``), so they hold ``<NA>``
+        rather than turning into floats.
     """
-    return table.to_pandas().reset_index(drop=True)
+    df = table.to_pandas().reset_index(drop=True)
+    nullable = {pa.int8(): "Int8", pa.int16(): "Int16", pa.int32(): "Int32",
+                pa.bool_(): "boolean"}
+    for field in table.schema:
+        if field.nullable and field.type in nullable and field.name in df:
+            df[field.name] = pd.array(table.column(field.name).to_pylist(),
+                                      dtype=nullable[field.type])
+    return df
 
 
 def match_tables(block, run_id: str, strategy_names: Sequence[str]) -> tuple:
@@ -283,7 +320,13 @@ def match_tables(block, run_id: str, strategy_names: Sequence[str]) -> tuple:
 
     hands = records_to_table(block.records, block.hand_index, run_id, strategy_names)
     extra = [pa.array(block.match, pa.int64()), pa.array(block.hand_in_match).cast(pa.int16())]
+    h = len(block.hand_index)
+    three = block.totals.shape[1] == 3
     totals = [pa.array(block.totals[:, t]).cast(pa.int32()) for t in (0, 1)]
+    totals.append(pa.array(block.totals[:, 2]).cast(pa.int32()) if three
+                  else pa.nulls(h, pa.int32()))
+    totals.append(pa.array(np.asarray(block.individual, bool)) if three
+                  else pa.nulls(h, pa.bool_()))
     hands = pa.Table.from_arrays(hands.columns[:2] + extra + hands.columns[2:] + totals,
                                  schema=MATCH_HAND_SCHEMA)
     n = block.stop - block.start
@@ -294,6 +337,7 @@ def match_tables(block, run_id: str, strategy_names: Sequence[str]) -> tuple:
               pa.array(block.hands).cast(pa.int16()),
               pa.array(block.final[:, 0]).cast(pa.int32()),
               pa.array(block.final[:, 1]).cast(pa.int32()),
+              pa.array(block.final[:, 2]).cast(pa.int32()) if three else pa.nulls(n, pa.int32()),
               pa.array(np.asarray(block.first_dealer, np.int8)),
               pa.DictionaryArray.from_arrays(pa.array(capped.astype(np.int8)),
                                              pa.array(REASONS, pa.string()))]
@@ -309,16 +353,20 @@ def match_block(hands: pa.Table, matches: pa.Table):
 
     start = int(matches.column("match")[0].as_py()) if matches.num_rows else 0
     capped = np.asarray(matches.column("winner").is_null().to_numpy(zero_copy_only=False))
+    three = matches.num_rows > 0 and matches.column("final_t2").null_count == 0
+    sides = ("t0", "t1", "t2") if three else ("t0", "t1")
     return MatchBlock(
         start=start, stop=start + matches.num_rows, records=table_to_records(hands),
         hand_index=col(hands, "hand_index", np.int64), match=col(hands, "match", np.int64),
         hand_in_match=col(hands, "hand_in_match", np.int64),
-        totals=np.stack([col(hands, "total_t0", np.int64), col(hands, "total_t1", np.int64)],
-                        axis=1).reshape(-1, 2),
+        totals=np.stack([col(hands, f"total_{t}", np.int64) for t in sides],
+                        axis=1).reshape(-1, len(sides)),
+        individual=(hands.column("individual").fill_null(False).to_numpy(zero_copy_only=False)
+                    .astype(bool)),
         winner=matches.column("winner").fill_null(-1).to_numpy().astype(np.int8),
         hands=col(matches, "hands", np.int64),
-        final=np.stack([col(matches, "final_t0", np.int64), col(matches, "final_t1", np.int64)],
-                       axis=1).reshape(-1, 2),
+        final=np.stack([col(matches, f"final_{t}", np.int64) for t in sides],
+                       axis=1).reshape(-1, len(sides)),
         first_dealer=col(matches, "first_dealer", np.int8), capped=capped)
 
 

@@ -20,12 +20,14 @@ class Deal:
         One array of ``int8`` card ids per seat (0..num_players-1),
         ``hand_size`` (11) each.
     pozzetti : list of numpy.ndarray
-        2 arrays of ``int8`` ids, ``pozzetto_size`` (11) each; pozzetto 0
-        goes to the first team that qualifies (R40).
+        Arrays of ``int8`` ids in the order they are handed out (R40): two
+        of ``pozzetto_size`` (11); with 3 players pozzetto A (18) and B (11)
+        in ``solo_18``, three of 11 in ``individual_3x11``.
     discard : int
         The up-card starting the discard pile (R10).
     stock : numpy.ndarray
-        ``int8`` ids, top card first (41 cards with 4 players, 63 with 2).
+        ``int8`` ids, top card first (41 cards with 4 players, 63 with 2, 45
+        or 41 with 3).
     dealer : int
         Dealer seat (R6); ``first_player`` is the next seat.
     first_player : int
@@ -68,12 +70,14 @@ def deal(seed, hand_index, rules=None) -> Deal:
     n = r.num_players
     deck = np.empty(108, np.int64)
     dealer = int(KD.deal_hand(np.uint64(seed), np.int64(hand_index), deck, np.int64(n)))
-    poz0, poz1, up, stock_at, _size = (int(x) for x in KD.deal_offsets(rv))
+    at, up, stock_at, _size = (int(x) for x in KD.deal_offsets(rv))
+    count, *sizes = (int(x) for x in KD.pozzetto_sizes(rv))
+    starts = [at + sum(sizes[:k]) for k in range(count)]
     d = deck.astype(np.int8)
-    h, p = r.hand_size, r.pozzetto_size
+    h = r.hand_size
     return Deal(
         hands=[d[h * s:h * s + h].copy() for s in range(n)],
-        pozzetti=[d[poz0:poz0 + p].copy(), d[poz1:poz1 + p].copy()],
+        pozzetti=[d[a:a + size].copy() for a, size in zip(starts, sizes)],
         discard=int(d[up]),
         stock=d[stock_at:].copy(),
         dealer=dealer,

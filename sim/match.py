@@ -40,7 +40,19 @@ MAX_HANDS_LIMIT = 32767
 #: Why a match ended, index = the ``capped`` flag: reached the target (R60), or hit the cap.
 REASONS = ("target", "cap")
 
-_SCORE = (L.N_HAND_COLS + L.TC_SCORE, L.N_HAND_COLS + L.N_TEAM_COLS + L.TC_SCORE)
+_SCORE = tuple(L.N_HAND_COLS + t * L.N_TEAM_COLS + L.TC_SCORE for t in range(3))
+
+
+def sides(rules) -> int:
+    """Match totals kept: one per team, or one per player with 3 players (R62, R63)."""
+    return 3 if rules_or_default(rules).num_players == 3 else 2
+
+
+def match_target(rules) -> int:
+    """The total that ends a match: ``target_score`` (R60), ``three_player_target``
+    with 3 players (R63)."""
+    r = rules_or_default(rules)
+    return r.three_player_target if r.num_players == 3 else r.target_score
 
 
 def winners(totals, target: int) -> np.ndarray:
@@ -49,19 +61,23 @@ def winners(totals, target: int) -> np.ndarray:
     Parameters
     ----------
     totals : array_like
-        ``int[n, 2]`` match totals of team 0 and team 1 after a hand (points).
+        ``int[n, S]`` match totals after a hand (points): of team 0 and team 1
+        (S = 2), or of players 0, 1 and 2 (S = 3, R63).
     target : int
         ``target_score`` (inclusive threshold, points).
 
     Returns
     -------
     numpy.ndarray
-        ``int8[n]``: 0 or 1 when a total has reached ``target`` and the totals
-        differ (the higher total wins), else -1.
+        ``int8[n]``: the side with the highest total when that total has
+        reached ``target`` and no other side has it too (equal totals play
+        on), else -1.
     """
-    t = np.asarray(totals, np.int64).reshape(-1, 2)
-    done = (t.max(axis=1) >= target) & (t[:, 0] != t[:, 1])
-    return np.where(done, np.where(t[:, 0] > t[:, 1], 0, 1), -1).astype(np.int8)
+    t = np.asarray(totals, np.int64)
+    t = t.reshape(-1, t.shape[-1] if t.ndim > 1 else 2)
+    top = t.max(axis=1)
+    done = (top >= target) & ((t == top[:, None]).sum(axis=1) == 1)
+    return np.where(done, t.argmax(axis=1), -1).astype(np.int8)
 
 
 def winner(before, hand, rules=None) -> int:
@@ -108,12 +124,13 @@ class MatchBlock:
     Hand arrays (one row per hand played, ordered by match, then hand):
     ``records`` (``int32[h, N_REC]`` kernel records), ``hand_index``
     (``int64[h]`` deal index), ``match`` (``int64[h]``), ``hand_in_match``
-    (``int64[h]``, 0-based) and ``totals`` (``int64[h, 2]`` running totals of
-    team 0 and 1 after the hand).
+    (``int64[h]``, 0-based), ``totals`` (``int64[h, S]`` running totals of
+    team 0 and 1, or of the 3 players, after the hand) and ``individual``
+    (``bool[h]``: with 3 players, the hand was played ``individual_3x11``).
 
     Match arrays (one row per match, ``n = stop - start``): ``winner``
-    (``int8[n]``, 0 or 1, -1 if capped), ``hands`` (``int64[n]`` hands played),
-    ``final`` (``int64[n, 2]`` final totals), ``first_dealer`` (``int8[n]``,
+    (``int8[n]``, 0 or 1 (or 2 with 3 players), -1 if capped), ``hands``
+    (``int64[n]`` hands played), ``final`` (``int64[n, S]`` final totals), ``first_dealer`` (``int8[n]``,
     hand 0's dealer) and ``capped`` (``bool[n]``: ended by the cap, not by R60).
     """
 
@@ -124,6 +141,7 @@ class MatchBlock:
     match: np.ndarray
     hand_in_match: np.ndarray
     totals: np.ndarray
+    individual: np.ndarray
     winner: np.ndarray
     hands: np.ndarray
     final: np.ndarray
@@ -148,7 +166,10 @@ def play_block(seed: int, start: int, stop: int, rules, kinds: np.ndarray, param
     start, stop : int
         Match indices ``[start, stop)``.
     rules : Rules
-        Rule set (``num_players`` for the dealer rotation, ``target_score``).
+        Rule set (``num_players`` for the dealer rotation, ``target_score``;
+        with 3 players ``three_player_target``, and in ``solo_18`` the switch
+        to ``individual_3x11`` hands once a player's total reaches
+        ``three_player_switch_at``, R63).
     kinds, params : numpy.ndarray
         Policy kinds ``int64[4]`` and parameters ``float64[4, N_PARAMS]``.
     debug : bool
@@ -168,9 +189,15 @@ def play_block(seed: int, start: int, stop: int, rules, kinds: np.ndarray, param
 
     rules = rules_or_default(rules)
     rv = rules.to_vector()
-    players, target = rules.num_players, rules.target_score
+    players, target, nsides = rules.num_players, match_target(rules), sides(rules)
+    # R63: a 3-player match in solo_18 switches to individual_3x11 hands once a total
+    # reaches three_player_switch_at
+    switching = players == 3 and rules.three_player_mode == "solo_18"
+    rv_individual = rules.replace(three_player_mode="individual_3x11").to_vector() \
+        if players == 3 else rv
     n = stop - start
-    running = np.zeros((n, 2), np.int64)
+    running = np.zeros((n, nsides), np.int64)
+    individual_ = np.full(n, players == 3 and not switching)
     first_dealer = np.full(n, -1, np.int64)
     winner_ = np.full(n, -1, np.int8)
     hands = np.full(n, max_hands, np.int64)
@@ -183,14 +210,21 @@ def play_block(seed: int, start: int, stop: int, rules, kinds: np.ndarray, param
         dealer = (np.full(active.size, -1, np.int64) if k == 0
                   else (first_dealer[active] + k) % players)
         rec = np.zeros((active.size, L.N_REC), np.int32)
-        for c in range(0, active.size, chunk):
-            simulate_hands(np.uint64(seed), idx[c:c + chunk], dealer[c:c + chunk], rv, kinds,
-                           params, np.int64(debug), rec[c:c + chunk])
+        indiv = individual_[active]
+        for mode_rv, rows in ((rv, np.flatnonzero(~indiv)), (rv_individual, np.flatnonzero(indiv))):
+            for c in range(0, rows.size, chunk):
+                r = rows[c:c + chunk]
+                out = np.zeros((r.size, L.N_REC), np.int32)
+                simulate_hands(np.uint64(seed), idx[r], dealer[r], mode_rv, kinds, params,
+                               np.int64(debug), out)
+                rec[r] = out
         if k == 0:
             first_dealer[:] = rec[:, L.REC_DEALER]
-        running[active] += rec[:, _SCORE]
+        running[active] += rec[:, _SCORE[:nsides]]
         totals = running[active]
-        parts.append((active, k, rec, totals))
+        parts.append((active, k, rec, totals, indiv))
+        if switching:
+            individual_[active] |= totals.max(axis=1) >= rules.three_player_switch_at
         won = winners(totals, target)
         over = won >= 0
         winner_[active[over]] = won[over]
@@ -212,5 +246,6 @@ def play_block(seed: int, start: int, stop: int, rules, kinds: np.ndarray, param
         records=np.concatenate([p[2] for p in parts])[order],
         hand_index=deal_index(match, k[order]), match=match, hand_in_match=k[order],
         totals=np.concatenate([p[3] for p in parts])[order],
+        individual=np.concatenate([p[4] for p in parts])[order],
         winner=winner_, hands=hands, final=running,
         first_dealer=first_dealer.astype(np.int8), capped=capped)

@@ -421,8 +421,8 @@ class Rules:
     def check_supported(self) -> None:
         """Refuse options the game kernels do not implement yet.
 
-        Unsupported: ``num_players=3`` (R62, R63), ``lock_two_roles`` (R25),
-        ``untaken_pozzetto_as_stock`` (R53).
+        Unsupported: ``lock_two_roles`` (R25), ``untaken_pozzetto_as_stock``
+        (R53).
 
         Raises
         ------
@@ -431,7 +431,6 @@ class Rules:
             (planned in the presets issue)"`` for the first such option.
         """
         unsupported = (
-            ("num_players", self.num_players == 3),
             ("lock_two_roles", self.lock_two_roles),
             ("untaken_pozzetto_as_stock", self.untaken_pozzetto_as_stock),
         )

@@ -211,9 +211,10 @@ class MatchSummary:
         self.hand_summary = Summary()
         self.matches = 0
         self.matches_simulated = 0
-        self._wins = np.zeros(2, np.int64)
+        self._wins = np.zeros(3, np.int64)
         self._capped = 0
-        self._final = np.zeros(2, np.int64)
+        self._final = np.zeros(3, np.int64)
+        self._sides = 2             # 3 once a 3-player block is added
 
     @property
     def hands(self) -> int:
@@ -229,9 +230,11 @@ class MatchSummary:
             self.matches_simulated += n
         capped = np.asarray(block.capped, bool)
         self._wins += np.bincount(np.asarray(block.winner)[~capped].astype(np.int64),
-                                  minlength=2)[:2]
+                                  minlength=3)[:3]
         self._capped += int(capped.sum())
-        self._final += np.asarray(block.final, np.int64).sum(axis=0)
+        final = np.asarray(block.final, np.int64)
+        self._sides = max(self._sides, final.shape[1])
+        self._final[:final.shape[1]] += final.sum(axis=0)
 
     def add_shard(self, shard: ShardDone) -> None:
         """Callback form of :meth:`add` (pass as ``simulate_matches(callback=...)``)."""
@@ -251,7 +254,9 @@ class MatchSummary:
             (played by them), ``mean_hands_per_match``, ``wins_t0/_t1``
             (matches won), ``win_share_t0/_t1`` and ``capped_share`` (fractions
             of all matches; they add up to 1), ``capped`` (matches ended by
-            the cap, no winner), ``mean_final_t0/_t1`` (final totals, points),
+            the cap, no winner), ``mean_final_t0/_t1`` (final totals, points);
+            with 3 players also ``wins_t2``, ``win_share_t2``, ``mean_final_t2``
+            (seat 2),
             ``matches_per_s`` and ``hands_per_s`` (simulated now, per second
             of simulation and writing; None if nothing was simulated),
             ``elapsed_s`` and ``hand_summary`` (:meth:`Summary.as_dict` of the
@@ -266,7 +271,7 @@ class MatchSummary:
              "matches_per_s": (self.matches_simulated / secs
                                if self.matches_simulated and secs > 0 else None),
              "hands_per_s": h["hands_per_s"], "elapsed_s": h["elapsed_s"]}
-        for t in (0, 1):
+        for t in range(self._sides):
             d[f"wins_t{t}"] = int(self._wins[t])
             d[f"win_share_t{t}"] = float(self._wins[t]) / n
             d[f"mean_final_t{t}"] = float(self._final[t]) / n
@@ -285,15 +290,20 @@ class MatchSummary:
             ("mean hands per match", f"{d['mean_hands_per_match']:.2f}", ""),
             ("matches/s", f"{mrate:,.0f}" if mrate is not None else "-", ""),
             ("hands/s", f"{hrate:,.0f}" if hrate is not None else "-", ""),
-            ("", "team 0", "team 1"),
-            ("matches won", f"{d['wins_t0']:,}", f"{d['wins_t1']:,}"),
-            ("share of matches won", f"{d['win_share_t0']:.2%}", f"{d['win_share_t1']:.2%}"),
-            ("mean final total", f"{d['mean_final_t0']:.1f}", f"{d['mean_final_t1']:.1f}"),
+        ]
+        sides = range(self._sides)
+        names = ["seat 0", "seat 1", "seat 2"] if self._sides == 3 else ["team 0", "team 1"]
+        rows += [
+            ("", *names),
+            ("matches won", *(f"{d[f'wins_t{t}']:,}" for t in sides)),
+            ("share of matches won", *(f"{d[f'win_share_t{t}']:.2%}" for t in sides)),
+            ("mean final total", *(f"{d[f'mean_final_t{t}']:.1f}" for t in sides)),
             ("capped matches (no winner)", f"{d['capped']:,}", f"{d['capped_share']:.2%}"),
         ]
         w0 = max(len(r[0]) for r in rows)
         w1 = max(len(r[1]) for r in rows)
-        text = "\n".join(f"{a:<{w0}}  {b:>{w1}}  {c:>10}".rstrip() for a, b, c in rows)
+        text = "\n".join(f"{r[0]:<{w0}}  {r[1]:>{w1}}" + "".join(f"  {x:>10}" for x in r[2:])
+                         .rstrip() for r in rows)
         return f"{text}\n\nhands of the matches:\n{self.hand_summary.format()}"
 
 

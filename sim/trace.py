@@ -157,16 +157,21 @@ def format_text(doc: dict) -> str:
     out.append(f"hand {doc['hand_index']} of seed {doc['seed']}   strategies: "
                + ", ".join(f"seat {i}: {s}" for i, s in enumerate(doc["strategies"]) if s))
     out.append(f"dealer: seat {doc['dealer']}   first player: seat {doc['first_player']}   "
-               + ("(team 0 = seats 0, 2; team 1 = seats 1, 3)" if len(doc["deal"]["hands"]) == 4
-                  else "(two players: team 0 = seat 0, team 1 = seat 1)"))
+               + {4: "(team 0 = seats 0, 2; team 1 = seats 1, 3)",
+                  2: "(two players: team 0 = seat 0, team 1 = seat 1)",
+                  3: "(three players, each alone until pozzetto A is taken in solo_18)"}[
+                      len(doc["deal"]["hands"])])
     out.append("deal:")
     for s, h in enumerate(doc["deal"]["hands"]):
         out.append(f"  seat {s}: {' '.join(h)}")
-    out.append(f"  pozzetto 0: {' '.join(doc['deal']['pozzetti'][0])}")
-    out.append(f"  pozzetto 1: {' '.join(doc['deal']['pozzetti'][1])}")
+    for k, pz in enumerate(doc["deal"]["pozzetti"]):
+        out.append(f"  pozzetto {k}: {' '.join(pz)}")
     out.append(f"  up-card: {doc['deal']['discard']}   stock: {len(doc['deal']['stock'])} cards")
     hand_size = [len(h) for h in doc["deal"]["hands"]]
-    tables = {0: {}, 1: {}}
+    tables = {0: {}, 1: {}, 2: {}}
+    n_hands = len(doc["deal"]["hands"])
+    solo18 = n_hands == 3 and doc["rules"].get("three_player_mode") == "solo_18"
+    team_of = list(range(3)) if n_hands == 3 else [0, 1, 0, 1]
     line = None
     turn = 0
     for e in doc["events"]:
@@ -194,6 +199,17 @@ def format_text(doc: dict) -> str:
         elif t == "pozzetto":
             hand_size[s] += len(e["cards"])
             line += f" takes the pozzetto ({e['mode']});"
+            if solo18 and not any(x == "pair" for x in team_of):
+                # R62: the other two become partners on the lower seat's table
+                a, b = [x for x in range(3) if x != s]
+                ta, tb = team_of[a], team_of[b]
+                base = len(tables[ta])
+                for mi in sorted(tables[tb]):
+                    tables[ta][base + mi] = tables[tb][mi]
+                tables[tb] = {}
+                team_of[b] = ta
+                team_of.append("pair")
+                line += f" seats {a} and {b} are now partners (table {ta});"
         elif t == "discard":
             hand_size[s] -= 1
             line += f" discards {e['card']}" + (" and CLOSES" if e["closes"] else "")
@@ -204,13 +220,16 @@ def format_text(doc: dict) -> str:
             out.append(f"end: {e['reason']} after {e['turn']} turns")
     if line:
         out.append(line)
-    for team in (0, 1):
-        out.append(f"team {team} table:")
+    groups = (0, 1, 2) if n_hands == 3 else (0, 1)
+    for team in groups:
+        if tables[team] or n_hands != 3:
+            out.append(f"team {team} table:")
         for mi in sorted(tables[team]):
             out.append(f"  meld {mi}: {' '.join(tables[team][mi])}")
-    for team in (0, 1):
+    for team in groups:
+        who = f"seat {team} (credited)" if n_hands == 3 else f"team {team}"
         out.append(
-            f"team {team}: score {res[f'score_t{team}']} = melds {res[f'meld_points_t{team}']}"
+            f"{who}: score {res[f'score_t{team}']} = melds {res[f'meld_points_t{team}']}"
             f" + burraco bonus {res[f'burraco_bonus_t{team}']}"
             f" + closing {res[f'closing_bonus_t{team}']}"
             f" - hands {res[f'hand_points_t{team}']}"

@@ -414,10 +414,16 @@ DEFAULT_RULES = {
 
 #: options this referee (and the engine) does not implement: a doc setting one is reported
 UNSUPPORTED = {
-    "num_players": lambda v: v not in (2, 4),
+    "num_players": lambda v: v not in (2, 3, 4),
     "lock_two_roles": bool,
     "untaken_pozzetto_as_stock": bool,
 }
+
+#: the per-team result keys (suffix _t0, _t1, _t2)
+TEAM_KEYS = ("score", "meld_points", "burraco_bonus", "closing_bonus", "hand_points",
+             "pozzetto_penalty", "clean_burracos", "dirty_burracos", "semi_clean_burracos",
+             "melds", "closed", "pozzetto_taken", "pozzetto_turn", "pozzetto_mode",
+             "pile_pickups", "pile_cards")
 
 END_RULE = {"closed": "R47", "stock_exhausted": "R50", "stall": "R51", "turn_cap": "R52"}
 END_PREFERENCE = ("closed", "stock_exhausted", "stall", "turn_cap")
@@ -482,11 +488,12 @@ class Referee:
 
     def team_of(self, seat: int) -> int:
         """R5: partners sit opposite (team 0 = seats 0, 2); with 2 players (R61) a
-        team is one player, seat 0 or 1."""
-        return seat % 2
+        team is one player, seat 0 or 1; with 3 (R62, R63) each player starts on a
+        table of their own (see :meth:`form_pair`)."""
+        return self.team[seat]
 
     def seats_of(self, team: int) -> tuple:
-        return (team, team + 2) if self.n_seats == 4 else (team,)
+        return tuple(s for s in range(self.n_seats) if self.team[s] == team)
 
     # ----------------------------------------------------------------- rules
     def load_rules(self) -> None:
@@ -515,7 +522,17 @@ class Referee:
             self.bad("R16", "set_ranks contains 2 (a set of twos is impossible)", None)
         self.rules = r
         self.reserve = int(r["stock_reserve"])
-        self.n_seats = r["num_players"] if r["num_players"] in (2, 4) else 4
+        self.n_seats = r["num_players"] if r["num_players"] in (2, 3, 4) else 4
+        self.team = [s if self.n_seats == 3 else s % 2 for s in range(self.n_seats)]
+        self.solo18 = self.n_seats == 3 and r["three_player_mode"] == "solo_18"
+        ps = r["pozzetto_size"]
+        if self.n_seats != 3:
+            self.poz_sizes = [ps, ps]
+        elif self.solo18:
+            self.poz_sizes = [r["three_player_pozzetto_a_size"], ps]      # R62: A, then B
+        else:
+            self.poz_sizes = [ps, ps, ps]                                  # R63
+        self.solo = -1
 
     # ----------------------------------------------------------------- deal (R8, R6)
     def load_deal(self) -> None:
@@ -536,10 +553,10 @@ class Referee:
         if len(hands) != n or any(len(h) != hs for h in hands):
             self.bad("R8" if n == 4 else "R61",
                      f"hands must be {n} x {hs} cards, got {[len(h) for h in hands]}", None)
-        if len(pozzetti) != 2 or any(len(p) != ps for p in pozzetti):
-            self.bad("R8", f"pozzetti must be 2 x {ps} cards, got {[len(p) for p in pozzetti]}",
-                     None)
-        expect_stock = N_IDS - n * hs - 2 * ps - 1
+        if [len(p) for p in pozzetti] != self.poz_sizes:
+            self.bad("R8" if n != 3 else "R62", f"pozzetti must hold {self.poz_sizes} cards, "
+                                                f"got {[len(p) for p in pozzetti]}", None)
+        expect_stock = N_IDS - n * hs - sum(self.poz_sizes) - 1
         if len(stock) != expect_stock:
             self.bad("R8", f"stock must hold {expect_stock} cards, got {len(stock)}", None)
         every = [c for h in hands for c in h] + [c for p in pozzetti for c in p] + [disc] + stock
@@ -568,14 +585,14 @@ class Referee:
             self.bad("DOC", "no deal (notation)", None)
         self.hands = [list(h) for h in hands]
         self.pozzetti = [list(p) for p in pozzetti]
-        self.poz_left = [True, True]           # pozzetto k still on the table
+        self.poz_left = [True] * len(pozzetti)  # pozzetto k still on the table
         self.pile = [disc]
         self.stock = list(stock)                # top first
-        self.tables = [[], []]                  # per team: list of _Meld
-        self.poz_team = [None, None]            # per team: (turn, mode, index k)
+        self.tables = [[], [], []]              # per team slot: list of _Meld
+        self.poz_team = [None, None, None]      # per team slot: (turn, mode, index k)
         self.stall = 0
-        self.pile_pickups = [0, 0]
-        self.pile_cards = [0, 0]
+        self.pile_pickups = [0, 0, 0]
+        self.pile_cards = [0, 0, 0]
         # R6
         dealer, first = self.doc.get("dealer"), self.doc.get("first_player")
         if not isinstance(dealer, int) or not 0 <= dealer < n:
@@ -590,7 +607,7 @@ class Referee:
     # ----------------------------------------------------------------- conservation
     def conservation(self, what: str) -> None:
         places = [c for h in self.hands for c in h] + self.pile + self.stock
-        places += [c for k in (0, 1) if self.poz_left[k] for c in self.pozzetti[k]]
+        places += [c for k, p in enumerate(self.pozzetti) if self.poz_left[k] for c in p]
         places += [c for t in self.tables for m in t for c in m.ids]
         cnt = Counter(places)
         if len(places) != N_IDS or len(cnt) != N_IDS:
@@ -861,7 +878,7 @@ class Referee:
     def meld_action(self, turn: _Turn, ev: dict, typ: str):
         seat, team = turn.seat, self.team_of(turn.seat)
         ev_team = ev.get("team")
-        if ev_team not in (0, 1):
+        if ev_team not in range(3):
             self.bad("DOC", f"{typ} with bad team {ev_team!r}")
             ev_team = team
         if ev_team != team:
@@ -1047,23 +1064,40 @@ class Referee:
             if prev is None or prev.get("type") != "discard":
                 self.bad("R41", "pozzetto con lo scarto must come right after the discard that "
                                 "emptied the hand")
-        # R40: the first team to take one gets deal pozzetto 0, the other pozzetto 1
-        k = 0 if self.poz_left[0] else (1 if self.poz_left[1] else None)
+        # R40: the first team to take one gets deal pozzetto 0, the next pozzetto 1 (and 2)
+        k = next((j for j, left in enumerate(self.poz_left) if left), None)
         if k is None:
             self.bad("R40", "no pozzetto left to take")
         if k is not None and sorted(ids) != sorted(self.pozzetti[k]):
             self.bad("R40", f"the team should receive deal pozzetto {k} "
-                            f"({'first' if k == 0 else 'second'} team to take one), got other "
-                            "cards")
+                            f"(number {k + 1} to be taken), got other cards")
         if k is not None:
             # move the cards of pozzetto k (what the rules say is taken); report id mismatches
             self.poz_left[k] = False
             self.hands[seat].extend(self.pozzetti[k])
             if self.poz_team[team] is None:
                 self.poz_team[team] = (turn.number, mode, k)
+            if k == 0 and self.solo18:
+                self.form_pair(seat)
         if mode == "direct":
             turn.actions += 1
         self.conservation("pozzetto")
+
+    def form_pair(self, solo: int) -> None:
+        """R62: ``solo`` took pozzetto A; the other two become partners on one table.
+
+        The engine's convention (docs/RULES.md): the pair plays on the table of
+        the lower seat, the other seat's melds follow its own, in their order.
+        """
+        a, b = [s for s in range(3) if s != solo]
+        ta, tb = self.team[a], self.team[b]
+        self.tables[ta].extend(self.tables[tb])
+        self.tables[tb] = []
+        self.pile_pickups[ta] += self.pile_pickups[tb]
+        self.pile_cards[ta] += self.pile_cards[tb]
+        self.pile_pickups[tb] = self.pile_cards[tb] = 0
+        self.team[b] = ta
+        self.solo = solo
 
     # ---- discard (R36, R37, R39, R45, R46)
     def discard(self, turn: _Turn, ev: dict):
@@ -1166,7 +1200,17 @@ class Referee:
             "closing_seat": closing_turn.seat if closing_turn else -1,
             "stock_left": len(self.stock), "pile_left": len(self.pile), "error": 0,
         }
-        for team in (0, 1):
+        def credit(points, partners):
+            # R62: the pair's side score goes in full to each partner, or half rounded up
+            # to a multiple of 5 under three_player_pair_share = "half_round_up"
+            if self.n_seats == 3 and partners == 2 and r["three_player_pair_share"] != "full":
+                return -(-points // 10) * 5
+            return points
+
+        groups = (0, 1, 2) if self.n_seats == 3 else (0, 1)
+        for g in groups:
+            # a group per team; with 3 players per player: their side, credited score
+            team = self.team[g] if self.n_seats == 3 else g
             closed = closing_turn is not None and self.team_of(closing_turn.seat) == team
             bonus_close = closed and not (r["pile_close_no_bonus"]
                                           and closing_turn.pickup == "take_pile")
@@ -1180,26 +1224,32 @@ class Referee:
             penalty = parts["pozzetto_penalty"]
             clean_n, dirty_n, semi_n = parts["clean"], parts["dirty"], parts["semi_clean"]
             calc.update({
-                f"score_t{team}": meld_points + bonus + closing_bonus - hand_points - penalty,
-                f"meld_points_t{team}": meld_points,
-                f"burraco_bonus_t{team}": bonus,
-                f"closing_bonus_t{team}": closing_bonus,
-                f"hand_points_t{team}": hand_points,
-                f"pozzetto_penalty_t{team}": penalty,
-                f"clean_burracos_t{team}": clean_n,
-                f"dirty_burracos_t{team}": dirty_n,
-                f"semi_clean_burracos_t{team}": semi_n,
-                f"melds_t{team}": len(self.tables[team]),
-                f"closed_t{team}": closed,
-                f"pozzetto_taken_t{team}": poz is not None,
-                f"pozzetto_turn_t{team}": poz[0] if poz else -1,
-                f"pozzetto_mode_t{team}": poz[1] if poz else "none",
-                f"pile_pickups_t{team}": self.pile_pickups[team],
-                f"pile_cards_t{team}": self.pile_cards[team],
+                f"score_t{g}": credit(meld_points + bonus + closing_bonus - hand_points - penalty,
+                                      len(self.seats_of(team))),
+                f"meld_points_t{g}": meld_points,
+                f"burraco_bonus_t{g}": bonus,
+                f"closing_bonus_t{g}": closing_bonus,
+                f"hand_points_t{g}": hand_points,
+                f"pozzetto_penalty_t{g}": penalty,
+                f"clean_burracos_t{g}": clean_n,
+                f"dirty_burracos_t{g}": dirty_n,
+                f"semi_clean_burracos_t{g}": semi_n,
+                f"melds_t{g}": len(self.tables[team]),
+                f"closed_t{g}": closed,
+                f"pozzetto_taken_t{g}": poz is not None,
+                f"pozzetto_turn_t{g}": poz[0] if poz else -1,
+                f"pozzetto_mode_t{g}": poz[1] if poz else "none",
+                f"pile_pickups_t{g}": self.pile_pickups[team],
+                f"pile_cards_t{g}": self.pile_cards[team],
             })
-            if (calc[f"score_t{team}"]) % 5:
-                self.bad("R59", f"team {team} score {calc[f'score_t{team}']} is not a multiple "
+            if (calc[f"score_t{g}"]) % 5:
+                self.bad("R59", f"group {g} score {calc[f'score_t{g}']} is not a multiple "
                                 "of 5")
+        if self.n_seats == 3:
+            calc["solo_seat"] = self.solo
+        else:
+            calc.update({f"{k}_t2": None for k in TEAM_KEYS})
+            calc["solo_seat"] = None
         self.computed = calc
         res = self.doc.get("result")
         if not isinstance(res, dict):
@@ -1207,10 +1257,14 @@ class Referee:
             return
         for key, want in calc.items():
             if key not in res:
+                if want is None:
+                    continue        # a 2- or 4-player document may leave out the 3-player columns
                 self.bad("DOC", f"result lacks column {key!r}")
                 continue
             got = res[key]
-            if isinstance(want, bool) or isinstance(got, bool):
+            if want is None or got is None:
+                same = want is None and got is None
+            elif isinstance(want, bool) or isinstance(got, bool):
                 same = bool(got) == bool(want) and got in (0, 1, True, False)
             elif isinstance(want, int):
                 same = isinstance(got, (int, float)) and int(got) == want and got == int(got)
@@ -1288,10 +1342,10 @@ def where_text(ref: Referee, cid: int) -> str:
         return f"it is in the stock at depth {ref.stock.index(cid)}"
     if cid in ref.pile:
         return "it is in the discard pile"
-    for k in (0, 1):
-        if ref.poz_left[k] and cid in ref.pozzetti[k]:
+    for k, p in enumerate(ref.pozzetti):
+        if ref.poz_left[k] and cid in p:
             return f"it is in untaken pozzetto {k}"
-    for team in (0, 1):
+    for team in range(3):
         for i, m in enumerate(ref.tables[team]):
             if cid in m.ids:
                 return f"it is in team {team}'s meld {i}"
@@ -1354,23 +1408,35 @@ def check_match(match: dict, hands: list, rules: dict | None = None,
     ``hands``, ``final_t0``, ``final_t1``, ``first_dealer``, ``reason``);
     ``hands``: its hand rows in order (``hand_in_match``, ``hand_index``,
     ``dealer``, ``first_player``, ``score_t0``, ``score_t1``, ``total_t0``,
-    ``total_t1``).  Checks the deals (hand k is deal ``m * 65536 + k``), the
-    rotating deal (R6), the running totals and the end of the match (R60: it
-    ends after the first hand where a total reaches ``target_score`` and the
-    totals differ; the higher total wins; ``max_hands`` hands end it without
-    a winner).
+    ``total_t1``; with 3 players also ``score_t2``, ``total_t2``, ``final_t2``
+    and the hand's ``individual`` flag).  Checks the deals (hand k is deal
+    ``m * 65536 + k``), the rotating deal (R6), the running totals and the end
+    of the match (R60: it ends after the first hand where a total reaches
+    ``target_score`` and no other total equals it; the highest total wins;
+    ``max_hands`` hands end it without a winner).  With 3 players (R63) the
+    target is ``three_player_target``, and a ``solo_18`` match plays its hands
+    ``individual_3x11`` from the hand after a total reached
+    ``three_player_switch_at``.
     """
     r = dict(DEFAULT_RULES)
     r.update(rules or {})
-    n, target = int(r["num_players"]), int(r["target_score"])
+    n = int(r["num_players"])
+    target = int(r["three_player_target"] if n == 3 else r["target_score"])
+    sides = 3 if n == 3 else 2
     out = []
     m = match["match"]
     if len(hands) != match["hands"]:
         out.append(f"[R60] match {m}: {len(hands)} hand rows, the match table says "
                    f"{match['hands']}")
-    t = [0, 0]
+    t = [0] * sides
     ended_at = None
     for k, h in enumerate(hands):
+        if n == 3:
+            want_ind = (r["three_player_mode"] == "individual_3x11"
+                        or max(t) >= int(r["three_player_switch_at"]))
+            if bool(h["individual"]) != want_ind:
+                out.append(f"[R63] match {m} hand {k}: individual {h['individual']!r}, expected "
+                           f"{want_ind} (totals before the hand {t})")
         if h["hand_in_match"] != k or h["hand_index"] != m * 65536 + k:
             out.append(f"[DOC] match {m}: row {k} is hand_in_match {h['hand_in_match']}, deal "
                        f"{h['hand_index']}; expected {k}, {m * 65536 + k}")
@@ -1381,18 +1447,19 @@ def check_match(match: dict, hands: list, rules: dict | None = None,
         if ended_at is not None:
             out.append(f"[R60] match {m}: hand {k} was played although the match ended after "
                        f"hand {ended_at}")
-        t[0] += h["score_t0"]
-        t[1] += h["score_t1"]
-        if [h["total_t0"], h["total_t1"]] != t:
-            out.append(f"[R60] match {m} hand {k}: totals {h['total_t0']}/{h['total_t1']}, "
-                       f"the sum of the hand scores is {t[0]}/{t[1]}")
-        if ended_at is None and max(t) >= target and t[0] != t[1]:
+        for j in range(sides):
+            t[j] += h[f"score_t{j}"]
+        got = [h[f"total_t{j}"] for j in range(sides)]
+        if got != t:
+            out.append(f"[R60] match {m} hand {k}: totals {got}, the sum of the hand scores is "
+                       f"{t}")
+        if ended_at is None and max(t) >= target and t.count(max(t)) == 1:
             ended_at = k
     if hands and hands[0]["dealer"] != match["first_dealer"]:
         out.append(f"[R6] match {m}: first_dealer {match['first_dealer']}, hand 0 was dealt by "
                    f"{hands[0]['dealer']}")
     if ended_at is not None:
-        want = {"winner": 0 if t[0] > t[1] else 1, "reason": "target"}
+        want = {"winner": t.index(max(t)), "reason": "target"}
     elif len(hands) >= max_hands:
         want = {"winner": None, "reason": "cap"}
     else:
@@ -1400,7 +1467,7 @@ def check_match(match: dict, hands: list, rules: dict | None = None,
         out.append(f"[R60] match {m}: the hands stop after {len(hands)} with totals "
                    f"{t[0]}/{t[1]}: neither at the target {target} with different totals, "
                    f"nor at the cap {max_hands}")
-    want.update(final_t0=t[0], final_t1=t[1])
+    want.update({f"final_t{j}": t[j] for j in range(sides)})
     for key, val in want.items():
         got = match[key]
         if key == "winner" and got is not None:

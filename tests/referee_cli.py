@@ -57,6 +57,8 @@ def _one(task):
     import sim.trace as SR                              # the engine: driver only
     i, dealer, row = task if isinstance(task, tuple) else (task, None, None)
     rules = _CFG["rules"]
+    if row is not None and rules.num_players == 3 and bool(row["individual"]):
+        rules = rules.replace(three_player_mode="individual_3x11")       # R63 switch
     try:
         doc = SR.replay(_CFG["seed"], i, strategies=_CFG["strategies"], rules=rules,
                         dealer=dealer)
@@ -135,12 +137,17 @@ def main(argv=None) -> int:
         run = sim.simulate_matches(args.matches, args.seed, strategies=strategies, rules=rules)
         hands_df = run.hands.sort_values(["match", "hand_in_match"])
         by_match = {m: g.to_dict("records") for m, g in hands_df.groupby("match")}
-        rules_dict = (rules or sim.Rules()).to_dict()
+        rules = rules or sim.Rules()
+        cfg["rules"] = rules
+        rules_dict = rules.to_dict()
         for row in run.matches.to_dict("records"):
             if row["winner"] is not None and row["winner"] != row["winner"]:   # NaN
                 row["winner"] = None
             elif row["winner"] is not None and str(row["winner"]) == "<NA>":
                 row["winner"] = None
+            for key in ("final_t2",):
+                if key in row and row[key] != row[key]:              # NaN: not 3 players
+                    row.pop(key)
             for text in REF.check_match(row, by_match.get(row["match"], []), rules_dict):
                 rule = text[1:text.index("]")]
                 counts[rule] += 1

@@ -106,6 +106,9 @@ def test_replay_reproduces_a_match_hand(run):
         doc = sim.replay(SEED, int(row["hand_index"]), dealer=int(row["dealer"]))
         for col in L.REC_COLUMNS:
             want = row[col]
+            if pd.isna(want):                  # the 3-player columns of a 4-player hand
+                assert doc["result"][col] is None, col
+                continue
             assert doc["result"][col] == (str(want) if col in ("end_reason", "pozzetto_mode_t0",
                                                                 "pozzetto_mode_t1") else want), col
 

@@ -201,3 +201,79 @@ def test_referee_matches(rules, capsys):
     args = ["--matches", "60", "--seed", "74"] + (["--rules", rules] if rules else [])
     out = _referee(args, capsys)
     assert "60 matches" in out and "match checks: 0 violations" in out
+
+
+# ---------------------------------------------------------------- R62, R63 three players
+SOLO = sim.Rules(num_players=3)
+INDIV = sim.Rules(num_players=3, three_player_mode="individual_3x11")
+
+
+@pytest.mark.parametrize("rules, pozzetti, stock", [(SOLO, [18, 11], 45),
+                                                    (INDIV, [11, 11, 11], 41)])
+def test_r62_r63_deal_counts(rules, pozzetti, stock):
+    d = sim.deal(7, 5, rules=rules)
+    assert [len(h) for h in d.hands] == [11, 11, 11]
+    assert [len(p) for p in d.pozzetti] == pozzetti and len(d.stock) == stock
+    assert d.first_player == (d.dealer + 1) % 3
+    ids = [int(c) for h in d.hands for c in h] + [int(c) for p in d.pozzetti for c in p] \
+        + [d.discard] + [int(c) for c in d.stock]
+    assert sorted(ids) == list(range(108))
+
+
+@pytest.mark.parametrize("points, half", [(155, 80), (150, 75), (10, 5), (5, 5), (0, 0),
+                                          (-155, -75), (-150, -75), (-5, 0)])
+def test_r62_half_round_up(points, half):
+    from kernels.game import _half_round_up
+    assert _half_round_up(points) == half
+
+
+def test_r62_records_credit_the_pair_in_full():
+    df = sim.simulate(400, seed=75, rules=SOLO)
+    assert df.solo_seat.isin([-1, 0, 1, 2]).all() and (df.solo_seat >= 0).mean() > 0.9
+    assert df.strategy_s3.isna().all() and df.score_t2.notna().all()
+    for _, h in df[df.solo_seat >= 0].head(50).iterrows():
+        a, b = [s for s in range(3) if s != h.solo_seat]
+        for col in ("score", "meld_points", "melds", "hand_points", "pile_pickups"):
+            assert h[f"{col}_t{a}"] == h[f"{col}_t{b}"], col     # one side, credited in full
+        assert h[f"pozzetto_taken_t{h.solo_seat}"]               # the solo took pozzetto A
+    half = sim.simulate(400, seed=75, rules=SOLO.replace(three_player_pair_share="half_round_up"))
+    for (_, h), (_, g) in zip(df.head(50).iterrows(), half.head(50).iterrows()):
+        if h.solo_seat >= 0:
+            a = next(s for s in range(3) if s != h.solo_seat)
+            assert g[f"score_t{a}"] == -(-h[f"score_t{a}"] // 10) * 5
+            assert g[f"score_t{h.solo_seat}"] == h[f"score_t{h.solo_seat}"]
+
+
+def test_four_player_records_have_null_third_player_columns():
+    df = sim.simulate(20, seed=3)
+    assert df.score_t2.isna().all() and df.solo_seat.isna().all()
+    assert str(df.score_t2.dtype) == "Int32"
+
+
+@pytest.mark.parametrize("rules", [
+    '{"num_players": 3}', '{"num_players": 3, "three_player_mode": "individual_3x11"}',
+    '{"num_players": 3, "three_player_pair_share": "half_round_up"}'])
+@pytest.mark.parametrize("strategy", ["heuristic", "random"])
+def test_referee_three_players(rules, strategy, capsys):
+    _referee(["--hands", "200", "--seed", "76", "--strategy", strategy, "--rules", rules], capsys)
+
+
+@pytest.mark.parametrize("rules", ['{"num_players": 3}',
+                                   '{"num_players": 3, "three_player_switch_at": 500, '
+                                   '"three_player_target": 1505}'])
+def test_referee_three_player_matches(rules, capsys):
+    out = _referee(["--matches", "60", "--seed", "77", "--rules", rules], capsys)
+    assert "match checks: 0 violations" in out
+
+
+def test_r63_three_player_match_switches_to_individual():
+    r = SOLO.replace(three_player_switch_at=600)
+    run = sim.simulate_matches(100, 78, rules=r)
+    h, m = run.hands, run.matches
+    assert set(m.winner.dropna().astype(int)) <= {0, 1, 2}
+    for mid, g in h.groupby("match"):
+        g = g.sort_values("hand_in_match")
+        before = g[["total_t0", "total_t1", "total_t2"]].max(axis=1).shift(fill_value=0)
+        assert (g.individual.astype(bool) == (before >= 600)).all()
+        final = g.iloc[-1]
+        assert max(final.total_t0, final.total_t1, final.total_t2) >= 2005
