@@ -21,7 +21,7 @@ from .state import (G_ACTIONS, G_BARRED, G_CLOSER, G_ERR, G_HIDDEN, G_PC,
                     EV_END, G_NEV, G_NEVC, I0, log_event,
                     conservation_check, discard_card, draw_stock, give_pozzetto,
                     hand_add, meld_add, meld_create, take_pile, STATE_WORDS, EV_COLS, state_views, view_f64,
-                    view_i64, view_u64)
+                    view_i64, view_u64, set_lock_two_roles)
 
 CAND_ROWS = 2048
 # a hand's work buffer (int64 words): the state, then the per-hand arrays
@@ -87,6 +87,7 @@ def setup_hand(st, deck, rv):
         stock[i] = deck[stock_at + i]
     g[G_SP] = 0
     g[G_SLEN] = stock_size
+    set_lock_two_roles(st, rv[L.RV_LOCK_TWO_ROLES])     # R25: 2s keep their roles
 
 
 @njit(cache=True, _nrt=False)
@@ -283,7 +284,7 @@ def play_hand(run_seed, hand_index, dealer_in, rv_in, kinds, params_in, debug, r
         if end == L.END_CLOSED and g[G_CLOSER] % 2 == t:
             closed = 1
         total, mp, bb, cb, hp, pen, cl, di, se = score_team(
-            mcnt[t], nm[t], hc2, 2, closed, pz, g[G_TOOK_PILE], rv)
+            mcnt[t], minfo[t], nm[t], hc2, 2, closed, pz, g[G_TOOK_PILE], rv)
         o = L.N_HAND_COLS + t * L.N_TEAM_COLS
         rec[o + L.TC_SCORE] = total
         rec[o + L.TC_MELD_POINTS] = mp

@@ -265,7 +265,6 @@ def test_every_rv_slot_is_written():
 
 UNSUPPORTED = [
     ({"num_players": 3}, "num_players=3"),
-    ({"lock_two_roles": True}, "lock_two_roles=True"),
     ({"untaken_pozzetto_as_stock": True}, "untaken_pozzetto_as_stock=True"),
 ]
 
@@ -284,7 +283,7 @@ def test_check_supported_accepts_the_rest():
     Rules(set_ranks=("A", "3"), require_clean_burraco_to_close=True, allow_duplicate_set_rank=True,
           semi_clean_bonus=150, semi_clean_rule="wild_at_end", forbid_rediscard_single_pile=False,
           stock_reserve=0, stall_turn_limit=4, max_turns_per_hand=50, clean_bonus=300,
-          pile_close_no_bonus=True).check_supported()
+          pile_close_no_bonus=True, lock_two_roles=True).check_supported()
     Rules.preset("fibur_international").check_supported()
     Rules(take_pile_requires_meld=True, pile_meld_source="from_pile").check_supported()
 
