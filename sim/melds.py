@@ -72,7 +72,7 @@ class MeldCheck:
         return notation.format(self.cards)
 
 
-def _reading(cnt: np.ndarray, nat=None, set_mask=0x1FFF) -> tuple:
+def meld_reading(cnt: np.ndarray, nat=None, set_mask=0x1FFF) -> tuple:
     """:func:`kernels.melds.analyze` of ``cnt``; with ``nat`` (0/1, not None) a
     sequence is read with its 2s' stored roles, ``nat`` of them natural (R25)."""
     reading = KM.analyze(cnt, set_mask)
@@ -84,13 +84,13 @@ def _reading(cnt: np.ndarray, nat=None, set_mask=0x1FFF) -> tuple:
 
 
 def _verdict(cnt: np.ndarray, r: Rules, ids=(), nat=None) -> MeldCheck:
-    """The check of meld ``cnt``; ``nat`` as for :func:`_reading` (used only
+    """The check of meld ``cnt``; ``nat`` as for :func:`meld_reading` (used only
     under ``lock_two_roles``)."""
     rv = r.to_vector()
     from kernels import layout as L
     if not r.lock_two_roles:
         nat = None
-    kind, nwild, nat2, key, lo, hi, wslot, why = _reading(cnt, nat, rv[L.RV_SET_RANKS_MASK])
+    kind, nwild, nat2, key, lo, hi, wslot, why = meld_reading(cnt, nat, rv[L.RV_SET_RANKS_MASK])
     points = int((cnt * CVALUE).sum())
     if kind == KM.KIND_NONE:
         return MeldCheck(False, None, False, points, 0, KM.REASONS[why], tuple(int(i) for i in ids))
@@ -219,7 +219,7 @@ def best_order(meld: tuple, todo: tuple, nat: int, roles: bool) -> int:
     if not any(todo):
         return nat
     cnt = np.array(meld, np.int64)
-    kind, nwild, nat2, key, *_ = _reading(cnt, nat if roles else None)
+    kind, nwild, nat2, key, *_ = meld_reading(cnt, nat if roles else None)
     step = KM.layoff_step_roles if roles else KM.layoff_step
     best = -1
     for c, k in enumerate(todo):

@@ -20,7 +20,7 @@ from kernels import state as KS
 from kernels.cards import CIDX
 
 from . import _cards, notation
-from .melds import MeldCheck, best_order, _reading
+from .melds import MeldCheck, best_order, meld_reading
 
 SEAT = 0
 TEAM = 0
@@ -180,7 +180,7 @@ class Position:
             return Verdict(False, KL.LEGAL_REASONS[KL.BAD_LAYOFF])
         final = mcnt + sel
         nlen = int(final.sum())
-        nwild = _reading(final, nat if roles else None)[1]
+        nwild = meld_reading(final, nat if roles else None)[1]
         code = KL.after_action_ok(self.st, self.rv, TEAM, SEAT, sel, int(sel.sum()),
                                   meld_index, nlen, nwild)
         return Verdict(code == KL.OK, _reason(code))

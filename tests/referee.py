@@ -400,7 +400,7 @@ def layoff_action(meld_faces, cards, set_ranks=ALL_SET_RANKS):
                    f"{faces_text(meld_faces)} ({why})")
 
 
-# =============================================================================== lock_two_roles (R25)
+# ========================================================================== lock_two_roles (R25)
 # With the option, every 2 in a meld has a stored role, "natural" or "wild", given when it
 # entered (the canonical reading of the meld right after that step, R20) and kept for the
 # rest of the hand.  Roles are tracked per card id (the two copies of a 2 may differ: one
@@ -532,8 +532,9 @@ def layoff_action_locked(meld_ids, roles, cards, set_ranks=ALL_SET_RANKS):
     if got is not None:
         return True, "", "", got
     rule, why = first[0] if first else ("R24", "no legal order")
-    return False, rule, (f"no order of single steps adds {faces_text(fold(face_of(c)) for c in cards)}"
-                         f" to {faces_text(fold(face_of(c)) for c in meld_ids)} ({why})"), dict(roles)
+    added = faces_text(fold(face_of(c)) for c in cards)
+    meld = faces_text(fold(face_of(c)) for c in meld_ids)
+    return False, rule, f"no order of single steps adds {added} to {meld} ({why})", dict(roles)
 
 
 def _naturals(role: dict) -> int:

@@ -136,7 +136,8 @@ def _e6_after_5d(rules):
 
 @pytest.mark.parametrize("rules, history, total", [
     (LOCK, True, 155),                  # E6: the 2♦ keeps its wild role -> dirty, 65 + 100 - 10
-    (sim.Rules(), True, 255),           # default: R25.1, the 2♦ turns natural -> clean, 65 + 200 - 10
+    # default: R25.1, the 2♦ turns natural -> clean, 65 + 200 - 10
+    (sim.Rules(), True, 255),
     (LOCK, False, 255),                 # the final cards alone: read as laid down in one go
     # fibur_italian: 7 naturals (3♦-9♦) and a free wild -> semi-clean, 65 + 150 - 10
     (sim.Rules.preset("fibur_italian").replace(lock_two_roles=True), True, 205),
