@@ -21,7 +21,7 @@ from .state import (G_ACTIONS, G_BARRED, G_CLOSER, G_ERR, G_HIDDEN, G_PC,
                     EV_END, G_NEV, G_NEVC, I0, log_event,
                     conservation_check, discard_card, draw_stock, give_pozzetto,
                     hand_add, meld_add, meld_create, take_pile, STATE_WORDS, EV_COLS, state_views, view_f64,
-                    view_i64, view_u64)
+                    view_i64, view_u64, set_lock_two_roles)
 
 CAND_ROWS = 2048
 # a hand's work buffer (int64 words): the state, then the per-hand arrays
@@ -97,6 +97,7 @@ def setup_hand(st, deck, rv):
         stock[i] = deck[stock_at + i]
     g[G_SP] = 0
     g[G_SLEN] = stock_size
+    set_lock_two_roles(st, rv[L.RV_LOCK_TWO_ROLES])     # R25: 2s keep their roles
 
 
 @njit(cache=True, _nrt=False)
@@ -310,7 +311,7 @@ def play_hand(run_seed, hand_index, dealer_in, rv_in, kinds, params_in, debug, r
         if end == L.END_CLOSED and g[G_TEAM + g[G_CLOSER]] == side:
             closed = 1
         total, mp, bb, cb, hp, pen, cl, di, se = score_team(
-            mcnt[side], nm[side], hc2, k, closed, pz, g[G_TOOK_PILE], rv)
+            mcnt[side], minfo[side], nm[side], hc2, k, closed, pz, g[G_TOOK_PILE], rv)
         if total % 5 != 0:
             g[G_ERR] |= L.ERR_SCORE_PARITY
         if n_seats == 3 and k == 2 and rv[L.RV_THREE_PLAYER_PAIR_SHARE] == 1:

@@ -9,9 +9,9 @@ from numba import njit
 
 from . import layout as L
 from .cards import CIDX, JOKER
-from .melds import ANY_RANK, KIND_NONE, KIND_SET, KIND_SEQ, analyze, layoff_step
-from .state import (I0, I1, G_BARRED, G_PN, G_TPOZ, MI_HI, MI_KIND, MI_KEY, MI_LEN, MI_LO, MI_NAT2,
-                    MI_NWILD, MMAX)
+from .melds import ANY_RANK, KIND_NONE, KIND_SET, KIND_SEQ, analyze, layoff_step, layoff_step_roles
+from .state import (I0, I1, G_BARRED, G_PN, G_TPOZ, MI_HI, MI_KIND, MI_KEY, MI_LEN, MI_LO, MI_LOCK,
+                    MI_NAT2, MI_NWILD, MMAX)
 
 # int64 arguments (plain literals would make Numba compile the callees again)
 NO_MELD = np.int64(-2)
@@ -155,10 +155,16 @@ def can_create(st, rv, team, seat, sel):
 @njit(cache=True, _nrt=False)
 def layoff_fits_full(mcnt, minfo, team, mi, c):
     """:func:`layoff_fits` by a full re-analysis of the meld plus the card
-    (:func:`kernels.melds.layoff_step`); the reference for the fast paths."""
-    ok, kind, nwild, nat2, key, lo, hi, wslot, why = layoff_step(
-        mcnt[team, mi], minfo[team, mi, MI_KIND], minfo[team, mi, MI_NWILD],
-        minfo[team, mi, MI_NAT2], minfo[team, mi, MI_KEY], c, ANY_RANK)
+    (:func:`kernels.melds.layoff_step`); the reference for the fast paths.
+    A meld marked ``MI_LOCK`` keeps its 2s' roles (``layoff_step_roles``, R25)."""
+    if minfo[team, mi, MI_LOCK] != 0:
+        ok, kind, nwild, nat2, key, lo, hi, wslot, why = layoff_step_roles(
+            mcnt[team, mi], minfo[team, mi, MI_KIND], minfo[team, mi, MI_NWILD],
+            minfo[team, mi, MI_NAT2], minfo[team, mi, MI_KEY], c, ANY_RANK)
+    else:
+        ok, kind, nwild, nat2, key, lo, hi, wslot, why = layoff_step(
+            mcnt[team, mi], minfo[team, mi, MI_KIND], minfo[team, mi, MI_NWILD],
+            minfo[team, mi, MI_NAT2], minfo[team, mi, MI_KEY], c, ANY_RANK)
     if ok == 1:
         return 1 + nwild
     return 0
@@ -173,7 +179,10 @@ def layoff_fits(mcnt, minfo, team, mi, c):
     Sets, natural cards of another suit, and natural cards on a sequence
     without wilds or 2s are decided from the meld's reading alone (R16, R17,
     R24); other cases go to :func:`layoff_fits_full`.  Both give the same
-    answer (tested exhaustively).
+    answer (tested exhaustively).  Option ``lock_two_roles`` (R25) only
+    matters for a sequence holding a 2 of its suit; the fast paths decide
+    such a meld only where roles cannot matter (a natural of another suit, a
+    second wild), reading ``MI_NWILD`` as stored with the roles.
     """
     kind = minfo[team, mi, MI_KIND]
     nw = minfo[team, mi, MI_NWILD]

@@ -26,6 +26,15 @@ canonical reading of R20 (fewest wilds) as a tuple of ints::
 ``reason``
     0 when valid, else one of the ``WHY_*`` codes (text in
     :data:`REASONS`).
+
+Option ``lock_two_roles`` (R25): a 2 of a sequence's own suit keeps the role
+(natural or wild) it entered the meld with.  A meld's stored roles are the
+number of its own-suit 2s that are natural (0 or 1, ``nat2`` of its reading);
+the others are stored wilds.  A stored wild reads exactly like a 2 of another
+suit, which is a wild in every reading (R13), so :func:`analyze_roles`,
+:func:`layoff_step_roles` and :func:`burraco_class_roles` count the stored
+wilds as 2s of the next suit (:func:`move_twos`) and apply the ordinary
+functions: the readings that remain are those that keep the stored roles.
 """
 import numpy as np
 from numba import njit
@@ -51,6 +60,7 @@ WHY_DUP_SLOT = 8
 WHY_TWO_ACES = 9
 WHY_GAPS = 10
 WHY_WRAP = 11
+WHY_ROLES = 12
 
 REASONS = (
     "",
@@ -65,6 +75,8 @@ REASONS = (
     "R17: a sequence holds at most one natural ace (low or high, not both)",
     "R18: the natural cards leave more gaps than there are wilds",
     "R17: no wrap-around (K-A-2) and at most one natural ace",
+    "R25: lock_two_roles: no reading of the meld keeps the role (natural or wild) each of its "
+    "2s entered with",
 )
 
 ALL_SET_RANKS = 0x1FFD    # every rank except the 2 (bit 1)
@@ -340,3 +352,73 @@ def layoff_step(mcnt, mkind, mnwild, mnat2, mkey, c, set_mask):
     if mnwild > 0 and is_two and nat2 != mnat2 + 1:
         return 0, kind, nwild, nat2, key, lo, hi, wslot, WHY_TWO_WILDS
     return 1, kind, nwild, nat2, key, lo, hi, wslot, WHY_OK
+
+
+# ---------------------------------------------------------------- lock_two_roles (R25)
+@njit(cache=True, _nrt=False)
+def move_twos(cnt, key, k):
+    """Count ``k`` 2s of suit ``key`` as 2s of the next suit (``k`` < 0 moves them back).
+
+    In a sequence of suit ``key`` a moved 2 is a wild in every reading (R13),
+    like the same-suit 2 it stands for when that 2's stored role is wild
+    (option ``lock_two_roles``, R25).  Mutates ``cnt``; card values are
+    unchanged (every 2 is worth 20, R2).
+    """
+    cnt[13 * key + 1] -= k
+    cnt[13 * ((key + 1) % 4) + 1] += k
+
+
+@njit(cache=True, _nrt=False)
+def analyze_roles(cnt, set_mask, key, nat, free):
+    """:func:`analyze` of a sequence of suit ``key`` whose 2s keep stored roles (R25).
+
+    ``nat`` (0/1) of the suit's 2s in ``cnt`` are stored as natural, ``free``
+    (0/1) has no role yet (the 2 being added, which takes its role from this
+    reading) and the rest are stored wilds.  The result is the fewest-wild
+    reading among those that keep the stored wilds wild (R20); the caller
+    checks that ``nat2 >= nat`` (the stored natural stays natural).
+    ``cnt`` is restored before returning.
+    """
+    w = cnt[13 * key + 1] - nat - free
+    move_twos(cnt, key, w)
+    kind, nwild, nat2, k2, lo, hi, wslot, why = analyze(cnt, set_mask)
+    move_twos(cnt, key, -w)
+    return kind, nwild, nat2, k2, lo, hi, wslot, why
+
+
+@njit(cache=True, _nrt=False)
+def layoff_step_roles(mcnt, mkind, mnwild, mnat2, mkey, c, set_mask):
+    """:func:`layoff_step` under ``lock_two_roles`` (R24, R25).
+
+    ``mnwild``/``mnat2`` are the meld's reading with its stored roles
+    (``mnat2`` of its own-suit 2s natural, the others wild).  The step is
+    legal iff :func:`layoff_step` allows it with the stored wilds counted as
+    wilds of another suit and the stored natural 2 stays natural; an added
+    2 of the suit takes the role of the fewest-wild such reading, which the
+    returned reading gives (``nat2`` is the new stored count).  Sets have no
+    roles (every 2 in a set is a wild): plain :func:`layoff_step`.
+    """
+    if mkind != KIND_SEQ:
+        return layoff_step(mcnt, mkind, mnwild, mnat2, mkey, c, set_mask)
+    w = mcnt[13 * mkey + 1] - mnat2
+    move_twos(mcnt, mkey, w)
+    ok, kind, nwild, nat2, key, lo, hi, wslot, why = layoff_step(
+        mcnt, mkind, mnwild, mnat2, mkey, c, set_mask)
+    move_twos(mcnt, mkey, -w)
+    if ok == 1 and nat2 < mnat2:
+        ok = 0
+        why = WHY_ROLES              # the natural 2 would have to become a wild
+    elif ok == 0 and layoff_step(mcnt, mkind, mnwild, mnat2, mkey, c, set_mask)[0] == 1:
+        why = WHY_ROLES              # legal only if a stored wild 2 turned natural
+    return ok, kind, nwild, nat2, key, lo, hi, wslot, why
+
+
+@njit(cache=True, _nrt=False)
+def burraco_class_roles(cnt, key, nat, semi_rule):
+    """:func:`burraco_class` of a sequence of suit ``key`` whose 2s keep stored
+    roles, ``nat`` (0/1) of them natural (R25, R27-R29).  ``cnt`` is restored."""
+    w = cnt[13 * key + 1] - nat
+    move_twos(cnt, key, w)
+    cls = burraco_class(cnt, ANY_RANK, semi_rule)
+    move_twos(cnt, key, -w)
+    return cls

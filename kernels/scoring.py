@@ -3,7 +3,8 @@ from numba import njit
 
 from . import layout as L
 from .cards import CVALUE
-from .melds import ANY_RANK, KIND_SET, KIND_SEQ, analyze, burraco_class
+from .melds import ANY_RANK, KIND_SET, KIND_SEQ, analyze, burraco_class, burraco_class_roles
+from .state import MI_KEY, MI_KIND, MI_LOCK, MI_NAT2
 
 POZ_UNTAKEN = 0
 POZ_TAKEN = 1
@@ -18,8 +19,9 @@ SUPER_DIRTY = 200      # a set of 8 or more cards with one wild
 
 
 @njit(cache=True, _nrt=False)
-def extra_class_bonus(cnt):
-    """R31 bonus of a meld (int64[53] counts): royal or super burraco, else 0 (points)."""
+def extra_class_bonus(cnt, clean):
+    """R31 bonus of a burraco (int64[53] counts; ``clean`` as scored, R27):
+    royal or super burraco, else 0 (points)."""
     n = 0
     for f in range(53):
         n += cnt[f]
@@ -27,20 +29,25 @@ def extra_class_bonus(cnt):
         return 0
     kind, nwild, nat2, key, lo, hi, wslot, why = analyze(cnt, ANY_RANK)
     if kind == KIND_SEQ and n >= 13:
-        return ROYAL_CLEAN if nwild == 0 else ROYAL_DIRTY
+        return ROYAL_CLEAN if clean else ROYAL_DIRTY
     if kind == KIND_SET:
-        return SUPER_CLEAN if nwild == 0 else SUPER_DIRTY
+        return SUPER_CLEAN if clean else SUPER_DIRTY
     return 0
 
 
 @njit(cache=True, _nrt=False)
-def score_team(mcnt_team, n_melds, hcnt_team, n_hands, closed, pozzetto, pile_close, rv):
+def score_team(mcnt_team, minfo_team, n_melds, hcnt_team, n_hands, closed, pozzetto, pile_close,
+               rv):
     """Score one team at the end of a hand (R55).
 
     Parameters
     ----------
     mcnt_team : numpy.ndarray
         ``int64[M, 53]`` counts of the team's melds (first ``n_melds`` rows).
+    minfo_team : numpy.ndarray
+        ``int64[M, MI_COLS]`` their readings (:mod:`kernels.state`); a row
+        marked ``MI_LOCK`` is classed with its 2s' stored roles
+        (``lock_two_roles``, R25: ``MI_NAT2`` of the suit's 2s natural).
     n_melds : int
     hcnt_team : numpy.ndarray
         ``int64[H, 53]`` counts of the cards left in each player's hand
@@ -74,7 +81,11 @@ def score_team(mcnt_team, n_melds, hcnt_team, n_hands, closed, pozzetto, pile_cl
     for mi in range(n_melds):
         for f in range(53):
             meld_pts += mcnt_team[mi, f] * CVALUE[f]
-        cls = burraco_class(mcnt_team[mi], ANY_RANK, rv[L.RV_SEMI_CLEAN_RULE])
+        if minfo_team[mi, MI_LOCK] != 0 and minfo_team[mi, MI_KIND] == KIND_SEQ:
+            cls = burraco_class_roles(mcnt_team[mi], minfo_team[mi, MI_KEY],
+                                      minfo_team[mi, MI_NAT2], rv[L.RV_SEMI_CLEAN_RULE])
+        else:
+            cls = burraco_class(mcnt_team[mi], ANY_RANK, rv[L.RV_SEMI_CLEAN_RULE])
         b = 0
         if cls == 1:
             clean += 1
@@ -87,7 +98,7 @@ def score_team(mcnt_team, n_melds, hcnt_team, n_hands, closed, pozzetto, pile_cl
             dirty += 1
             b = rv[L.RV_DIRTY_BONUS]
         if cls >= 1 and rv[L.RV_EXTRA_BURRACO_CLASSES] != 0:
-            b = max(b, extra_class_bonus(mcnt_team[mi]))     # R31: the highest class only
+            b = max(b, extra_class_bonus(mcnt_team[mi], cls == 1))   # R31: the highest class only
         bonus += b
     hand_pts = 0
     for h in range(n_hands):

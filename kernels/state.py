@@ -12,7 +12,7 @@ A hand's state is a tuple of int64 arrays (``st``)::
 ``poz``   int64[3, 18]    the pozzetti (``g[G_POZ_SIZE + k]`` cards in pozzetto k)
 ``mcnt``  int64[3, 40, 53] each team's melds as counts
 ``mids``  int64[3, 40, 14] the melds' card ids (first ``minfo[..., MI_LEN]``)
-``minfo`` int64[3, 40, 8] length, kind and canonical reading of each meld
+``minfo`` int64[3, 40, 9] length, kind and reading of each meld (``MI_*`` columns)
 ``nm``    int64[3]        number of melds per team
 ``g``     int64[G_LEN]    scalars (``G_*`` slots)
 ``ev``    int64[E, 8]     event log rows (``EV_*`` columns), E = 0 when off
@@ -39,7 +39,7 @@ from numba import carray, config, njit, types
 from numba.extending import intrinsic
 
 from .cards import CIDX
-from .melds import ANY_RANK, analyze
+from .melds import ANY_RANK, analyze, move_twos
 
 HMAX = 108
 MMAX = 40
@@ -55,6 +55,11 @@ MI_KEY = 4
 MI_LO = 5
 MI_HI = 6
 MI_WSLOT = 7
+# 1 when the meld's 2s keep the role they entered with (option lock_two_roles, R25);
+# columns 2..7 are then the reading that keeps them: MI_NAT2 of the suit's 2s are
+# natural, the others are wilds.  Set for every row at the deal (set_lock_two_roles).
+MI_LOCK = 8
+MI_COLS = 9
 
 G_SP = 0            # index of the stock's top card
 G_SLEN = 1          # stock length at the deal
@@ -136,7 +141,7 @@ def new_state(ev_rows, ev_cards):
     poz = np.full((NTEAMS, PMAX), -1, np.int64)
     mcnt = np.zeros((NTEAMS, MMAX, 53), np.int64)
     mids = np.full((NTEAMS, MMAX, MCARDS), -1, np.int64)
-    minfo = np.zeros((NTEAMS, MMAX, 8), np.int64)
+    minfo = np.zeros((NTEAMS, MMAX, MI_COLS), np.int64)
     nm = np.zeros(NTEAMS, np.int64)
     g = np.zeros(G_LEN, np.int64)
     reset_g(g)
@@ -146,7 +151,7 @@ def new_state(ev_rows, ev_cards):
 
 
 STATE_WORDS = (4 * HMAX + 4 + 4 * 53 + 2 * HMAX + NTEAMS * PMAX + NTEAMS * MMAX * 53
-               + NTEAMS * MMAX * MCARDS + NTEAMS * MMAX * 8 + NTEAMS + G_LEN)
+               + NTEAMS * MMAX * MCARDS + NTEAMS * MMAX * MI_COLS + NTEAMS + G_LEN)
 
 
 def _pointer_intrinsic(nbtype):
@@ -231,8 +236,8 @@ def state_views(work, ev_at, ev_rows, ev_cards):
     a += NTEAMS * MMAX * 53
     mids = view_i64(work, a, (NTEAMS, MMAX, MCARDS))
     a += NTEAMS * MMAX * MCARDS
-    minfo = view_i64(work, a, (NTEAMS, MMAX, 8))
-    a += NTEAMS * MMAX * 8
+    minfo = view_i64(work, a, (NTEAMS, MMAX, MI_COLS))
+    a += NTEAMS * MMAX * MI_COLS
     nm = view_i64(work, a, NTEAMS)
     a += NTEAMS
     g = view_i64(work, a, G_LEN)
@@ -363,7 +368,9 @@ def meld_info_after_add(mcnt, minfo, team, mi, c):
     Sets, and sequences without an ace or a 2 of their suit that stay with at
     most one wild, are updated from the old reading (R18, R20); anything else
     is re-analysed (:func:`meld_info_full`).  Both give the same ``minfo``
-    (tested exhaustively).
+    (tested exhaustively).  With ``minfo[..., MI_LOCK]`` set, a sequence that
+    holds a 2 of its suit gets the reading that keeps its 2s' roles
+    (:func:`meld_info_roles`, R25).
     """
     kind = minfo[team, mi, MI_KIND]
     wild = c == 52 or c % 13 == 1
@@ -400,7 +407,35 @@ def meld_info_after_add(mcnt, minfo, team, mi, c):
                 if mcnt[team, mi, base + x - 1] == 0:
                     minfo[team, mi, MI_WSLOT] = x
                     return
+    if minfo[team, mi, MI_LOCK] != 0 and mcnt[team, mi, base + 1] > 0:
+        free = 0
+        if c == base + 1:
+            free = 1                                  # the added 2 takes its role now (R25)
+        meld_info_roles(mcnt, minfo, team, mi, minfo[team, mi, MI_NAT2], free)
+        return
     meld_info_full(mcnt, minfo, team, mi)
+
+
+@njit(cache=True, _nrt=False)
+def meld_info_roles(mcnt, minfo, team, mi, nat, free):
+    """Set ``minfo[team, mi]`` to the reading of sequence ``mcnt[team, mi]`` that
+    keeps its 2s' stored roles (option ``lock_two_roles``, R25): ``nat`` (0/1)
+    of the suit's 2s natural, ``free`` (0/1) just added without a role, the
+    rest wild (:func:`kernels.melds.analyze_roles`)."""
+    key = minfo[team, mi, MI_KEY]
+    w = mcnt[team, mi, 13 * key + 1] - nat - free
+    move_twos(mcnt[team, mi], key, w)
+    meld_info_full(mcnt, minfo, team, mi)
+    move_twos(mcnt[team, mi], key, -w)
+
+
+@njit(cache=True, _nrt=False)
+def set_lock_two_roles(st, on):
+    """Mark every meld row of the table with option ``lock_two_roles`` (0/1, R25)."""
+    minfo = st[8]
+    for t in range(minfo.shape[0]):
+        for mi in range(minfo.shape[1]):
+            minfo[t, mi, MI_LOCK] = on
 
 
 @njit(cache=True, _nrt=False)

@@ -68,14 +68,3 @@ def check_int(name: str, value, lo: int, hi: int) -> int:
             or not lo <= value <= hi:
         raise ValueError(f"{name} must be an integer in {lo}..{hi}, got {value!r}")
     return int(value)
-
-
-def refuse(rules: Rules, *names: str) -> None:
-    """Raise ValueError if any of the named options has a non-default value
-    the kernels do not implement yet."""
-    for name in names:
-        value = getattr(rules, name)
-        if value and value != Rules().__getattribute__(name):
-            raise ValueError(
-                f"rules: {name}={value!r} is not supported by the engine yet "
-                "(planned in the presets issue)")

@@ -4,6 +4,13 @@ Implements RULES.md R12-R20 (validity, natural two, aces, canonical
 reading), R24-R26 (lay-off steps and wild movement) and R27-R29, R56
 (classes and burraco bonuses) by calling :mod:`kernels.melds`, the code the
 simulation runs.
+
+Under option ``lock_two_roles`` (R25) a 2 keeps the role it entered a meld
+with, so a meld's history matters: a meld given as cards is read as if it
+had been laid down in one go (its 2s take the roles of the canonical
+reading, R20), while a :class:`MeldCheck` returned by :func:`check` or
+:func:`lay_off` carries the roles on (``natural_two``) and may be passed
+back as ``meld_cards`` to chain lay-offs.
 """
 from __future__ import annotations
 
@@ -42,6 +49,11 @@ class MeldCheck:
     cards : tuple of int
         Card ids of the meld judged (for :func:`lay_off`, the meld after the
         addition, so lay-offs can be chained); ``str(check.text)`` in notation.
+    natural_two : bool
+        A 2 of the sequence's suit counts as its natural 2 (R13) in the
+        reading judged: the canonical one (R20), or under ``lock_two_roles``
+        the role the meld's 2s kept (R25).  ``clean``, ``burraco_bonus`` and
+        a later :func:`lay_off` on this check follow it.
     """
 
     valid: bool
@@ -51,6 +63,7 @@ class MeldCheck:
     burraco_bonus: int
     reason: str = ""
     cards: tuple = ()
+    natural_two: bool = False
 
     @property
     def text(self) -> str:
@@ -59,20 +72,32 @@ class MeldCheck:
         return notation.format(self.cards)
 
 
-def _rules(rules) -> Rules:
-    r = _cards.rules_or_default(rules)
-    _cards.refuse(r, "lock_two_roles")
-    return r
+def meld_reading(cnt: np.ndarray, nat=None, set_mask=0x1FFF) -> tuple:
+    """:func:`kernels.melds.analyze` of ``cnt``; with ``nat`` (0/1, not None) a
+    sequence is read with its 2s' stored roles, ``nat`` of them natural (R25)."""
+    reading = KM.analyze(cnt, set_mask)
+    if nat is not None and reading[0] == KM.KIND_SEQ:
+        reading = KM.analyze_roles(cnt, set_mask, reading[3], nat, 0)
+        if reading[0] != KM.KIND_NONE and reading[2] < nat:
+            reading = (KM.KIND_NONE,) + reading[1:7] + (KM.WHY_ROLES,)
+    return reading
 
 
-def _verdict(cnt: np.ndarray, r: Rules, ids=()) -> MeldCheck:
+def _verdict(cnt: np.ndarray, r: Rules, ids=(), nat=None) -> MeldCheck:
+    """The check of meld ``cnt``; ``nat`` as for :func:`meld_reading` (used only
+    under ``lock_two_roles``)."""
     rv = r.to_vector()
     from kernels import layout as L
-    kind, nwild, nat2, key, lo, hi, wslot, why = KM.analyze(cnt, rv[L.RV_SET_RANKS_MASK])
+    if not r.lock_two_roles:
+        nat = None
+    kind, nwild, nat2, key, lo, hi, wslot, why = meld_reading(cnt, nat, rv[L.RV_SET_RANKS_MASK])
     points = int((cnt * CVALUE).sum())
     if kind == KM.KIND_NONE:
         return MeldCheck(False, None, False, points, 0, KM.REASONS[why], tuple(int(i) for i in ids))
-    cls = KM.burraco_class(cnt, 0x1FFF, rv[L.RV_SEMI_CLEAN_RULE])
+    if nat is not None and kind == KM.KIND_SEQ:
+        cls = KM.burraco_class_roles(cnt, key, nat2, rv[L.RV_SEMI_CLEAN_RULE])
+    else:
+        cls = KM.burraco_class(cnt, 0x1FFF, rv[L.RV_SEMI_CLEAN_RULE])
     bonus = 0
     if cls == 1:
         bonus = r.clean_bonus
@@ -81,7 +106,7 @@ def _verdict(cnt: np.ndarray, r: Rules, ids=()) -> MeldCheck:
     elif cls >= 2:
         bonus = r.dirty_bonus
     return MeldCheck(True, _KINDS[kind], nwild == 0, points, int(bonus), "",
-                     tuple(int(i) for i in ids))
+                     tuple(int(i) for i in ids), bool(nat2))
 
 
 def check(cards, rules=None) -> MeldCheck:
@@ -105,7 +130,7 @@ def check(cards, rules=None) -> MeldCheck:
     ValueError
         Bad notation or ids, or an option the engine does not support yet.
     """
-    r = _rules(rules)
+    r = _cards.rules_or_default(rules)
     card_ids = _cards.ids(cards)
     return _verdict(_cards.counts(card_ids), r, card_ids)
 
@@ -115,12 +140,18 @@ def lay_off(meld_cards, added_cards, rules=None) -> MeldCheck:
 
     The action is legal iff the added cards can be put on the meld one at a
     time, in some order, each single step legal (R24 (a) and (b), which gives
-    the wild-movement rules R19, R24 and the role changes of R25).
+    the wild-movement rules R19, R24 and the role changes of R25).  Under
+    ``lock_two_roles`` a step must also keep the role of every 2 already in
+    the meld, and an added 2 takes the role of the fewest-wild reading that
+    does (R25); when several orders are legal, the result is the one with the
+    most natural 2s (the 2 goes where it is natural if some order allows it).
 
     Parameters
     ----------
-    meld_cards : str or array_like of int
-        A valid meld on the table.
+    meld_cards : str, array_like of int or MeldCheck
+        A valid meld on the table.  Given as cards, its 2s have the roles of
+        its canonical reading; a :class:`MeldCheck` (from :func:`check` or an
+        earlier :func:`lay_off`) brings the roles it kept.
     added_cards : str or array_like of int
         One or more cards from hand.
     rules : sim.Rules, str or None
@@ -134,10 +165,16 @@ def lay_off(meld_cards, added_cards, rules=None) -> MeldCheck:
     Raises
     ------
     ValueError
-        Bad notation or ids, a card in both arguments, or an unsupported
-        option.
+        Bad notation or ids, a card in both arguments, or an invalid
+        :class:`MeldCheck` as ``meld_cards``.
     """
-    r = _rules(rules)
+    r = _cards.rules_or_default(rules)
+    nat = None
+    if isinstance(meld_cards, MeldCheck):
+        if not meld_cards.valid:
+            raise ValueError("meld_cards: the MeldCheck given is not a valid meld")
+        nat = int(meld_cards.natural_two)
+        meld_cards = np.array(meld_cards.cards, np.int64)
     base_ids = _cards.ids(meld_cards, "meld_cards")
     add_ids = _cards.ids(added_cards, "added_cards")
     if isinstance(meld_cards, str) and isinstance(added_cards, str):
@@ -149,36 +186,52 @@ def lay_off(meld_cards, added_cards, rules=None) -> MeldCheck:
     if len(add_ids) == 0:
         raise ValueError("added_cards: at least one card is needed")
     base = _cards.counts(base_ids)
-    start = check(base_ids, r)
+    start = _verdict(base, r, base_ids, nat)
     if not start.valid:
         return MeldCheck(False, None, False, start.points, 0,
                          "the meld on the table is not valid: " + start.reason)
     final = base + _cards.counts(add_ids)
     all_ids = tuple(int(i) for i in np.concatenate([base_ids, add_ids]))
-    if _reachable(tuple(base), tuple(_cards.counts(add_ids))):
-        return _verdict(final, r, all_ids)
-    return MeldCheck(False, None, False, int((final * CVALUE).sum()), 0,
-                     "R24: no order of adding these cards keeps every step legal "
-                     "(a fixed wild moves only when its natural card is added; a meld "
-                     "that has a wild takes no other wild)", all_ids)
+    roles = bool(r.lock_two_roles)
+    todo = tuple(_cards.counts(add_ids))
+    end_nat = best_order(tuple(base), todo, int(start.natural_two), roles)
+    if end_nat >= 0:
+        return _verdict(final, r, all_ids, end_nat)
+    if roles and best_order(tuple(base), todo, 0, False) >= 0:
+        why = KM.REASONS[KM.WHY_ROLES] + " (without lock_two_roles the action would be legal)"
+    else:
+        why = ("R24: no order of adding these cards keeps every step legal (a fixed wild "
+               "moves only when its natural card is added; a meld that has a wild takes no "
+               "other wild)")
+    return MeldCheck(False, None, False, int((final * CVALUE).sum()), 0, why, all_ids)
 
 
 @lru_cache(maxsize=4096)
-def _reachable(meld: tuple, todo: tuple) -> bool:
-    """Depth-first search over orders of single-card steps (R24)."""
+def best_order(meld: tuple, todo: tuple, nat: int, roles: bool) -> int:
+    """Depth-first search over the orders of single-card steps adding the counts
+    ``todo`` to the meld with counts ``meld`` (R24).
+
+    Returns -1 when no order keeps every step legal.  Otherwise, with
+    ``roles`` (``lock_two_roles``, R25; ``nat``: the meld's stored natural
+    2s, 0/1), the natural 2s stored at the end of the legal order that leaves
+    the most (so the fewest wilds); without ``roles``, any value >= 0.
+    """
     if not any(todo):
-        return True
+        return nat
     cnt = np.array(meld, np.int64)
-    kind, nwild, nat2, key, *_ = KM.analyze(cnt, 0x1FFF)
+    kind, nwild, nat2, key, *_ = meld_reading(cnt, nat if roles else None)
+    step = KM.layoff_step_roles if roles else KM.layoff_step
+    best = -1
     for c, k in enumerate(todo):
         if k == 0:
             continue
-        ok, *_rest = KM.layoff_step(cnt, kind, nwild, nat2, key, c, 0x1FFF)
+        ok, _kind, _nwild, new_nat2, *_rest = step(cnt, kind, nwild, nat2, key, c, 0x1FFF)
         if ok:
             nxt = list(meld)
             nxt[c] += 1
             rest = list(todo)
             rest[c] -= 1
-            if _reachable(tuple(nxt), tuple(rest)):
-                return True
-    return False
+            best = max(best, best_order(tuple(nxt), tuple(rest), int(new_nat2), roles))
+            if best == 1 or (best >= 0 and not roles):
+                return best
+    return best

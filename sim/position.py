@@ -4,8 +4,9 @@ A :class:`Position` is the MELD/DISCARD phase of seat 0 (team 0): its hand,
 its team's melds, the opponents' melds, whether the team has taken its
 pozzetto and which card (if any) was taken as a one-card discard pile this
 turn.  Verdicts come from :mod:`kernels.legal`, the code the simulation runs:
-R21 (own melds only), R23 (one set per rank), R24 (lay-off steps), R36-R39
-(discards, no dead ends), R41 (al-volo pozzetto), R45-R46 (closing).
+R21 (own melds only), R23 (one set per rank), R24 (lay-off steps), R25
+(option ``lock_two_roles``), R36-R39 (discards, no dead ends), R41 (al-volo
+pozzetto), R45-R46 (closing).
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from kernels import state as KS
 from kernels.cards import CIDX
 
 from . import _cards, notation
+from .melds import MeldCheck, best_order, meld_reading
 
 SEAT = 0
 TEAM = 0
@@ -48,8 +50,11 @@ class Position:
     ----------
     hand : str or array_like of int
         Cards in hand (notation or ids).
-    team_melds, opponent_melds : sequence of (str or array_like of int)
-        Valid melds on each table.
+    team_melds, opponent_melds : sequence of (str, array_like of int or MeldCheck)
+        Valid melds on each table.  Under ``lock_two_roles`` (R25) a meld
+        given as cards has the 2s' roles of its canonical reading; a
+        :class:`sim.melds.MeldCheck` (from ``check`` or ``lay_off``) brings
+        the roles it kept.
     pozzetto_taken : bool
         Team 0 has taken its pozzetto (R42).
     single_pile_card : str, int or None
@@ -63,15 +68,17 @@ class Position:
     Raises
     ------
     ValueError
-        Bad cards, a card in two places, an invalid meld, a
-        ``single_pile_card`` not in hand, or an unsupported option.
+        Bad cards, a card in two places, an invalid meld, or a
+        ``single_pile_card`` not in hand.
     """
 
     def __init__(self, hand, team_melds=(), opponent_melds=(), pozzetto_taken=False,
                  single_pile_card=None, pile=None, rules=None):
         self.rules = _cards.rules_or_default(rules)
-        _cards.refuse(self.rules, "lock_two_roles")
         self.rv = self.rules.to_vector()
+        kept = {}                       # (team, meld index) -> natural_two of a MeldCheck
+        team_melds = [_plain(m, TEAM, i, kept) for i, m in enumerate(team_melds)]
+        opponent_melds = [_plain(m, 1 - TEAM, i, kept) for i, m in enumerate(opponent_melds)]
         texts = [hand, *team_melds, *opponent_melds] + ([] if pile is None else [pile])
         if all(isinstance(t, str) for t in texts):
             parsed = notation.parse_many(texts)
@@ -87,6 +94,7 @@ class Position:
         n_own = len(team_melds)
         self.st = KS.new_state(0, 0)
         st = self.st
+        KS.set_lock_two_roles(st, int(self.rules.lock_two_roles))
         for cid in self.hand_ids:
             KS.hand_add(st, SEAT, cid)
         for team, melds in ((TEAM, parsed[1:1 + n_own]), (1 - TEAM, parsed[1 + n_own:])):
@@ -100,6 +108,12 @@ class Position:
                 st[6][team, mi] = cnt
                 st[7][team, mi, :len(m)] = m
                 KS.set_meld_info(st, team, mi)
+                if self.rules.lock_two_roles and kind == KM.KIND_SEQ and (team, i) in kept:
+                    nat = kept[(team, i)]
+                    KS.meld_info_roles(st[6], st[8], team, mi, nat, 0)
+                    if st[8][team, mi, KS.MI_KIND] != kind or st[8][team, mi, KS.MI_NAT2] < nat:
+                        raise ValueError(f"melds: meld {notation.format(m)!r} cannot keep the "
+                                         "roles of its 2s (R25)")
         g = st[10]
         if pile is not None:
             for i, cid in enumerate(pile_ids):
@@ -154,12 +168,19 @@ class Position:
         hcnt = self.st[2][SEAT]
         if (sel > hcnt).any():
             return Verdict(False, KL.LEGAL_REASONS[KL.BAD_NOT_IN_HAND])
-        mcnt = self.st[6][TEAM, meld_index].copy()
-        final = _order(mcnt, sel.copy())
-        if final is None:
+        mcnt = self.st[6][TEAM, meld_index]
+        info = self.st[8][TEAM, meld_index]
+        roles = bool(info[KS.MI_LOCK])
+        nat = best_order(tuple(int(x) for x in mcnt), tuple(int(x) for x in sel),
+                         int(info[KS.MI_NAT2]), roles)
+        if nat < 0:
+            if roles and best_order(tuple(int(x) for x in mcnt), tuple(int(x) for x in sel),
+                                    0, False) >= 0:
+                return Verdict(False, KM.REASONS[KM.WHY_ROLES])
             return Verdict(False, KL.LEGAL_REASONS[KL.BAD_LAYOFF])
+        final = mcnt + sel
         nlen = int(final.sum())
-        nwild = KM.analyze(final, 0x1FFF)[1]
+        nwild = meld_reading(final, nat if roles else None)[1]
         code = KL.after_action_ok(self.st, self.rv, TEAM, SEAT, sel, int(sel.sum()),
                                   meld_index, nlen, nwild)
         return Verdict(code == KL.OK, _reason(code))
@@ -202,19 +223,11 @@ class Position:
                 if KL.can_discard(self.st, self.rv, TEAM, SEAT, int(c))[0] == KL.OK]
 
 
-def _order(mcnt: np.ndarray, todo: np.ndarray):
-    """Counts of the meld after adding ``todo`` in some legal order, or None."""
-    if not todo.any():
-        return mcnt
-    kind, nwild, nat2, key, *_ = KM.analyze(mcnt, 0x1FFF)
-    for c in np.flatnonzero(todo):
-        ok = KM.layoff_step(mcnt, kind, nwild, nat2, key, int(c), 0x1FFF)[0]
-        if ok:
-            mcnt[c] += 1
-            todo[c] -= 1
-            res = _order(mcnt, todo)
-            if res is not None:
-                return res
-            mcnt[c] -= 1
-            todo[c] += 1
-    return None
+def _plain(meld, team: int, i: int, kept: dict):
+    """A meld argument as cards; a MeldCheck's kept role goes to ``kept[(team, i)]``."""
+    if isinstance(meld, MeldCheck):
+        if not meld.valid:
+            raise ValueError("melds: a MeldCheck given is not a valid meld")
+        kept[(team, i)] = int(meld.natural_two)
+        return np.array(meld.cards, np.int64)
+    return meld

@@ -109,8 +109,9 @@ class Rules:
     allow_duplicate_set_rank : bool
         A team may hold two sets of one rank (R23).  Default False.
     lock_two_roles : bool
-        A same-suit two keeps the role it entered a meld with (R25).
-        Default False.
+        A two keeps the role (natural or wild) it entered a meld with for
+        the rest of the hand, and classes are scored with the kept roles
+        (R25).  Default False.
     semi_clean_bonus : int or None
         Bonus of a semi-clean burraco in points (R29); None disables the
         class (such melds score as dirty).  Default None.
@@ -421,8 +422,7 @@ class Rules:
     def check_supported(self) -> None:
         """Refuse options the game kernels do not implement yet.
 
-        Unsupported: ``lock_two_roles`` (R25), ``untaken_pozzetto_as_stock``
-        (R53).
+        Unsupported: ``untaken_pozzetto_as_stock`` (R53).
 
         Raises
         ------
@@ -431,7 +431,6 @@ class Rules:
             (planned in the presets issue)"`` for the first such option.
         """
         unsupported = (
-            ("lock_two_roles", self.lock_two_roles),
             ("untaken_pozzetto_as_stock", self.untaken_pozzetto_as_stock),
         )
         for name, bad in unsupported:

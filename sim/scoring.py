@@ -10,8 +10,10 @@ import numpy as np
 
 from kernels import scoring as KS
 from kernels import melds as KM
+from kernels import state as KST
 
 from . import _cards
+from .melds import MeldCheck
 
 POZZETTO_STATES = {"untaken": KS.POZ_UNTAKEN, "taken": KS.POZ_TAKEN, "unplayed": KS.POZ_UNPLAYED}
 
@@ -41,8 +43,11 @@ def score_team(melds, hands, closed, pozzetto, rules=None, pile_close=False) -> 
 
     Parameters
     ----------
-    melds : list of (str or array_like of int)
-        The team's melds, each valid (R16-R18).
+    melds : list of (str, array_like of int or sim.melds.MeldCheck)
+        The team's melds, each valid (R16-R18).  Under ``lock_two_roles``
+        (R25) a meld given as cards is classed with the 2s' roles of its
+        canonical reading; a :class:`sim.melds.MeldCheck` (from ``lay_off``)
+        is classed with the roles its 2s kept.
     hands : list of (str or array_like of int)
         Cards left in each partner's hand; an unplayed pozzetto (R57) is part
         of its holder's hand.
@@ -65,26 +70,36 @@ def score_team(melds, hands, closed, pozzetto, rules=None, pile_close=False) -> 
     Raises
     ------
     ValueError
-        Bad cards, an invalid meld (naming its index), an unknown
-        ``pozzetto`` value, or an unsupported option.
+        Bad cards, an invalid meld (naming its index), or an unknown
+        ``pozzetto`` value.
     """
     r = _cards.rules_or_default(rules)
-    _cards.refuse(r, "lock_two_roles")
     if pozzetto not in POZZETTO_STATES:
         raise ValueError(
             f"pozzetto: {pozzetto!r} is not allowed; allowed: {', '.join(POZZETTO_STATES)}")
     if closed and pozzetto == "untaken":
         raise ValueError("closed: a team cannot close without having taken its pozzetto (R45)")
     rv = r.to_vector()
-    mc = np.zeros((max(1, len(melds)), 53), np.int64)
+    mc = np.zeros((1, max(1, len(melds)), 53), np.int64)       # one team's rows of the state
+    mi = np.zeros((1, max(1, len(melds)), KST.MI_COLS), np.int64)
     for i, m in enumerate(melds):
-        mc[i] = _cards.counts(_cards.ids(m, f"melds[{i}]"))
-        kind, *_rest, why = KM.analyze(mc[i], 0x1FFF)
+        nat = None
+        if isinstance(m, MeldCheck):
+            nat = int(m.natural_two) if m.valid else None
+            m = np.array(m.cards, np.int64)
+        mc[0, i] = _cards.counts(_cards.ids(m, f"melds[{i}]"))
+        kind, *_rest, why = KM.analyze(mc[0, i], 0x1FFF)
         if kind == KM.KIND_NONE:
             raise ValueError(f"melds[{i}]: not a valid meld: {KM.REASONS[why]}")
+        KST.meld_info_full(mc, mi, 0, i)
+        mi[0, i, KST.MI_LOCK] = int(r.lock_two_roles)
+        if r.lock_two_roles and nat is not None and kind == KM.KIND_SEQ:
+            KST.meld_info_roles(mc, mi, 0, i, nat, 0)
+            if mi[0, i, KST.MI_KIND] != kind or mi[0, i, KST.MI_NAT2] < nat:
+                raise ValueError(f"melds[{i}]: the meld cannot keep the roles of its 2s (R25)")
     hc = np.zeros((max(1, len(hands)), 53), np.int64)
     for i, h in enumerate(hands):
         hc[i] = _cards.counts(_cards.ids(h, f"hands[{i}]"))
-    out = KS.score_team(mc, len(melds), hc, len(hands), int(bool(closed)),
+    out = KS.score_team(mc[0], mi[0], len(melds), hc, len(hands), int(bool(closed)),
                         POZZETTO_STATES[pozzetto], int(bool(pile_close)), rv)
     return TeamScore(*(int(x) for x in out))

@@ -6,7 +6,10 @@ library (a test enforces it).  The meld rules are implemented literally from
 RULES.md R13-R20 (the R18 search over all interpretations, canonical reading =
 fewest wilds), the lay-off rule from R24 (single steps (a) and (b), an action
 is legal iff some order of single steps is), and the turn, pozzetto, closing,
-end and scoring rules from sections 8-12.
+end and scoring rules from sections 8-12.  Under option ``lock_two_roles``
+(R25) it keeps the role of every 2 on the table per card id and accepts a
+lay-off only if some R18 reading keeps every stored role (violation rule
+``R25``); classes (scoring, R45 clean burraco) are judged with those roles.
 
 Usage
 -----
@@ -397,6 +400,147 @@ def layoff_action(meld_faces, cards, set_ranks=ALL_SET_RANKS):
                    f"{faces_text(meld_faces)} ({why})")
 
 
+# ========================================================================== lock_two_roles (R25)
+# With the option, every 2 in a meld has a stored role, "natural" or "wild", given when it
+# entered (the canonical reading of the meld right after that step, R20) and kept for the
+# rest of the hand.  Roles are tracked per card id (the two copies of a 2 may differ: one
+# natural, one wild); jokers are always wild and not tracked.
+def role_readings(ids, roles, set_ranks=ALL_SET_RANKS) -> list:
+    """R18 readings of the meld ``ids`` that keep every stored role in ``roles``
+    (``{id: "natural" | "wild"}``; a 2 missing from it may take either role).
+
+    Returns a list of ``(Reading, {id of every 2: its role in that reading})``: one entry
+    per reading and choice of which copy of the suit's 2 is the natural one.
+    """
+    ids = list(ids)
+    twos = [c for c in ids if is_two(fold(face_of(c)))]
+    out = []
+    for rd in analyze(ids, set_ranks).readings:
+        if rd.kind == "sequence" and rd.nat2:
+            natural = [c for c in twos if suit_of(face_of(c)) == rd.suit]
+        else:
+            natural = [None]
+        for nat_id in natural:
+            role = {c: "natural" if c == nat_id else "wild" for c in twos}
+            if all(roles.get(c, role[c]) == role[c] for c in twos):
+                out.append((rd, role))
+    return out
+
+
+def locked_info(ids, roles, set_ranks=ALL_SET_RANKS) -> tuple:
+    """The meld read with its stored roles: ``(MeldInfo, roles)``.
+
+    The MeldInfo's readings are those keeping the roles and its canonical readings the
+    fewest-wild ones among them (R20 applied to what the roles allow); the roles returned
+    are those of the first canonical reading, so a 2 without a stored role gets the role
+    it takes on entering (R25).  Invalid (rule R25) when no reading keeps the roles.
+    """
+    kept = role_readings(ids, roles, set_ranks)
+    if not kept:
+        info = analyze(ids, set_ranks)
+        if not info.valid:
+            return info, dict(roles)
+        return MeldInfo(False, None, (), (), "R25", "lock_two_roles: no reading of "
+                        f"{faces_text(fold(face_of(c)) for c in ids)} keeps the roles its 2s "
+                        "entered with"), dict(roles)
+    best = min(rd.nwild for rd, _ in kept)
+    canon = [(rd, role) for rd, role in kept if rd.nwild == best]
+    info = MeldInfo(True, canon[0][0].kind, tuple(rd for rd, _ in kept),
+                    tuple(rd for rd, _ in canon))
+    return info, dict(canon[0][1])
+
+
+def layoff_step_locked(meld_ids, roles, card, set_ranks=ALL_SET_RANKS):
+    """R24 single step under ``lock_two_roles`` (R25).
+
+    Returns ``(legal, rule, reason, new roles)``.  (a) the new multiset is a valid meld of
+    the same kind; (b) judged on the meld read with its stored roles: with a wild, no joker,
+    and a 2 only of the sequence's suit entering as the natural 2; (R25) some reading of
+    the new multiset keeps every stored role.  The added 2 takes its role from the
+    fewest-wild reading that keeps them.
+    """
+    meld_ids = list(meld_ids)
+    old, _ = locked_info(meld_ids, roles, set_ranks)
+    if not old.valid:
+        return False, old.rule or "R24", "the meld on the table is not valid", dict(roles)
+    new_ids = meld_ids + [card]
+    plain = analyze(new_ids, set_ranks)
+    c = fold(face_of(card))
+    text = faces_text(fold(face_of(x)) for x in new_ids)
+    if not plain.valid:
+        return False, "R24", f"R24(a): {text} is not a valid meld", dict(roles)
+    if plain.kind != old.kind:
+        return False, "R24", f"R24(a): the meld would change kind ({old.kind} -> " \
+                             f"{plain.kind})", dict(roles)
+    kept = role_readings(new_ids, roles, set_ranks)
+    if old.nwild >= 1:
+        if is_joker(c):
+            return False, "R24", "R24(b): the meld already has a wild; a joker is refused", \
+                dict(roles)
+        if is_two(c):
+            if old.kind != "sequence" or suit_of(c) != old.suit:
+                return False, "R24", "R24(b): the meld already has a wild; a 2 of another " \
+                                     "suit is refused", dict(roles)
+            kept = [(rd, role) for rd, role in kept if role[card] == "natural"]
+            if not kept:
+                return False, "R24", "R24(b): the added 2 cannot enter as the natural 2 " \
+                                     "without changing a stored role", dict(roles)
+    if not kept:
+        return False, "R25", f"lock_two_roles: no reading of {text} keeps the role each 2 " \
+                             "entered with (a natural 2 stays natural, a wild 2 stays wild)", \
+            dict(roles)
+    best = min(rd.nwild for rd, _ in kept)
+    role = next(role for rd, role in kept if rd.nwild == best)
+    return True, "", "", role
+
+
+def layoff_action_locked(meld_ids, roles, cards, set_ranks=ALL_SET_RANKS):
+    """R24 + R25: a lay-off of ``cards`` (ids) under ``lock_two_roles``.
+
+    Legal iff the cards can be added one at a time in some order, each step legal
+    (:func:`layoff_step_locked`).  When several orders are legal their roles may differ
+    (a 2 laid before or after the card that lets it sit in slot 2); the action then keeps
+    the order that leaves the most natural 2s (the 2 goes where it is natural when some
+    order lets it).  Returns ``(legal, rule, reason, new roles)``.
+    """
+    cards = list(cards)
+    if not cards:
+        return False, "R24", "R24: a lay-off adds at least one card", dict(roles)
+    memo = {}
+    first = []
+
+    def dfs(ids, role, rest):
+        if not rest:
+            return role
+        key = (tuple(sorted(ids)), tuple(sorted(role.items())), tuple(sorted(rest)))
+        if key in memo:
+            return memo[key]
+        best = None
+        for c in rest:
+            ok, rule, why, new_role = layoff_step_locked(ids, role, c, set_ranks)
+            if not ok:
+                if not first:
+                    first.append((rule, f"{card_text(c)}: {why}"))
+                continue
+            got = dfs(ids + [c], new_role, [x for x in rest if x != c])
+            if got is not None and (best is None or _naturals(got) > _naturals(best)):
+                best = got
+        memo[key] = best
+        return best
+
+    got = dfs(list(meld_ids), dict(roles), cards)
+    if got is not None:
+        return True, "", "", got
+    rule, why = first[0] if first else ("R24", "no legal order")
+    added = faces_text(fold(face_of(c)) for c in cards)
+    meld = faces_text(fold(face_of(c)) for c in meld_ids)
+    return False, rule, f"no order of single steps adds {added} to {meld} ({why})", dict(roles)
+
+
+def _naturals(role: dict) -> int:
+    return sum(1 for r in role.values() if r == "natural")
+
+
 # =============================================================================== rules options
 DEFAULT_RULES = {
     "num_players": 4, "hand_size": 11, "pozzetto_size": 11, "three_player_mode": "solo_18",
@@ -415,7 +559,6 @@ DEFAULT_RULES = {
 #: options this referee (and the engine) does not implement: a doc setting one is reported
 UNSUPPORTED = {
     "num_players": lambda v: v not in (2, 3, 4),
-    "lock_two_roles": bool,
     "untaken_pozzetto_as_stock": bool,
 }
 
@@ -453,6 +596,7 @@ class _Meld:
     ids: list
     kind: str | None
     valid: bool
+    roles: dict | None = None      # lock_two_roles: {id of each 2: "natural" | "wild"} (R25)
 
 
 @dataclass
@@ -521,6 +665,7 @@ class Referee:
         if TWO in self.set_ranks:
             self.bad("R16", "set_ranks contains 2 (a set of twos is impossible)", None)
         self.rules = r
+        self.lock = bool(r["lock_two_roles"])
         self.reserve = int(r["stock_reserve"])
         self.n_seats = r["num_players"] if r["num_players"] in (2, 3, 4) else 4
         self.team = [s if self.n_seats == 3 else s % 2 for s in range(self.n_seats)]
@@ -661,7 +806,17 @@ class Referee:
 
     # ----------------------------------------------------------------- table helpers
     def meld_info(self, m: _Meld) -> MeldInfo:
+        """The meld's reading: canonical (R20), or under lock_two_roles the fewest-wild
+        reading that keeps its 2s' stored roles (R25)."""
+        if self.lock:
+            return locked_info(m.ids, m.roles or {}, self.set_ranks)[0]
         return analyze(m.ids, self.set_ranks)
+
+    def step_ok(self, m: _Meld, card: int, info: MeldInfo) -> bool:
+        """Is laying ``card`` off on ``m`` one legal step (R24; R25 under the option)?"""
+        if self.lock:
+            return layoff_step_locked(m.ids, m.roles or {}, card, self.set_ranks)[0]
+        return layoff_step(m.ids, card, self.set_ranks, info)[0]
 
     def has_burraco(self, team: int, clean_only: bool) -> bool:
         for m in self.tables[team]:
@@ -901,7 +1056,8 @@ class Referee:
                         self.bad("R23", f"a second set of {RANK_TEXT[r]} on team {ev_team}'s "
                                         "table (one set per rank)")
                         break
-            table.append(_Meld(list(got), info.kind, info.valid))
+            roles = locked_info(got, {}, self.set_ranks)[1] if self.lock else None
+            table.append(_Meld(list(got), info.kind, info.valid, roles))
         else:
             if not isinstance(idx, int) or not 0 <= idx < len(table):
                 self.bad("DOC", f"lay_off on meld {idx!r}, team {ev_team} has {len(table)} melds")
@@ -909,7 +1065,15 @@ class Referee:
                 self.conservation(typ)
                 return None
             m = table[idx]
-            if got:
+            roles = None
+            if got and self.lock:
+                ok, rule, why, roles = layoff_action_locked(m.ids, m.roles or {}, got,
+                                                            self.set_ranks)
+                if not ok:
+                    self.bad(rule, f"illegal lay-off on team {ev_team} meld {idx} "
+                                   f"({faces_text(m.ids)}): {why}")
+                    roles = None
+            elif got:
                 ok, why = layoff_action(m.ids, got, self.set_ranks)
                 if not ok:
                     self.bad("R24", f"illegal lay-off on team {ev_team} meld {idx} "
@@ -917,6 +1081,9 @@ class Referee:
             m.ids.extend(got)
             info = analyze(m.ids, self.set_ranks)
             m.valid = info.valid and m.valid
+            if self.lock:       # after an illegal action: the roles of a fresh reading
+                m.roles = roles if roles is not None else locked_info(m.ids, {},
+                                                                      self.set_ranks)[1]
         turn.actions += 1
         turn.placed += 1
         self.conservation(typ)
@@ -976,8 +1143,7 @@ class Referee:
                 if not (is_joker(f) or is_two(f)) and (
                         rank_of(f) != info.rank if info.kind == "set" else suit_of(f) != info.suit):
                     continue            # a natural card joins a set of its rank or a run of its suit
-                ok, _, _ = layoff_step(m.ids, c, self.set_ranks, info)
-                if not ok:
+                if not self.step_ok(m, c, info):
                     continue
 
                 def add(m=m, c=c):
@@ -1218,7 +1384,8 @@ class Referee:
             parts = team_score([m.ids for m in self.tables[team]],
                                [c for s in self.seats_of(team) for c in self.hands[s]],
                                closed=bonus_close, pozzetto_taken=poz is not None, rules=r,
-                               set_ranks=self.set_ranks)
+                               set_ranks=self.set_ranks,
+                               roles=[m.roles or {} for m in self.tables[team]])
             meld_points, bonus = parts["meld_points"], parts["burraco_bonus"]
             closing_bonus, hand_points = parts["closing_bonus"], parts["hand_points"]
             penalty = parts["pozzetto_penalty"]
@@ -1276,21 +1443,26 @@ class Referee:
 
 
 def team_score(melds, hand_cards, *, closed, pozzetto_taken, rules=None,
-               set_ranks=ALL_SET_RANKS) -> dict:
+               set_ranks=ALL_SET_RANKS, roles=None) -> dict:
     """One team's hand score and its parts (R55, R56, R29, R57).
 
     ``melds``: list of card-id lists on the team's table; ``hand_cards``: ids left in the
     team's hands (an assigned unplayed pozzetto included, R57); ``closed``: the team earns
-    the closing bonus; ``rules``: options mapping (defaults for missing keys).
+    the closing bonus; ``rules``: options mapping (defaults for missing keys); ``roles``:
+    under ``lock_two_roles``, the stored roles of each meld's 2s (``{id: "natural" |
+    "wild"}``, R25; a 2 without one takes its canonical role), which decide the classes.
     """
     r = dict(DEFAULT_RULES)
     r.update(rules or {})
     meld_points = sum(value(face_of(c)) for m in melds for c in m)
     bonus = clean_n = dirty_n = semi_n = 0
-    for m in melds:
+    for k, m in enumerate(melds):
         if len(m) < 7:
             continue
-        info = analyze(m, set_ranks)
+        if r["lock_two_roles"]:
+            info = locked_info(m, (roles[k] if roles else None) or {}, set_ranks)[0]
+        else:
+            info = analyze(m, set_ranks)
         if not info.valid:
             continue            # reported when it became invalid
         if info.clean:

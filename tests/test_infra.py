@@ -264,7 +264,6 @@ def test_every_rv_slot_is_written():
 
 
 UNSUPPORTED = [
-    ({"lock_two_roles": True}, "lock_two_roles=True"),
     ({"untaken_pozzetto_as_stock": True}, "untaken_pozzetto_as_stock=True"),
 ]
 
@@ -283,7 +282,7 @@ def test_check_supported_accepts_the_rest():
     Rules(set_ranks=("A", "3"), require_clean_burraco_to_close=True, allow_duplicate_set_rank=True,
           semi_clean_bonus=150, semi_clean_rule="wild_at_end", forbid_rediscard_single_pile=False,
           stock_reserve=0, stall_turn_limit=4, max_turns_per_hand=50, clean_bonus=300,
-          pile_close_no_bonus=True).check_supported()
+          pile_close_no_bonus=True, lock_two_roles=True).check_supported()
     Rules.preset("fibur_international").check_supported()
     Rules(take_pile_requires_meld=True, pile_meld_source="from_pile").check_supported()
 
@@ -414,7 +413,7 @@ def test_summary_figures():
     ({"seed": -1}, "seed"), ({"seed": 2**64}, "seed"), ({"seed": "1"}, "seed"),
     ({"strategies": "nope"}, "strategy"), ({"strategies": ["heuristic"] * 3}, "strategies"),
     ({"strategies": "heuristic:bogus=1"}, "bogus"), ({"rules": "nope"}, "rules"),
-    ({"rules": 5}, "rules"), ({"rules": Rules(lock_two_roles=True)}, "lock_two_roles"),
+    ({"rules": 5}, "rules"), ({"rules": Rules(untaken_pozzetto_as_stock=True)}, "untaken_pozzetto_as_stock"),
     ({"shard_size": 0}, "shard_size"), ({"threads": 0}, "threads"),
     ({"threads": 10**6}, "threads"), ({"debug": "yes"}, "debug"),
     ({"overwrite": 1}, "overwrite"), ({"out": 5}, "out"), ({"callback": 3}, "callback"),

@@ -123,6 +123,61 @@ def test_meld_info_update_equals_full_analysis(part):
     assert checked > 2_000
 
 
+def _lock_rows(st, cnt):
+    """minfo rows of meld ``cnt`` under lock_two_roles: one per stored role of the suit's 2
+    (0 or 1 natural) that some reading keeps; a set or a sequence without that 2 has one."""
+    mcnt, minfo = st[6], st[8]
+    mcnt[0, 0] = cnt
+    KS.set_meld_info(st, 0, 0)
+    kind, key = int(minfo[0, 0, KS.MI_KIND]), int(minfo[0, 0, KS.MI_KEY])
+    if kind != KM.KIND_SEQ or cnt[13 * key + 1] == 0:
+        return [minfo[0, 0].copy()]
+    rows = []
+    for nat in (0, 1):
+        KS.meld_info_roles(mcnt, minfo, 0, 0, nat, 0)
+        if minfo[0, 0, KS.MI_KIND] == KM.KIND_SEQ and minfo[0, 0, KS.MI_NAT2] >= nat:
+            rows.append(minfo[0, 0].copy())
+    return rows
+
+
+@pytest.mark.parametrize("part", range(2))
+def test_lock_two_roles_fast_paths_equal_full_analysis(part):
+    """Option lock_two_roles (R25, rows marked MI_LOCK), every meld of the family with every
+    stored role of its suit's 2 and every card: the fast paths of layoff_fits equal the full
+    step (layoff_step_roles), and after a legal lay-off the incremental reading equals a
+    fresh one with the roles the step leaves (meld_info_roles)."""
+    st = KS.new_state(0, 0)
+    KS.set_lock_two_roles(st, 1)
+    mcnt, minfo = st[6], st[8]
+    checked = 0
+    for cnt in MELDS[part::2]:
+        for row in _lock_rows(st, cnt):
+            assert row[KS.MI_LOCK] == 1
+            for c in range(53):
+                mcnt[0, 0] = cnt
+                minfo[0, 0] = row
+                fast = KL.layoff_fits(mcnt, minfo, 0, 0, c)
+                full = KL.layoff_fits_full(mcnt, minfo, 0, 0, c)
+                assert fast == full, (np.nonzero(cnt)[0].tolist(), row.tolist(), c, fast, full)
+                if fast == 0:
+                    continue
+                ok, kind, nwild, nat2 = KM.layoff_step_roles(
+                    cnt.copy(), row[KS.MI_KIND], row[KS.MI_NWILD], row[KS.MI_NAT2],
+                    row[KS.MI_KEY], np.int64(c), 0x1FFF)[:4]
+                assert ok == 1 and fast == 1 + nwild
+                mcnt[0, 0, c] += 1
+                KS.meld_info_after_add(mcnt, minfo, 0, 0, c)
+                got = minfo[0, 0].copy()
+                if kind == KM.KIND_SEQ and mcnt[0, 0, 13 * row[KS.MI_KEY] + 1] > 0:
+                    KS.meld_info_roles(mcnt, minfo, 0, 0, nat2, 0)
+                else:
+                    KS.meld_info_full(mcnt, minfo, 0, 0)
+                assert got.tolist() == minfo[0, 0].tolist(), (np.nonzero(cnt)[0].tolist(), c)
+                assert got[KS.MI_NAT2] == nat2 and got[KS.MI_NWILD] == nwild
+                checked += 1
+    assert checked > 10_000          # legal lay-offs compared
+
+
 def best_run_reference(held_ranks):
     """Longest run of held slots (ace low and high; the 2 in slot 2), capped at 13 cards,
     the first one found scanning slots 1..14: (length, first slot)."""

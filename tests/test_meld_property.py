@@ -232,3 +232,105 @@ def test_ace_side_ambiguity_is_real():
     assert sim.melds.check(text, sim.Rules(semi_clean_bonus=150)).burraco_bonus == 150
     assert sim.melds.check(text, sim.Rules(semi_clean_bonus=150,
                                            semi_clean_rule="wild_at_end")).burraco_bonus == 100
+
+
+# ----------------------------------------------------------------------------- lock_two_roles (R25)
+RULES_LOCK = sim.Rules(lock_two_roles=True, semi_clean_bonus=150)
+
+
+@st.composite
+def meld_and_cards(draw):
+    """A valid meld and 1-4 more cards (biased to its suit or rank, 2s and jokers)."""
+    ids = draw(valid_meld)
+    naturals = [R.face_of(c) for c in ids if not R.is_wild_card(R.fold(R.face_of(c)))]
+    s, r = R.suit_of(naturals[0]), R.rank_of(naturals[0])
+    faces = []
+    for _ in range(draw(st.integers(1, 4))):
+        choice = draw(st.integers(0, 5))
+        if choice == 0:
+            faces.append(52)
+        elif choice == 1:
+            faces.append(13 * s + 1)                           # the suit's own 2
+        elif choice == 2:
+            faces.append(13 * draw(st.integers(0, 3)) + 1)     # a 2 of any suit
+        elif choice == 3:
+            faces.append(13 * draw(st.integers(0, 3)) + r)     # the rank
+        else:
+            faces.append(13 * s + draw(st.integers(0, 12)))    # the suit
+    full = to_ids([R.face_of(c) for c in ids] + faces)
+    if full is None:
+        return ids, []
+    return full[:len(ids)], full[len(ids):]
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
+@given(meld_and_cards())
+def test_lock_two_roles_chain_agrees(pair):
+    """lock_two_roles (R25): single-card lay-offs chained on one meld, the engine (a MeldCheck
+    carries the roles) against the referee's per-card roles: same verdicts, and after each
+    legal step the same class, natural 2 and bonus (clean / dirty / semi-clean, R29)."""
+    ids, cards = pair
+    eng = SM.check(ids, RULES_LOCK)
+    roles = R.locked_info(ids, {})[1]
+    cur = list(ids)
+    for card in cards:
+        text = R.faces_text(R.face_of(c) for c in cur) + " + " + R.card_text(card)
+        res = SM.lay_off(eng, [card], RULES_LOCK)
+        ok, rule, why, new_roles = R.layoff_step_locked(cur, roles, card)
+        assert res.valid == ok, (text, rule, why, res.reason)
+        if not ok:
+            continue
+        eng, roles, cur = res, new_roles, cur + [card]
+        info = R.locked_info(cur, roles)[0]
+        parts = R.team_score([cur], [], closed=False, pozzetto_taken=True, roles=[roles],
+                             rules={"lock_two_roles": True, "semi_clean_bonus": 150})
+        assert (eng.clean, eng.natural_two, eng.burraco_bonus) == (
+            info.clean, "natural" in roles.values(), parts["burraco_bonus"]), text
+
+
+def _ids_of(cnt):
+    """Distinct physical ids for counts, and the ids still free per count index."""
+    ids, free = [], {}
+    for f in range(53):
+        copies = [52, 53, 106, 107] if f == 52 else [f, 54 + f]
+        ids += copies[:cnt[f]]
+        free[f] = copies[cnt[f]:]
+    return ids, free
+
+
+def test_lock_two_roles_steps_agree_exhaustively():
+    """Every sequence of the fast-path family that holds a 2 of its suit, with every stored
+    role of that 2 (natural / wild) that a reading allows, plus every card: the kernel's
+    step (kernels.melds.layoff_step_roles) and the referee's (R25) give the same verdict and
+    the same number of natural 2s afterwards."""
+    import numpy as np
+    from kernels import melds as KM
+    from test_kernel_fastpaths import MELDS
+
+    checked = 0
+    for cnt in MELDS[::2]:
+        kind, _nw, _n2, key = KM.analyze(cnt, 0x1FFF)[:4]
+        if kind != KM.KIND_SEQ or cnt[13 * key + 1] == 0:
+            continue
+        ids, free = _ids_of(cnt)
+        twos = [c for c in ids if c % 54 == 13 * key + 1]
+        for nat in (0, 1):
+            k_kind, k_nw, k_n2 = KM.analyze_roles(cnt, 0x1FFF, key, nat, 0)[:3]
+            roles = {c: "wild" for c in ids if R.is_two(R.fold(R.face_of(c)))}
+            if nat:
+                roles[twos[0]] = "natural"
+            ref_ok = R.locked_info(ids, roles)[0].valid
+            assert (k_kind == KM.KIND_SEQ and k_n2 >= nat) == ref_ok, (ids, nat)
+            if not ref_ok:
+                continue
+            for c in range(53):
+                if not free[c]:
+                    continue
+                ok, _k, _w, n2 = KM.layoff_step_roles(cnt.copy(), k_kind, k_nw, k_n2, key,
+                                                      np.int64(c), 0x1FFF)[:4]
+                r_ok, rule, why, new_roles = R.layoff_step_locked(ids, roles, free[c][0])
+                assert bool(ok) == r_ok, (R.faces_text(R.face_of(x) for x in ids), nat, c, why)
+                if r_ok:
+                    assert n2 == sum(v == "natural" for v in new_roles.values()), (ids, nat, c)
+                checked += 1
+    assert checked > 50_000

@@ -76,6 +76,7 @@ def test_referee_presets(preset, strategy, capsys):
     '{"take_pile_requires_meld": true, "forbid_rediscard_single_pile": false}',
     '{"extra_burraco_classes": true, "semi_clean_bonus": 150}',
     '{"stock_end_mode": "immediate"}',
+    '{"lock_two_roles": true}',
 ])
 @pytest.mark.parametrize("strategy", ["heuristic", "random"])
 def test_referee_options(rules, strategy, capsys):
@@ -121,6 +122,148 @@ def test_r31_referee_agrees():
         parts = team_score([ids], [], closed=False, pozzetto_taken=True,
                            rules={"extra_burraco_classes": True})
         assert parts["burraco_bonus"] == bonus
+
+
+# ---------------------------------------------------------------- R25 lock_two_roles
+LOCK = sim.Rules(lock_two_roles=True)
+E6_A = "3♦ 4♦ 2♦ 6♦ 7♦ 8♦ 9♦"          # the 2♦ is a fixed wild for 5♦ (E6 position A)
+
+
+def _e6_after_5d(rules):
+    from sim import melds
+    return melds.lay_off(E6_A, "5♦", rules=rules)
+
+
+@pytest.mark.parametrize("rules, history, total", [
+    (LOCK, True, 155),                  # E6: the 2♦ keeps its wild role -> dirty, 65 + 100 - 10
+    # default: R25.1, the 2♦ turns natural -> clean, 65 + 200 - 10
+    (sim.Rules(), True, 255),
+    (LOCK, False, 255),                 # the final cards alone: read as laid down in one go
+    # fibur_italian: 7 naturals (3♦-9♦) and a free wild -> semi-clean, 65 + 150 - 10
+    (sim.Rules.preset("fibur_italian").replace(lock_two_roles=True), True, 205),
+])
+def test_r25_e6_score_uses_stored_roles(rules, history, total):
+    """E6 (R25, R28, R29): the class at scoring follows the roles the 2s kept, which only
+    a meld's history (a MeldCheck from lay_off) carries."""
+    from sim import scoring
+    meld = _e6_after_5d(rules) if history else "2♦ 3♦ 4♦ 5♦ 6♦ 7♦ 8♦ 9♦"
+    ts = scoring.score_team([meld], ["K♠"], False, "taken", rules=rules)
+    assert (ts.total, ts.meld_points) == (total, 65)
+
+
+def test_r25_referee_scores_e6_with_roles():
+    """The referee's scoring with stored roles gives E6's 155 (and 255 without the option)."""
+    import referee as R
+    ids = R.Deck().ids("3♦ 4♦ 2♦ 6♦ 7♦ 8♦ 9♦ 5♦")
+    meld, five = ids[:-1], ids[-1]
+    roles = R.locked_info(meld, {})[1]
+    assert roles == {ids[2]: "wild"}
+    ok, rule, why, roles = R.layoff_step_locked(meld, roles, five)
+    assert ok and roles == {ids[2]: "wild"}
+    hand = R.Deck().ids("K♠")
+    kw = dict(closed=False, pozzetto_taken=True)
+    assert R.team_score([ids], hand, rules={"lock_two_roles": True}, roles=[roles],
+                        **kw)["score"] == 155
+    assert R.team_score([ids], hand, **kw)["score"] == 255
+
+
+def test_r25_position_keeps_roles():
+    """Position under lock_two_roles: a team meld passed as a MeldCheck keeps its 2♦ wild, so
+    the meld takes no joker (R24(b)) and, under require_clean_burraco_to_close, is no clean
+    burraco to close with (R45); given as plain cards it reads clean (canonical)."""
+    rules = LOCK.replace(require_clean_burraco_to_close=True)
+    kept = _e6_after_5d(rules)
+    assert kept.valid and not kept.clean and not kept.natural_two
+    for meld, legal in ((kept, False), ("2♦ 3♦ 4♦ 5♦ 6♦ 7♦ 8♦ 9♦", True)):
+        pos = Position("JK 4♣ 5♣", team_melds=[meld], pozzetto_taken=True, rules=rules)
+        v = pos.can_lay_off(0, "JK")
+        assert bool(v) is legal and (legal or "R25" in v.reason), v
+        pos = Position("4♣", team_melds=[meld], pozzetto_taken=True, rules=rules)
+        assert pos.discard_closes("4♣") is legal
+
+
+def test_r25_position_natural_two_stays():
+    """L26 through Position: the natural 2♥ may not become the wild for 8♥ (R25); without the
+    option the lay-off is legal (R25.2)."""
+    for rules, legal in ((LOCK, False), (sim.Rules(), True)):
+        pos = Position("9♥ 3♣ 4♣", team_melds=["2♥ 3♥ 4♥ 5♥ 6♥ 7♥"], rules=rules)
+        v = pos.can_lay_off(0, "9♥")
+        assert bool(v) is legal, v
+        if not legal:
+            assert "R25" in v.reason
+
+
+def test_r25_multi_card_lay_off_takes_the_natural_order():
+    """Decision where R25 is silent: 2♥ and 3♥ laid off together on 4♥ 5♥ 6♥ are legal in
+    both orders (2♥ first enters as the wild for 3♥); the result is the order that leaves
+    the 2♥ natural, a clean meld.  One at a time, 2♥ first, it stays a wild."""
+    from sim import melds
+    together = melds.lay_off("4♥ 5♥ 6♥", "2♥ 3♥", rules=LOCK)
+    assert together.valid and together.clean and together.natural_two
+    first = melds.lay_off("4♥ 5♥ 6♥", "2♥", rules=LOCK)
+    assert first.valid and not first.natural_two
+    then = melds.lay_off(first, "3♥", rules=LOCK)
+    assert then.valid and not then.clean and not then.natural_two
+    import referee as R
+    ids = R.Deck().ids("4♥ 5♥ 6♥ 2♥ 3♥")
+    ok, rule, why, roles = R.layoff_action_locked(ids[:3], {}, ids[3:])
+    assert ok and roles == {ids[3]: "natural"}
+
+
+def test_r25_kernel_state_keeps_roles():
+    """The kernels as the game runs them: meld_create then meld_add on a state marked with
+    the option keep the 2♦ wild (MI_NAT2 0, one wild), and score_team scores a dirty
+    burraco; the same moves without the option give the clean reading (R25.1)."""
+    import numpy as np
+    from kernels import layout as KLY
+    from kernels import scoring as KSC
+    from kernels import state as KS
+    from sim import notation
+    for lock, nwild, bonus in ((1, 1, 100), (0, 0, 200)):
+        st = KS.new_state(0, 0)
+        KS.set_lock_two_roles(st, lock)
+        for cid in notation.parse(E6_A + " 5♦"):
+            KS.hand_add(st, 0, int(cid))
+        sel = np.zeros(53, np.int64)
+        for cid in notation.parse(E6_A):
+            sel[int(cid) % 54] += 1
+        mi = KS.meld_create(st, 0, 0, sel)
+        assert st[8][0, mi, KS.MI_NWILD] == 1 and st[8][0, mi, KS.MI_NAT2] == 0
+        KS.meld_add(st, 0, 0, mi, np.int64(17))                     # 5♦
+        assert st[8][0, mi, KS.MI_NWILD] == nwild and st[8][0, mi, KS.MI_LEN] == 8
+        rv = sim.Rules(lock_two_roles=bool(lock)).to_vector()
+        out = KSC.score_team(st[6][0], st[8][0], 1, np.zeros((1, 53), np.int64), 1, 0,
+                             KSC.POZ_TAKEN, 0, rv)
+        assert (out[1], out[2]) == (65, bonus)
+        assert rv[KLY.RV_LOCK_TWO_ROLES] == lock
+
+
+def test_r25_referee_agrees_with_hand_worked_cases():
+    """The referee's R25 implementation replays the lock_two_roles lay-off cases of
+    tests/data/rules_examples.toml (hand-worked) with the same verdicts and final class."""
+    import referee as R
+    from _casetools import load
+    cases = [c for c in load("rules_examples.toml")["layoff"]
+             if c.get("rules", {}).get("lock_two_roles")]
+    assert len(cases) >= 6
+    for case in cases:
+        deck = R.Deck()
+        ids = deck.ids(case["meld"])
+        roles = R.locked_info(ids, {})[1]
+        for add, legal in zip(case["add"], case["legal"]):
+            add_ids = deck.ids(add)       # parsed in order, as the case's strings are (R1)
+            ok, rule, why, new_roles = R.layoff_action_locked(ids, roles, add_ids)
+            assert ok == legal, (case["id"], add, why)
+            if ok:
+                ids, roles = ids + add_ids, new_roles
+            else:
+                assert rule in case["reason_any"], (case["id"], rule, why)
+        info = R.locked_info(ids, roles)[0]
+        parts = R.team_score([ids], [], closed=False, pozzetto_taken=True, roles=[roles],
+                             rules={"lock_two_roles": True})
+        assert (info.kind, info.clean, parts["meld_points"], parts["burraco_bonus"]) == (
+            case["final_kind"], case["final_clean"], case["final_points"],
+            case["final_burraco_bonus"]), case["id"]
 
 
 # ---------------------------------------------------------------- --rule / --players

@@ -584,7 +584,7 @@ def test_first_player_R6():
 
 def test_unsupported_option_reported():
     doc = main_doc()
-    doc["rules"] = {"lock_two_roles": True}
+    doc["rules"] = {"untaken_pozzetto_as_stock": True}
     v = R.check(doc)
     assert rules_of(v) == {"OPT"} and "unsupported option" in v[0].message
 

@@ -18,15 +18,12 @@ from _casetools import (assert_cites, cards_from_hand, describe_rules, faces, lo
 DATA = load("rules_examples.toml")
 
 #: Cases that fail only because the engine does not implement an option yet
-#: (``Rules.check_supported()`` refuses it; presets issue #7). strict: an XPASS is an error,
-#: so the mark must be removed as soon as the option works.
+#: (``Rules.check_supported()`` refuses it). strict: an XPASS is an error, so the mark must
+#: be removed as soon as the option works.
 #: ``raises=ValueError``: only the "not supported" refusal counts as the expected failure; a
-#: wrong answer once the option is accepted is a real failure.
-_LOCK = "needs option lock_two_roles (R25), presets issue #7"
-XFAIL: dict = {
-    "L26-lock_two_roles": _LOCK,      # R25: locked natural 2♥ -> 9♥ illegal
-    "E6-lock": _LOCK,                 # E6: 2♦ stays a wild -> dirty, team score 155
-}
+#: wrong answer once the option is accepted is a real failure.  (Empty since lock_two_roles,
+#: R25, is implemented: E6-lock and L26-lock_two_roles pass.)
+XFAIL: dict = {}
 
 
 def _p(case_id: str, *values):
@@ -151,7 +148,8 @@ def test_layoff_case(case):
     assert len(case["add"]) == len(case["legal"]), "test data"
     last_legal = None
     for step, (add, legal) in enumerate(zip(groups[1:], case["legal"])):
-        res = melds.lay_off(current, add, rules=rules)
+        # the previous result carries the 2s' roles on (lock_two_roles, R25)
+        res = melds.lay_off(current if last_legal is None else last_legal, add, rules=rules)
         assert bool(res.valid) == legal, (
             f"{what}: action {step} ({case['add'][step]}) legal={bool(res.valid)}, "
             f"expected {legal} ({getattr(res, 'reason', '')!r})")
