@@ -20,7 +20,7 @@ from .state import (G_ACTIONS, G_BARRED, G_CLOSER, G_ERR, G_HIDDEN, G_PC,
                     G_NPOZ, G_SOLO, G_SOLO18, G_STALL, G_TEAM, G_TOOK_PILE, G_TPOZ, G_TURN, MI_KIND, MI_LEN, NTEAMS,
                     EV_END, G_NEV, G_NEVC, I0, log_event,
                     conservation_check, discard_card, draw_stock, give_pozzetto,
-                    hand_add, meld_add, meld_create, take_pile, STATE_WORDS, EV_COLS, state_views, view_f64,
+                    hand_add, meld_add, meld_create, pozzetto_to_stock, take_pile, STATE_WORDS, EV_COLS, state_views, view_f64,
                     view_i64, view_u64, set_lock_two_roles)
 
 CAND_ROWS = 2048
@@ -158,7 +158,8 @@ def play_turn(st, rv, seat, kind, p, rng, sel, scratch, vals, cand, dbg, need, d
         g[G_PC + team] += pn
     else:
         draw_stock(st, seat)
-        if g[G_SLEN] - g[G_SP] <= rv[L.RV_STOCK_RESERVE]:
+        if g[G_SLEN] - g[G_SP] <= rv[L.RV_STOCK_RESERVE] and not (
+                rv[L.RV_UNTAKEN_POZZETTO_AS_STOCK] != 0 and pozzetto_to_stock(st, seat)):
             last_turn = True              # R50, finish_turn
             if rv[L.RV_STOCK_END_MODE] == 1:
                 if debug:

@@ -11,7 +11,7 @@ from . import layout as L
 from .cards import CIDX, JOKER
 from .melds import ANY_RANK, KIND_NONE, KIND_SET, KIND_SEQ, analyze, layoff_step, layoff_step_roles
 from .state import (I0, I1, G_BARRED, G_PN, G_TPOZ, MI_HI, MI_KIND, MI_KEY, MI_LEN, MI_LO, MI_LOCK,
-                    MI_NAT2, MI_NWILD, MMAX)
+                    MI_NAT2, MI_NWILD, MMAX, no_pozzetto_left)
 
 # int64 arguments (plain literals would make Numba compile the callees again)
 NO_MELD = np.int64(-2)
@@ -30,6 +30,7 @@ BAD_OPPONENT_MELD = 9
 BAD_NO_MELD = 10
 BAD_TOO_MANY_MELDS = 11
 BAD_LAYOFF = 12
+BAD_NO_POZZETTO_LEFT = 13
 MELD_REASON_BASE = 100
 
 LEGAL_REASONS = (
@@ -49,6 +50,8 @@ LEGAL_REASONS = (
     "no such meld",
     "the team's table is full",
     "R24: the card cannot be laid off on that meld",
+    "R53: the team has no pozzetto and none is left (one became the stock), so the hand "
+    "cannot be emptied",
 )
 
 
@@ -95,6 +98,8 @@ def after_action_ok(st, rv, team, seat, sel, nsel, extra_mi, extra_len, extra_nw
     if left == 0:
         if g[G_TPOZ + team] != 0:
             return BAD_EMPTY_AFTER_POZZETTO
+        if no_pozzetto_left(g, team):
+            return BAD_NO_POZZETTO_LEFT
         return OK              # al volo pozzetto (R41)
     if left == 1:
         rc = -1
@@ -111,6 +116,8 @@ def after_action_ok(st, rv, team, seat, sel, nsel, extra_mi, extra_len, extra_nw
         if stays_barred:
             return BAD_LAST_CARD_BARRED
         if g[G_TPOZ + team] == 0:
+            if no_pozzetto_left(g, team):
+                return BAD_NO_POZZETTO_LEFT
             return OK          # its discard goes to the pozzetto (R37b, R41)
         if rc == JOKER or rc % 13 == 1:
             return BAD_LAST_CARD_NO_CLOSE
@@ -287,6 +294,8 @@ def can_discard(st, rv, team, seat, cid):
         return OK, 0
     # last card: going to the pozzetto, or a close
     if g[G_TPOZ + team] == 0:
+        if no_pozzetto_left(g, team):
+            return BAD_NO_POZZETTO_LEFT, 0
         return OK, 0
     f = cid % 54
     if f >= 52 or f % 13 == 1:

@@ -96,6 +96,7 @@ EV_LAYOFF = np.int64(4)     # a: team, b: meld index; cards: the cards laid off
 EV_POZZETTO = np.int64(5)   # a: mode (layout.POZ_DIRECT / POZ_DISCARD); cards: the pozzetto
 EV_DISCARD = np.int64(6)    # a: 1 if the discard closes; cards: the discard
 EV_END = np.int64(7)        # a: end reason (layout.END_*)
+EV_POZ_STOCK = np.int64(8)  # a: the pozzetto (deal index) that became the stock (R53); cards: it
 I0 = np.int64(0)            # int64 0 and 1 as call arguments (see above)
 I1 = np.int64(1)
 EVC_TURN = 0
@@ -534,6 +535,42 @@ def give_pozzetto(st, seat, mode):
     g[G_PMODE + team] = mode
     if p == 0 and g[G_SOLO18] != 0:
         merge_pair(st, seat)
+
+
+@njit(cache=True, _nrt=False)
+def no_pozzetto_left(g, team):
+    """The team has not taken a pozzetto and none is left to take (R53)."""
+    return g[G_TPOZ + team] == 0 and g[G_POZ_NEXT] >= g[G_NPOZ]
+
+
+@njit(cache=True, _nrt=False)
+def pozzetto_to_stock(st, seat):
+    """R53, ``untaken_pozzetto_as_stock``: the last untaken pozzetto becomes the stock.
+
+    Its cards go on top of the stock (the reserve cards of R50 stay at the
+    bottom), in their order, and it can no longer be taken (``G_NPOZ`` drops
+    by one).  Returns False, changing nothing, if every pozzetto has been
+    taken.  Mutates ``st``.
+    """
+    stock, poz, g = st[3], st[5], st[10]
+    if g[G_POZ_NEXT] >= g[G_NPOZ]:
+        return False
+    k = g[G_NPOZ] - 1
+    n = g[G_POZ_SIZE + k]
+    left = g[G_SLEN] - g[G_SP]
+    if g[G_SP] < n:                       # make room: the reserve cards move down
+        for i in range(left - 1, -1, -1):
+            stock[n + i] = stock[g[G_SP] + i]
+        g[G_SP] = n
+        g[G_SLEN] = n + left
+    row = log_event(st, seat, EV_POZ_STOCK, k, I0, I0)
+    for i in range(n):
+        stock[g[G_SP] - n + i] = poz[k, i]
+        log_card(st, row, poz[k, i])
+        poz[k, i] = -1
+    g[G_SP] -= n
+    g[G_NPOZ] = k
+    return True
 
 
 @njit(cache=True, _nrt=False)

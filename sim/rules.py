@@ -420,21 +420,15 @@ class Rules:
         return v
 
     def check_supported(self) -> None:
-        """Refuse options the game kernels do not implement yet.
+        """Refuse options the game kernels do not implement.
 
-        Unsupported: ``untaken_pozzetto_as_stock`` (R53).
+        Every option of RULES.md section 14 is implemented (issue 7), so this
+        accepts every valid rule set; it stays as the one place the runner,
+        replay and the deal ask.
 
         Raises
         ------
         ValueError
-            ``"rules: <option>=<value> is not supported by the engine yet
-            (planned in the presets issue)"`` for the first such option.
+            Never, at present.
         """
-        unsupported = (
-            ("untaken_pozzetto_as_stock", self.untaken_pozzetto_as_stock),
-        )
-        for name, bad in unsupported:
-            if bad:
-                raise ValueError(
-                    f"rules: {name}={getattr(self, name)} is not supported by the engine yet "
-                    "(planned in the presets issue)")
+        return None

@@ -44,7 +44,7 @@ EV_CARDS = 65536
 
 _TYPES = {KS.EV_DRAW: "draw", KS.EV_TAKE_PILE: "take_pile", KS.EV_MELD: "meld",
           KS.EV_LAYOFF: "lay_off", KS.EV_POZZETTO: "pozzetto", KS.EV_DISCARD: "discard",
-          KS.EV_END: "end"}
+          KS.EV_END: "end", KS.EV_POZ_STOCK: "pozzetto_to_stock"}
 
 
 def _cards(ids) -> list:
@@ -118,6 +118,8 @@ def replay(seed, hand_index, strategies="heuristic", rules=None, dealer=None) ->
                 e["meld"] = b
             elif etype == KS.EV_POZZETTO:
                 e["mode"] = L.POZZETTO_MODES[a]
+            elif etype == KS.EV_POZ_STOCK:
+                e["pozzetto"] = a
             e["cards"] = _cards(ids)
             e["card_ids"] = ids
         events.append(e)
@@ -210,6 +212,8 @@ def format_text(doc: dict) -> str:
                 team_of[b] = ta
                 team_of.append("pair")
                 line += f" seats {a} and {b} are now partners (table {ta});"
+        elif t == "pozzetto_to_stock":
+            line += f" the stock is down to its reserve: pozzetto {e['pozzetto']} becomes the stock;"
         elif t == "discard":
             hand_size[s] -= 1
             line += f" discards {e['card']}" + (" and CLOSES" if e["closes"] else "")

@@ -559,7 +559,6 @@ DEFAULT_RULES = {
 #: options this referee (and the engine) does not implement: a doc setting one is reported
 UNSUPPORTED = {
     "num_players": lambda v: v not in (2, 3, 4),
-    "untaken_pozzetto_as_stock": bool,
 }
 
 #: the per-team result keys (suffix _t0, _t1, _t2)
@@ -935,6 +934,8 @@ class Referee:
             elif typ == "pozzetto":
                 self.pozzetto(turn, ev, group[i - 1] if i else None, phase)
                 need_poz = None
+            elif typ == "pozzetto_to_stock":
+                self.pozzetto_to_stock(turn, ev, group[i - 1] if i else None)
             elif typ == "discard":
                 if phase == "pickup":
                     self.bad("R32", "discard without a pickup")
@@ -1195,10 +1196,17 @@ class Referee:
                 self.bad("R38", "dead end: the hand became empty in the meld phase after the "
                                 "team had already taken its pozzetto (R38(i), R46)")
                 return None
+            if not any(self.poz_left):
+                self.bad("R53", "the hand became empty with no pozzetto left to take (one "
+                                "became the stock)")
+                return None
             return "direct"
         if len(hand) == 1:
             c = hand[0]
-            if turn.barred is not None and c == turn.barred:
+            if self.poz_team[team] is None and not any(self.poz_left):
+                self.bad("R53", f"dead end: one card left ({card_text(c)}) whose discard would "
+                                "empty the hand with no pozzetto left to take")
+            elif turn.barred is not None and c == turn.barred:
                 self.bad("R38", f"dead end: the only card left, {card_text(c)}, is the R36 card "
                                 "(R38(ii))")
             elif self.poz_team[team] is not None:
@@ -1248,6 +1256,28 @@ class Referee:
         if mode == "direct":
             turn.actions += 1
         self.conservation("pozzetto")
+
+    def pozzetto_to_stock(self, turn: _Turn, ev: dict, prev) -> None:
+        """R53: the draw left the stock at its reserve; the last untaken pozzetto
+        becomes the stock (on top of the reserve cards) and can no longer be taken."""
+        ids = self.event_ids(ev, many=True)
+        if not self.rules["untaken_pozzetto_as_stock"]:
+            self.bad("R53", "a pozzetto became the stock although untaken_pozzetto_as_stock is "
+                            "off")
+        if prev is None or prev.get("type") != "draw" or len(self.stock) != self.reserve:
+            self.bad("R53", "a pozzetto becomes the stock only right after the draw that leaves "
+                            f"{self.reserve} cards in the stock")
+        left = [k for k, on in enumerate(self.poz_left) if on]
+        if not left:
+            self.bad("R53", "no pozzetto is left to become the stock")
+            return
+        k = left[-1]
+        if ev.get("pozzetto") != k or ids != self.pozzetti[k]:
+            self.bad("R53", f"the last untaken pozzetto ({k}) becomes the stock, in its order; "
+                            f"got pozzetto {ev.get('pozzetto')!r}")
+        self.poz_left[k] = False
+        self.stock = list(self.pozzetti[k]) + self.stock
+        self.conservation("pozzetto_to_stock")
 
     def form_pair(self, solo: int) -> None:
         """R62: ``solo`` took pozzetto A; the other two become partners on one table.
@@ -1301,6 +1331,8 @@ class Referee:
             else:
                 turn.going_to_pozzetto = True
                 need = "discard"
+                if not any(self.poz_left):
+                    self.bad("R53", "the discard emptied the hand with no pozzetto left to take")
                 if closes:
                     self.bad("R45", f"closes is true but team {team} has not taken its pozzetto "
                                     "(R45(a)): emptying the hand goes to the pozzetto")
@@ -1319,6 +1351,11 @@ class Referee:
         if turn.closed:
             reasons.add("closed")
         else:
+            if turn.pickup == "draw" and len(self.stock) == self.reserve and \
+                    self.rules["untaken_pozzetto_as_stock"] and any(self.poz_left):
+                self.bad("R53", "the stock is down to its reserve with a pozzetto untaken: "
+                                "under untaken_pozzetto_as_stock that pozzetto becomes the "
+                                "stock and the hand goes on")
             if turn.pickup == "draw" and len(self.stock) == self.reserve:
                 reasons.add("stock_exhausted")
             else:

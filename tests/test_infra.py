@@ -263,21 +263,10 @@ def test_every_rv_slot_is_written():
     assert np.all(r.to_vector() != 0)
 
 
-UNSUPPORTED = [
-    ({"untaken_pozzetto_as_stock": True}, "untaken_pozzetto_as_stock=True"),
-]
-
-
-@pytest.mark.parametrize("changes,text", UNSUPPORTED)
-def test_check_supported_refuses(changes, text):
-    with pytest.raises(ValueError) as exc:
-        Rules(**changes).check_supported()
-    assert str(exc.value) == (f"rules: {text} is not supported by the engine yet "
-                              "(planned in the presets issue)")
-
-
-def test_check_supported_accepts_the_rest():
+def test_check_supported_accepts_every_option():
     Rules().check_supported()
+    Rules(untaken_pozzetto_as_stock=True, num_players=3, stock_end_mode="immediate",
+          extra_burraco_classes=True, hand_size=9, pozzetto_size=13).check_supported()
     Rules.preset("fibur_italian").check_supported()
     Rules(set_ranks=("A", "3"), require_clean_burraco_to_close=True, allow_duplicate_set_rank=True,
           semi_clean_bonus=150, semi_clean_rule="wild_at_end", forbid_rediscard_single_pile=False,
@@ -413,7 +402,7 @@ def test_summary_figures():
     ({"seed": -1}, "seed"), ({"seed": 2**64}, "seed"), ({"seed": "1"}, "seed"),
     ({"strategies": "nope"}, "strategy"), ({"strategies": ["heuristic"] * 3}, "strategies"),
     ({"strategies": "heuristic:bogus=1"}, "bogus"), ({"rules": "nope"}, "rules"),
-    ({"rules": 5}, "rules"), ({"rules": Rules(untaken_pozzetto_as_stock=True)}, "untaken_pozzetto_as_stock"),
+    ({"rules": 5}, "rules"),
     ({"shard_size": 0}, "shard_size"), ({"threads": 0}, "threads"),
     ({"threads": 10**6}, "threads"), ({"debug": "yes"}, "debug"),
     ({"overwrite": 1}, "overwrite"), ({"out": 5}, "out"), ({"callback": 3}, "callback"),

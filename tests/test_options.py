@@ -420,3 +420,40 @@ def test_r63_three_player_match_switches_to_individual():
         assert (g.individual.astype(bool) == (before >= 600)).all()
         final = g.iloc[-1]
         assert max(final.total_t0, final.total_t1, final.total_t2) >= 2005
+
+
+# ---------------------------------------------------------------- R53 untaken_pozzetto_as_stock
+def test_r53_last_untaken_pozzetto_goes_on_top_of_the_reserve():
+    import numpy as np
+
+    from kernels import state as KS
+    st = KS.new_state(64, 256)
+    stock, poz, g = st[3], st[5], st[10]
+    stock[:41] = np.arange(41)
+    g[KS.G_SLEN], g[KS.G_SP] = 41, 39                  # two reserve cards left: 39, 40
+    poz[0, :11] = np.arange(41, 52)
+    poz[1, :11] = np.arange(60, 71)
+    g[KS.G_POZ_NEXT] = 1                               # team 0 took pozzetto 0 already
+    assert KS.pozzetto_to_stock(st, np.int64(1))
+    assert list(stock[g[KS.G_SP]:g[KS.G_SLEN]]) == list(range(60, 71)) + [39, 40]
+    assert g[KS.G_NPOZ] == 1 and (poz[1] == -1).all()
+    assert KS.no_pozzetto_left(g, np.int64(1)) and not KS.pozzetto_to_stock(st, np.int64(1))
+
+
+@pytest.mark.parametrize("rules", ['{"untaken_pozzetto_as_stock": true}',
+                                   '{"untaken_pozzetto_as_stock": true, "num_players": 3}',
+                                   '{"untaken_pozzetto_as_stock": true, "num_players": 2, '
+                                   '"stock_end_mode": "immediate"}'])
+@pytest.mark.parametrize("strategy", ["heuristic", "random"])
+def test_referee_untaken_pozzetto_as_stock(rules, strategy, capsys):
+    _referee(["--hands", "200", "--seed", "79", "--strategy", strategy, "--rules", rules], capsys)
+
+
+def test_r53_changes_how_random_hands_end():
+    plain = sim.simulate(300, seed=80, strategies="random")
+    r53 = sim.simulate(300, seed=80, strategies="random",
+                       rules=sim.Rules(untaken_pozzetto_as_stock=True))
+    # a pozzetto becoming the stock gives the hand 11 more draws: fewer hands run the stock out
+    assert (r53.end_reason == "stock_exhausted").mean() < (plain.end_reason ==
+                                                            "stock_exhausted").mean()
+    assert r53.turns.mean() > plain.turns.mean()
