@@ -110,7 +110,7 @@ COLUMNS: list = (
      Column("hand_index", pa.int64(), "index",
             "hand number within the run, 0-based; with the seed it determines the deal")]
     + [Column(f"strategy_s{s}", _DICT, "spec",
-              f"strategy spec played by seat {s}; null when the seat is empty (2 players, R61)")
+              f"strategy spec played by seat {s}; null when the seat is empty (2 or 3 players)")
        for s in range(4)]
     + [_record_column(name) for name in L.REC_COLUMNS]
 )
