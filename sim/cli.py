@@ -87,6 +87,9 @@ def _rules(args: argparse.Namespace) -> Rules:
     """The rule set of --rules, --rule and --players (ValueError if invalid)."""
     changes = dict(Rules.parse_assignment(text) for text in args.rule)
     if args.players is not None:
+        if changes.get("num_players", args.players) != args.players:
+            raise ValueError(f"--players {args.players} and --rule num_players="
+                             f"{changes['num_players']} disagree; give one of them")
         changes["num_players"] = args.players
     base = Rules.preset(args.rules)
     return base.replace(**changes) if changes else base
@@ -116,7 +119,8 @@ def build_parser() -> argparse.ArgumentParser:
                          "manifest",
         description="Simulate hands 0..N-1 of a run (--hands N), or play matches 0..N-1 to "
                     "their end (--matches N: hand scores add up until a team reaches the "
-                    "rules' target_score, 2005, with the totals differing, R60), and write "
+                    "rules' target_score, 2005, with the totals differing, R60; with 3 players "
+                    "a player reaches three_player_target, R63), and write "
                     "them to DIR as Parquet shards (one row per hand) with a _manifest.json; a "
                     "match run also writes one row per match to DIR/_matches. Running the same "
                     "command again resumes an interrupted run; a different run in DIR is "

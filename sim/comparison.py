@@ -106,6 +106,10 @@ def compare_hands(a: str, b: str, hands: int, seed: int, rules=None,
     hands = check_int("hands", hands, 1, 10**9)
     seed = check_int("seed", seed, 0, 2**64 - 1)
     rules = rules_or_default(rules)
+    if rules.num_players == 3:
+        raise ValueError("compare: 3-player games are not supported (the paired design swaps the "
+                         "seats of two sides; with three players the sides change during a "
+                         "hand, R62); use 2 or 4 players")
     ax0, bx1 = _team_scores(hands, seed, [spec_a, spec_b, spec_a, spec_b], rules, threads,
                             progress)
     by0, ay1 = _team_scores(hands, seed, [spec_b, spec_a, spec_b, spec_a], rules, threads,

@@ -89,6 +89,14 @@ class ShardDone:
     matches: MatchBlock | None = None
 
 
+def _table(rows) -> str:
+    """Rows of (label, value, ...) as aligned plain text."""
+    w0 = max(len(r[0]) for r in rows)
+    w1 = max(len(r[1]) for r in rows)
+    return "\n".join((f"{r[0]:<{w0}}  {r[1]:>{w1}}" + "".join(f"  {x:>10}" for x in r[2:]))
+                     .rstrip() for r in rows)
+
+
 class Summary:
     """Running summary of a run, fed one record block at a time.
 
@@ -105,6 +113,7 @@ class Summary:
         self._sums = np.zeros(L.N_REC, np.int64)
         self._end = np.zeros(len(L.END_REASONS), np.int64)
         self._errors = 0
+        self._three = False     # 3-player records: a third group (seat 2), R62/R63
 
     def add(self, records: np.ndarray, seconds: float = 0.0, resumed: bool = False) -> None:
         """Add a block of records.
@@ -126,6 +135,8 @@ class Summary:
             self.hands_simulated += n
             self.sim_seconds += seconds
         self._sums += rec.sum(axis=0, dtype=np.int64)
+        if n and rec[0, L.REC_SOLO_SEAT] != L.NULL32:
+            self._three = True
         self._end += np.bincount(rec[:, L.REC_END_REASON], minlength=len(L.END_REASONS))[
             :len(L.END_REASONS)]
         self._errors += int(np.count_nonzero(rec[:, L.REC_ERROR]))
@@ -155,7 +166,8 @@ class Summary:
             (reason -> fraction of hands), ``clean_burracos_per_hand_t0/_t1``,
             ``dirty_burracos_per_hand_t0/_t1`` (melds per hand, dirty includes
             semi-clean) and ``debug_errors`` (hands with a non-zero
-            ``error``).
+            ``error``); with 3 players the ``_t0/_t1/_t2`` figures are per
+            seat (the score credited to each player).
         """
         n = max(self.hands, 1)
         end = self._t1 if self._t1 is not None else time.perf_counter()
@@ -169,7 +181,7 @@ class Summary:
             "end_reason_share": {r: float(c) / n for r, c in zip(L.END_REASONS, self._end)},
             "debug_errors": self._errors,
         }
-        for t in (0, 1):
+        for t in ((0, 1, 2) if self._three else (0, 1)):
             d[f"mean_score_t{t}"] = self._team_mean(L.TC_SCORE, t)
             d[f"clean_burracos_per_hand_t{t}"] = self._team_mean(L.TC_CLEAN, t)
             d[f"dirty_burracos_per_hand_t{t}"] = self._team_mean(L.TC_DIRTY, t)
@@ -185,20 +197,21 @@ class Summary:
             ("hands/s", f"{rate:,.0f}" if rate is not None else "-", ""),
             ("elapsed s (incl. start-up)", f"{d['elapsed_s']:.1f}", ""),
             ("mean turns per hand", f"{d['mean_turns']:.2f}", ""),
-            ("", "team 0", "team 1"),
-            ("mean score per hand", f"{d['mean_score_t0']:.2f}", f"{d['mean_score_t1']:.2f}"),
-            ("clean burracos per hand", f"{d['clean_burracos_per_hand_t0']:.3f}",
-             f"{d['clean_burracos_per_hand_t1']:.3f}"),
-            ("dirty burracos per hand", f"{d['dirty_burracos_per_hand_t0']:.3f}",
-             f"{d['dirty_burracos_per_hand_t1']:.3f}"),
+        ]
+        groups = (0, 1, 2) if self._three else (0, 1)
+        rows += [
+            ("", *(f"seat {t}" if self._three else f"team {t}" for t in groups)),
+            ("mean score per hand", *(f"{d[f'mean_score_t{t}']:.2f}" for t in groups)),
+            ("clean burracos per hand",
+             *(f"{d[f'clean_burracos_per_hand_t{t}']:.3f}" for t in groups)),
+            ("dirty burracos per hand",
+             *(f"{d[f'dirty_burracos_per_hand_t{t}']:.3f}" for t in groups)),
             ("", "share", ""),
         ]
         rows += [(f"end: {r}", f"{s:.2%}", "") for r, s in d["end_reason_share"].items()]
         if d["debug_errors"]:
             rows.append(("hands with debug errors", f"{d['debug_errors']:,}", ""))
-        w0 = max(len(r[0]) for r in rows)
-        w1 = max(len(r[1]) for r in rows)
-        return "\n".join(f"{a:<{w0}}  {b:>{w1}}  {c:>10}".rstrip() for a, b, c in rows)
+        return _table(rows)
 
 
 class MatchSummary:
@@ -300,10 +313,7 @@ class MatchSummary:
             ("mean final total", *(f"{d[f'mean_final_t{t}']:.1f}" for t in sides)),
             ("capped matches (no winner)", f"{d['capped']:,}", f"{d['capped_share']:.2%}"),
         ]
-        w0 = max(len(r[0]) for r in rows)
-        w1 = max(len(r[1]) for r in rows)
-        text = "\n".join(f"{r[0]:<{w0}}  {r[1]:>{w1}}" + "".join(f"  {x:>10}" for x in r[2:])
-                         .rstrip() for r in rows)
+        text = _table(rows)
         return f"{text}\n\nhands of the matches:\n{self.hand_summary.format()}"
 
 
@@ -1027,6 +1037,13 @@ def simulate_matches(matches: int, seed: int, strategies: str | Sequence[str] = 
         check_int("shard_size", shard_size, 1, MAX_MATCHES)
     o = _options(seed, strategies, rules, threads, progress, debug, overwrite, return_frame,
                  callback, out, executor, scheduler, workers)
+    if o.rules.num_players == 3 and o.rules.three_player_mode == "solo_18":
+        try:                    # R63: the match may switch to individual_3x11 hands
+            o.rules.replace(three_player_mode="individual_3x11")
+        except ValueError as exc:
+            raise ValueError(f"{exc} (a 3-player match switches to individual_3x11 hands, "
+                             "three pozzetti of pozzetto_size, once a total reaches "
+                             "three_player_switch_at, R63)") from None
     config = {"matches": matches, "max_hands_per_match": cap, "seed": o.seed,
               "strategies": o.names, "rules": o.rules.to_dict(), "shard_size": shard_size}
     work = MatchWork(o.seed, o.rules, o.kinds, o.params, o.debug, _run_id(config),

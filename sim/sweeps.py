@@ -130,6 +130,10 @@ def sweep(base: str, grid: dict, hands: int, seed: int, reference: str | None = 
     hands = check_int("hands", hands, 1, 10**9)
     seed = check_int("seed", seed, 0, 2**64 - 1)
     rules = rules_or_default(rules)
+    if rules.num_players == 3:
+        raise ValueError("sweep: 3-player games are not supported (the paired design swaps the "
+                         "seats of two sides; with three players the sides change during a "
+                         "hand, R62); use 2 or 4 players")
     reference = reference or strat.name
     resolve(reference)
     names = list(grid)

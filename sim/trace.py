@@ -161,8 +161,9 @@ def format_text(doc: dict) -> str:
     out.append(f"dealer: seat {doc['dealer']}   first player: seat {doc['first_player']}   "
                + {4: "(team 0 = seats 0, 2; team 1 = seats 1, 3)",
                   2: "(two players: team 0 = seat 0, team 1 = seat 1)",
-                  3: "(three players, each alone until pozzetto A is taken in solo_18)"}[
-                      len(doc["deal"]["hands"])])
+                  3: ("(three players, each alone until pozzetto A is taken, R62)"
+                      if doc["rules"].get("three_player_mode") == "solo_18"
+                      else "(three players, each alone, R63)")}[len(doc["deal"]["hands"])])
     out.append("deal:")
     for s, h in enumerate(doc["deal"]["hands"]):
         out.append(f"  seat {s}: {' '.join(h)}")
@@ -211,7 +212,7 @@ def format_text(doc: dict) -> str:
                 tables[tb] = {}
                 team_of[b] = ta
                 team_of.append("pair")
-                line += f" seats {a} and {b} are now partners (table {ta});"
+                line += f" seats {a} and {b} are now partners on table {ta};"
         elif t == "pozzetto_to_stock":
             line += f" the stock is down to its reserve: pozzetto {e['pozzetto']} becomes the stock;"
         elif t == "discard":

@@ -457,3 +457,42 @@ def test_r53_changes_how_random_hands_end():
     assert (r53.end_reason == "stock_exhausted").mean() < (plain.end_reason ==
                                                             "stock_exhausted").mean()
     assert r53.turns.mean() > plain.turns.mean()
+
+
+# ---------------------------------------------------------------- found by a new-user trial
+@pytest.mark.parametrize("argv, needle", [
+    (["simulate", "--matches", "5", "--players", "3", "--rule", "hand_size=24"],
+     "a 3-player match switches to individual_3x11"),
+    (["compare", "heuristic", "random", "--hands", "10", "--players", "3"],
+     "3-player games are not supported"),
+    (["simulate", "--hands", "10", "--players", "2", "--rule", "num_players=3"], "disagree"),
+])
+def test_cli_refuses_in_one_line_and_writes_nothing(argv, needle, tmp_path, capsys):
+    from sim.cli import main
+    out = tmp_path / "run"
+    args = argv + ["--seed", "1"] + (["--out", str(out)] if argv[0] == "simulate" else [])
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and needle in err[0]
+    assert not out.exists()
+
+
+def test_three_player_summary_shows_every_seat():
+    from sim.runner import Summary
+    s = Summary()
+    s.add(np_records(50, 81, SOLO))
+    d = s.as_dict()
+    assert "mean_score_t2" in d and "seat 2" in s.format()
+
+
+def np_records(n, seed, rules):
+    import numpy as np
+
+    from kernels import layout as L
+    from kernels.game import simulate_range
+    from sim.runner import _resolve_strategies
+    _, kinds, params = _resolve_strategies("heuristic")
+    out = np.zeros((n, L.N_REC), np.int32)
+    simulate_range(np.uint64(seed), np.int64(0), np.int64(n), rules.to_vector(), kinds, params,
+                   np.int64(0), out)
+    return out
