@@ -51,8 +51,8 @@ _HAND = {
     "stock_left": (pa.int8(), "cards", "cards left in the stock at the end (R50)"),
     "pile_left": (pa.int8(), "cards", "cards left in the discard pile at the end"),
     "solo_seat": (pa.int8(), "seat",
-                  "3 players, solo_18: the seat that took pozzetto A and played alone, -1 if "
-                  "nobody did; null with 2 or 4 players (R62)"),
+                  "3 players: the seat that took pozzetto A and played alone (solo_18, R62), -1 "
+                  "if nobody did and always in individual_3x11; null with 2 or 4 players"),
     "error": (pa.int32(), "bit flags",
               "0, or the debug checks that failed: 1 card conservation, 2 invalid meld, "
               "4 no legal discard (R38), 8 score not a multiple of 5 (R59), "

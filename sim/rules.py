@@ -213,7 +213,7 @@ class Rules:
             ok = isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
             if not ok or not 5 <= v <= _MAX_POINTS or v % 5:
                 _fail("semi_clean_bonus",
-                      f"None (off) or an integer in 5..{_MAX_POINTS} and a multiple of 5", v)
+                      f"off (None) or an integer in 5..{_MAX_POINTS} and a multiple of 5", v)
             put("semi_clean_bonus", int(v))
         for name in ("clean_bonus", "dirty_bonus", "closing_bonus", "pozzetto_penalty"):
             put(name, _as_int(name, getattr(self, name), 0, _MAX_POINTS, 5))

@@ -124,7 +124,10 @@ def main(argv=None) -> int:
             extra = json.loads(args.rules) if args.rules else {}
         except json.JSONDecodeError as exc:
             p.error(f"--rules: {exc}")
-        rules = base.replace(**extra) if extra else base
+        try:
+            rules = base.replace(**extra) if extra else base
+        except (TypeError, ValueError) as exc:
+            p.error(f"--rules: {exc}")
     strategies = args.strategy.split("|") if "|" in args.strategy else args.strategy
     if args.dump:
         Path(args.dump).mkdir(parents=True, exist_ok=True)
