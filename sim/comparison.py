@@ -70,6 +70,20 @@ def _team_scores(hands: int, seed: int, specs: list, rules, threads, progress: b
     return s0, s1
 
 
+def paired_rules(rules, who: str):
+    """The rule set of a paired comparison; refuses 3 players (ValueError naming ``who``).
+
+    The paired design swaps the seats of two sides; with three players the sides
+    change during a hand (R62), so there is nothing to swap.
+    """
+    rules = rules_or_default(rules)
+    if rules.num_players == 3:
+        raise ValueError(f"{who}: 3-player games are not supported (the paired design swaps the "
+                         "seats of two sides; with three players the sides change during a "
+                         "hand, R62); use 2 or 4 players")
+    return rules
+
+
 def compare_hands(a: str, b: str, hands: int, seed: int, rules=None,
                   threads: int | None = None, progress: bool = False) -> pd.DataFrame:
     """Play every deal twice, A and B swapping seats; one row per deal.
@@ -105,11 +119,7 @@ def compare_hands(a: str, b: str, hands: int, seed: int, rules=None,
     spec_b, _, _ = resolve(b)
     hands = check_int("hands", hands, 1, 10**9)
     seed = check_int("seed", seed, 0, 2**64 - 1)
-    rules = rules_or_default(rules)
-    if rules.num_players == 3:
-        raise ValueError("compare: 3-player games are not supported (the paired design swaps the "
-                         "seats of two sides; with three players the sides change during a "
-                         "hand, R62); use 2 or 4 players")
+    rules = paired_rules(rules, "compare")
     ax0, bx1 = _team_scores(hands, seed, [spec_a, spec_b, spec_a, spec_b], rules, threads,
                             progress)
     by0, ay1 = _team_scores(hands, seed, [spec_b, spec_a, spec_b, spec_a], rules, threads,

@@ -24,8 +24,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ._cards import check_int, rules_or_default
-from .comparison import compare_hands, summarize_pairs
+from ._cards import check_int
+from .comparison import compare_hands, paired_rules, summarize_pairs
 from .strategies import get, resolve
 
 
@@ -129,11 +129,7 @@ def sweep(base: str, grid: dict, hands: int, seed: int, reference: str | None = 
                 raise ValueError(f"grid[{name!r}]: {v!r} is not a number")
     hands = check_int("hands", hands, 1, 10**9)
     seed = check_int("seed", seed, 0, 2**64 - 1)
-    rules = rules_or_default(rules)
-    if rules.num_players == 3:
-        raise ValueError("sweep: 3-player games are not supported (the paired design swaps the "
-                         "seats of two sides; with three players the sides change during a "
-                         "hand, R62); use 2 or 4 players")
+    rules = paired_rules(rules, "sweep")
     reference = reference or strat.name
     resolve(reference)
     names = list(grid)
