@@ -16,9 +16,10 @@ replay
 compare
     Paired comparison of two strategies on the same deals, seats swapped
     (:mod:`sim.comparison`).
-load, check_run
-    Read a run directory back, checking every shard against the manifest
-    (:mod:`sim.runs`).
+load, check_run, repair_run
+    Read a run directory back (the one reader: checked against the manifest),
+    check it, rebuild a damaged manifest from its shards (:mod:`sim.runs`;
+    the layout is in :mod:`sim.rundir`).
 sweep
     A grid of one or two strategy parameters, each point compared with a
     reference on the same deals (:mod:`sim.sweeps`).
@@ -39,17 +40,16 @@ from .deal import Deal, deal
 from .rules import Rules
 
 _LAZY_MODULES = ("melds", "scoring", "runner", "dataset", "cli", "trace", "position",
-                 "comparison", "sweeps", "runs", "match")
+                 "comparison", "sweeps", "runs", "match", "rundir", "lock")
 _LAZY_ATTRS = {"simulate": "runner", "summarize": "runner", "Summary": "runner",
                "simulate_matches": "runner", "MatchSummary": "runner",
                "load_matches": "runs",
                "replay": "trace", "compare": "comparison",
                "compare_hands": "comparison", "sweep": "sweeps", "load": "runs",
-               "check_run": "runs",
-               "read_run": "dataset"}
+               "check_run": "runs", "repair_run": "runs"}
 
-__all__ = ["Rules", "simulate", "summarize", "Summary", "read_run", "deal", "Deal", "replay",
-           "compare", "compare_hands", "sweep", "load", "check_run",
+__all__ = ["Rules", "simulate", "summarize", "Summary", "deal", "Deal", "replay",
+           "compare", "compare_hands", "sweep", "load", "check_run", "repair_run",
            "simulate_matches", "MatchSummary", "load_matches",
            "notation", "melds", "scoring", "strategies", "__version__"]
 

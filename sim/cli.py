@@ -70,7 +70,7 @@ def _team_options(p: argparse.ArgumentParser) -> None:
 
 def _rules_options(p: argparse.ArgumentParser) -> None:
     """--rules PRESET, --rule OPTION=VALUE (repeatable) and --players N."""
-    p.add_argument("--rules", default="default", metavar="PRESET",
+    p.add_argument("--rules", default=None, metavar="PRESET",
                    help=f"rule preset: {', '.join(PRESETS)} (default: default; see "
                         "'burraco rules')")
     p.add_argument("--rule", action="append", default=[], metavar="OPTION=VALUE",
@@ -91,7 +91,9 @@ def _rules(args: argparse.Namespace) -> Rules:
             raise ValueError(f"--players {args.players} and --rule num_players="
                              f"{changes['num_players']} disagree; give one of them")
         changes["num_players"] = args.players
-    base = Rules.preset(args.rules)
+    if getattr(args, "rules_dict", None) is not None:       # the manifest's (resume)
+        return Rules.from_dict(args.rules_dict)
+    base = Rules.preset(args.rules or "default")
     return base.replace(**changes) if changes else base
 
 
@@ -121,13 +123,16 @@ def build_parser() -> argparse.ArgumentParser:
                     "their end (--matches N: hand scores add up until a team reaches the "
                     "rules' target_score, 2005, with the totals differing, R60; with 3 players "
                     "a player reaches three_player_target, R63), and write "
-                    "them to DIR as Parquet shards (one row per hand) with a _manifest.json; a "
-                    "match run also writes one row per match to DIR/_matches. Running the same "
-                    "command again resumes an interrupted run; a different run in DIR is "
-                    "refused.")
-    what = p.add_mutually_exclusive_group(required=True)
+                    "them to DIR/hands as Parquet shards (one row per hand) with a "
+                    "DIR/_manifest.json; a match run also writes one row per match to "
+                    "DIR/matches. Running the same command again resumes an interrupted run "
+                    "(options left out are taken from the manifest: 'burraco simulate --out "
+                    "DIR' resumes it); --hands N beyond the run's extends it; a different run "
+                    "in DIR is refused, and so is a second process writing DIR.")
+    what = p.add_mutually_exclusive_group()
     what.add_argument("--hands", type=_count, metavar="N",
-                      help="number of hands to simulate (e.g. 1000000 or 1e6)")
+                      help="number of hands to simulate (e.g. 1000000 or 1e6); more than the "
+                           "run in DIR holds extends it with the deals that follow")
     what.add_argument("--matches", type=_count, metavar="N",
                       help="number of whole matches to play instead (e.g. 10000); hand k of "
                            "match m is the deal m*65536+k, the deal rotating by one seat per "
@@ -136,22 +141,28 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --matches: a match still going after H hands ends without a "
                         "winner, reason 'cap' (default 200; a safety net for strategies that "
                         "never reach the target)")
-    p.add_argument("--seed", type=int, required=True, metavar="S",
-                   help="run seed, 0 <= S < 2**64; hand i depends only on (S, i)")
+    p.add_argument("--seed", type=int, metavar="S",
+                   help="run seed, 0 <= S < 2**64; hand i depends only on (S, i) (required for "
+                        "a new run)")
     p.add_argument("--out", required=True, metavar="DIR",
-                   help="output directory for the Parquet shards and _manifest.json")
+                   help="run directory: DIR/hands (Parquet shards, one row per hand), "
+                        "DIR/matches (match runs) and DIR/_manifest.json; an option left out "
+                        "when resuming or extending the run in DIR is taken from its manifest")
     p.add_argument("--strategy", action="append", metavar="SPEC",
                    help="strategy spec NAME or NAME:param=value,...; give it once for all seats "
                         "or 4 times for seats 0..3 (default: heuristic; see 'burraco strategies')")
     _team_options(p)
     p.add_argument("--shard-size", type=int, metavar="K",
-                   help="hands per Parquet shard (default 100000); with --matches, matches per "
-                        "shard (default 1000000 // max-hands-per-match)")
+                   help="hands per Parquet shard (default 100000, or the run's when resuming); "
+                        "with --matches, matches per shard (default 1000000 // "
+                        "max-hands-per-match)")
     p.add_argument("--threads", type=int, metavar="T",
                    help="Numba threads (default: all cores)")
     _rules_options(p)
     p.add_argument("--overwrite", action="store_true",
-                   help="delete the run files already in DIR instead of resuming or refusing")
+                   help="replace the run in DIR instead of resuming or refusing: its manifest "
+                        "and shards are deleted after checking that DIR/hands and DIR/matches "
+                        "hold nothing else; other files in DIR are kept")
     p.add_argument("--debug", action="store_true",
                    help="run the kernels' consistency checks (slower); failing hands are "
                         "flagged in the error column and the exit code is 1")
@@ -172,11 +183,19 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "summarize", help="summary and integrity of a run directory (finished or partial)",
         description="Check every shard of DIR against its manifest (unreadable, truncated or "
-                    "foreign shards are reported, never read) and print the progress and the "
-                    "same summary as the end of 'burraco simulate' for the complete shards "
-                    "(for a match run, the matches and their hands). "
-                    "Exit code 1 if a shard is corrupt.")
+                    "foreign shards are reported, never read), list every file that is not "
+                    "part of the run (stray files in DIR/hands or DIR/matches, which plain "
+                    "Parquet readers would read, and other files beside it), and print the "
+                    "progress and the same summary as the end of 'burraco simulate' for the "
+                    "complete shards (for a match run, the matches and their hands). "
+                    "Exit code 1 if a shard is corrupt or a file is stray. --repair rebuilds "
+                    "a damaged, missing or hand-edited manifest from the shards.")
     p.add_argument("out", metavar="DIR", help="output directory of 'burraco simulate'")
+    p.add_argument("--repair", action="store_true",
+                   help="rebuild DIR/_manifest.json from the configuration every shard carries "
+                        "(the old one is kept as _manifest.json.replaced-TIME; no shard is "
+                        "simulated again or deleted); also moves a run of the first layout "
+                        "(shards beside the manifest) into DIR/hands and DIR/matches")
     p.set_defaults(func=_cmd_summarize)
 
     p = sub.add_parser(
@@ -251,9 +270,48 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _resume_defaults(args: argparse.Namespace) -> None:
+    """Fill the options left out from the manifest of the run in --out (resume, extend).
+
+    Only options not given are taken: --hands or --matches (with the kind of run),
+    --seed, the strategies (when no strategy option is given), the rules (when no
+    rule option is given), --shard-size (left to the runner) and
+    --max-hands-per-match.  A new run needs --hands or --matches and --seed.
+    """
+    from .rundir import read_manifest
+
+    manifest = None
+    if os.path.isfile(os.path.join(args.out, "_manifest.json")):
+        try:
+            manifest = read_manifest(args.out, "out")
+        except ValueError:
+            manifest = None           # the runner refuses it in one line
+    if manifest is None:
+        if args.hands is None and args.matches is None:
+            raise ValueError("give --hands N or --matches N (the number of hands or matches "
+                             f"to play); {args.out!r} holds no run to resume")
+        if args.seed is None:
+            raise ValueError(f"give --seed S (0 <= S < 2**64); {args.out!r} holds no run to "
+                             "resume")
+        return
+    config = manifest["config"]
+    if args.hands is None and args.matches is None:
+        setattr(args, manifest["kind"], int(config[manifest["kind"]]))
+    if args.seed is None:
+        args.seed = int(config["seed"])
+    if not (args.strategy or args.team0 or args.team1 or args.strategy_file):
+        args.strategy = [s if s is not None else "heuristic" for s in config["strategies"]]
+    if args.rules is None and not args.rule and args.players is None:
+        args.rules_dict = config["rules"]
+    if (args.matches is not None and args.max_hands_per_match is None
+            and manifest["kind"] == "matches"):
+        args.max_hands_per_match = config.get("max_hands_per_match")
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from .runner import MatchSummary, Summary, simulate, simulate_matches
 
+    _resume_defaults(args)
     common = dict(strategies=_specs(args), rules=_rules(args), out=args.out,
                   shard_size=args.shard_size, threads=args.threads, progress=not args.quiet,
                   debug=args.debug, overwrite=args.overwrite, return_frame=False,
@@ -277,12 +335,13 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         return 130
     summary.finish()
     print(summary.format())
+    hands_dir = os.path.join(args.out, "hands")
     if args.matches is None:
-        print(f"records: {args.out} (read with sim.dataset.read_run)")
+        print(f"hands: {hands_dir} (sim.load({args.out!r}), or pd.read_parquet({hands_dir!r}))")
         errors = summary.as_dict()["debug_errors"]
     else:
-        print(f"hands: {args.out} (sim.load or pd.read_parquet); matches: "
-              f"{args.out}/_matches (sim.load_matches)")
+        print(f"hands: {hands_dir}, matches: {os.path.join(args.out, 'matches')} "
+              f"(sim.load({args.out!r}), sim.load_matches({args.out!r}))")
         errors = summary.hand_summary.as_dict()["debug_errors"]
     if errors:
         print(f"burraco: warning: {errors:,} hands failed the debug checks "
@@ -292,13 +351,15 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _cmd_summarize(args: argparse.Namespace) -> int:
-    from .runs import summarize_run
+    from .runs import repair_run, summarize_run
 
+    if args.repair:
+        print(repair_run(args.out).format())
     summary, status = summarize_run(args.out)
     print(status.format())
     if summary.hands:
         print(summary.format())
-    return 1 if status.corrupt else 0
+    return 1 if (status.corrupt or status.stray) else 0
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:

@@ -9,20 +9,41 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 from typing import NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.dataset as pds
 import pyarrow.parquet as pq
 
 from kernels import layout as L
 
-#: Shard file name pattern; ``a`` and ``b`` bound the hand indices ``[a, b)``.
+#: Shard file name pattern; ``a`` and ``b`` bound the hand indices ``[a, b)`` (for a
+#: match run, the match indices).
 SHARD_PATTERN = "shard-{a:012d}-{b:012d}.parquet"
 SHARD_GLOB = "shard-*.parquet"
+#: Subdirectory of a run directory holding the hand rows (one shard file per block of
+#: hands, or of matches in a match run): ``pd.read_parquet(DIR / HANDS_DIR)``.
+HANDS_DIR = "hands"
+#: Subdirectory of a match run directory holding the match table, one file per shard.
+MATCHES_DIR = "matches"
+#: Where the first layout (manifest format 1) kept the match table; its hand shards sat in
+#: the run directory itself, beside the manifest.
+LEGACY_MATCHES_DIR = "_matches"
+
+
+def temp_name(path: str | os.PathLike) -> str:
+    """The temporary name a file is written under before it is renamed to ``path``.
+
+    Hidden (``.NAME.tmp`` in the same directory), so that no Parquet reader of
+    the directory (pyarrow, pandas and Dask skip names starting with ``.`` or
+    ``_``; DuckDB and Polars globs ``*.parquet`` do not match it) ever sees a
+    half-written file.
+    """
+    head, tail = os.path.split(os.fspath(path))
+    return os.path.join(head, f".{tail}.tmp")
+
+
 #: Key of the run configuration (JSON) in each Parquet file's metadata.
 METADATA_KEY = b"burraco_sim"
 
@@ -114,7 +135,48 @@ COLUMNS: list = (
        for s in range(4)]
     + [_record_column(name) for name in L.REC_COLUMNS]
 )
-SCHEMA = pa.schema([pa.field(c.name, c.type, nullable=_nullable(c.name)) for c in COLUMNS])
+_PANDAS_NULLABLE = {pa.int8(): "Int8", pa.int16(): "Int16", pa.int32(): "Int32",
+                    pa.int64(): "Int64", pa.bool_(): "boolean"}
+
+
+def pandas_metadata(schema: pa.Schema) -> dict:
+    """The ``pandas`` key-value metadata that makes every pandas reader keep the types.
+
+    A column that may be null (:func:`_nullable`: empty seats, the third player's
+    group, ``solo_seat``, ``winner`` ...) is declared as pandas' nullable dtype
+    (``Int8``, ``Int16``, ``Int32``, ``Int64``, ``boolean``), so
+    ``pd.read_parquet``, ``dask.dataframe.read_parquet`` and ``Table.to_pandas``
+    read it with its integer or boolean type and ``<NA>`` for a null, in every
+    run (always-null columns included), instead of float64 or object.  The
+    other columns keep their NumPy types; dictionary columns become categoricals.
+
+    Parameters
+    ----------
+    schema : pyarrow.Schema
+
+    Returns
+    -------
+    dict
+        ``{b"pandas": json}``, for ``pa.schema(..., metadata=...)``.
+    """
+    empty = {}
+    for f in schema:
+        if pa.types.is_dictionary(f.type):
+            empty[f.name] = pd.Categorical([])
+        elif f.nullable and f.type in _PANDAS_NULLABLE:
+            empty[f.name] = pd.Series([], dtype=_PANDAS_NULLABLE[f.type])
+        else:
+            empty[f.name] = pd.Series([], dtype=f.type.to_pandas_dtype())
+    meta = pa.Schema.from_pandas(pd.DataFrame(empty), preserve_index=False).metadata
+    return {b"pandas": meta[b"pandas"]}
+
+
+def _schema(fields: list) -> pa.Schema:
+    bare = pa.schema(fields)
+    return pa.schema(fields, metadata=pandas_metadata(bare))
+
+
+SCHEMA = _schema([pa.field(c.name, c.type, nullable=_nullable(c.name)) for c in COLUMNS])
 
 #: Extra columns of the hand rows of a match run (``burraco simulate --matches``).
 MATCH_HAND_EXTRA: list = [
@@ -135,13 +197,10 @@ MATCH_HAND_EXTRA: list = [
 #: Hand rows of a match run: run_id, hand_index, match, hand_in_match, the other
 #: :data:`COLUMNS`, total_t0, total_t1, total_t2, individual.
 MATCH_HAND_COLUMNS: list = COLUMNS[:2] + MATCH_HAND_EXTRA[:2] + COLUMNS[2:] + MATCH_HAND_EXTRA[2:]
-MATCH_HAND_SCHEMA = pa.schema([pa.field(c.name, c.type,
-                                        nullable=_nullable(c.name) or c.name == "individual")
-                               for c in MATCH_HAND_COLUMNS])
-#: Subdirectory of a match run holding the match table; the leading underscore keeps
-#: ``pd.read_parquet(DIR)`` and ``pyarrow.dataset`` from reading it with the hands.
-MATCHES_DIR = "_matches"
-#: The match table: one row per match (``DIR/_matches/shard-*.parquet``).
+MATCH_HAND_SCHEMA = _schema([pa.field(c.name, c.type,
+                                      nullable=_nullable(c.name) or c.name == "individual")
+                             for c in MATCH_HAND_COLUMNS])
+#: The match table: one row per match (``DIR/matches/shard-*.parquet``).
 MATCH_COLUMNS: list = [
     COLUMNS[0],
     Column("match", pa.int64(), "index",
@@ -160,8 +219,8 @@ MATCH_COLUMNS: list = [
            "how the match ended: target (a total reached target_score and the totals differ, "
            "R60) or cap (max_hands_per_match hands played, no winner)"),
 ]
-MATCH_SCHEMA = pa.schema([pa.field(c.name, c.type, nullable=c.name in ("winner", "final_t2"))
-                          for c in MATCH_COLUMNS])
+MATCH_SCHEMA = _schema([pa.field(c.name, c.type, nullable=c.name in ("winner", "final_t2"))
+                        for c in MATCH_COLUMNS])
 
 _REC_INDEX = {name: j for j, name in enumerate(L.REC_COLUMNS)}
 _CATEGORIES = {"end_reason": L.END_REASONS, "pozzetto_mode_t0": L.POZZETTO_MODES,
@@ -295,16 +354,11 @@ def table_to_frame(table: pa.Table) -> pd.DataFrame:
         The columns that may be null (the third player's ``*_t2`` group and
         ``solo_seat`` outside 3-player games) use pandas' nullable dtypes
         (``Int8``/``Int16``/``Int32``, ``boolean``), so they hold ``<NA>``
-        rather than turning into floats.
+        rather than turning into floats: the same types ``pd.read_parquet``
+        gives (:func:`pandas_metadata`).
     """
-    df = table.to_pandas().reset_index(drop=True)
-    nullable = {pa.int8(): "Int8", pa.int16(): "Int16", pa.int32(): "Int32",
-                pa.bool_(): "boolean"}
-    for field in table.schema:
-        if field.nullable and field.type in nullable and field.name in df:
-            df[field.name] = pd.array(table.column(field.name).to_pylist(),
-                                      dtype=nullable[field.type])
-    return df
+    bare = pa.schema(list(table.schema))
+    return table.replace_schema_metadata(pandas_metadata(bare)).to_pandas().reset_index(drop=True)
 
 
 def match_tables(block, run_id: str, strategy_names: Sequence[str]) -> tuple:
@@ -373,14 +427,11 @@ def match_block(hands: pa.Table, matches: pa.Table):
 def matches_to_frame(table: pa.Table) -> pd.DataFrame:
     """The match table in pandas: ``winner`` as the nullable ``Int8`` (``<NA>`` if capped),
     ``run_id`` and ``reason`` categoricals, default RangeIndex."""
-    frame = table.to_pandas().reset_index(drop=True)
-    if "winner" in frame.columns:
-        frame["winner"] = frame["winner"].astype("Int8")
-    return frame
+    return table_to_frame(table)
 
 
 def write_shard(table: pa.Table, path: str | os.PathLike, metadata: dict | None = None) -> None:
-    """Write one shard atomically: to ``path + '.tmp'``, then rename.
+    """Write one shard atomically: to :func:`temp_name` (``.NAME.tmp``), then rename.
 
     A reader never sees a half-written file: either ``path`` is absent or
     it is complete.
@@ -396,7 +447,7 @@ def write_shard(table: pa.Table, path: str | os.PathLike, metadata: dict | None 
         :data:`METADATA_KEY` in the file's key-value metadata.
     """
     path = os.fspath(path)
-    tmp = path + ".tmp"
+    tmp = temp_name(path)
     if metadata is not None:
         meta = dict(table.schema.metadata or {})
         meta[METADATA_KEY] = json.dumps(metadata, sort_keys=True).encode()
@@ -418,47 +469,6 @@ def read_metadata(path: str | os.PathLike) -> dict:
     meta = pq.read_schema(path).metadata or {}
     raw = meta.get(METADATA_KEY)
     return json.loads(raw) if raw else {}
-
-
-def shard_files(directory: str | os.PathLike) -> list:
-    """Complete shard files of a run directory, in hand order.
-
-    Returns
-    -------
-    list of pathlib.Path
-    """
-    return sorted(Path(directory).glob(SHARD_GLOB))
-
-
-def read_run(directory: str | os.PathLike, columns: Sequence[str] | None = None) -> pd.DataFrame:
-    """Read every shard of a run directory into one DataFrame.
-
-    Parameters
-    ----------
-    directory : str or os.PathLike
-        Output directory of a run (``burraco simulate --out``).
-    columns : sequence of str, optional
-        Subset of :data:`COLUMNS` names to read (all by default).
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per hand, sorted by ``hand_index``.
-
-    Raises
-    ------
-    ValueError
-        The directory holds no shard files.
-    """
-    files = shard_files(directory)
-    if not files:
-        raise ValueError(f"read_run: no {SHARD_GLOB} files in {os.fspath(directory)!r}")
-    table = pds.dataset([os.fspath(f) for f in files], format="parquet").to_table(
-        columns=list(columns) if columns is not None else None)
-    frame = table_to_frame(table)
-    if "hand_index" in frame.columns:
-        frame = frame.sort_values("hand_index", kind="stable").reset_index(drop=True)
-    return frame
 
 
 def markdown_table(columns: Sequence[Column] | None = None) -> str:

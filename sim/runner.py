@@ -11,14 +11,14 @@ configuration again into the same directory resumes it.
 A match run (:func:`simulate_matches`) is split into shards of consecutive
 matches, each played to its end by :func:`sim.match.play_block` (kernel
 ``kernels.game.simulate_hands``); a shard is two files, the hand rows and,
-under ``_matches/``, the match table.  :class:`HandWork` and
+under ``matches/``, the match table (layout: :mod:`sim.rundir`).  :class:`HandWork` and
 :class:`MatchWork` say how a shard of each kind is simulated, written and read
 back; everything else (manifest, resume, progress, Dask) is shared.
 """
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
-import hashlib
 import json
 import os
 import platform
@@ -35,19 +35,19 @@ import pyarrow.parquet as pq
 
 from kernels import layout as L
 
-from . import dataset
+from . import dataset, rundir
 from . import strategies as _strategies
 from ._cards import check_int, rules_or_default
 from ._version import __version__
 from .match import DEFAULT_MAX_HANDS, MAX_HANDS_LIMIT, MatchBlock, play_block
-from .rules import Rules
+from .lock import DirectoryLock
 from .rules import Rules
 
 DEFAULT_SHARD_SIZE = 100_000
 KERNEL_CHUNK = 16_384           # hands per kernel call inside a shard
-MANIFEST = "_manifest.json"
+MANIFEST = rundir.MANIFEST
 MAX_HANDS = 10**12 - 1          # shard file names hold 12 digits
-MANIFEST_FORMAT = 1
+MANIFEST_FORMAT = rundir.FORMAT
 MAX_MATCHES = MAX_HANDS         # shard file names hold 12 digits of match indices too
 #: Hands a match-run shard may hold at most: the default shard size of a match
 #: run is this divided by ``max_hands_per_match`` (5,000 matches at the default cap).
@@ -324,7 +324,7 @@ def summarize(blocks: Iterable[np.ndarray] | pd.DataFrame) -> Summary:
     ----------
     blocks : iterable of numpy.ndarray, or pandas.DataFrame
         ``int32[n, N_REC]`` record blocks, or a frame returned by
-        :func:`simulate` / :func:`sim.dataset.read_run`.
+        :func:`simulate` / :func:`sim.load`.
 
     Returns
     -------
@@ -457,7 +457,7 @@ def _os_error(what, exc: OSError) -> OutputError:
 
 
 def _write_json(path: Path, data: dict) -> None:
-    tmp = path.with_name(path.name + ".tmp")
+    tmp = Path(dataset.temp_name(path))
     try:
         tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
         os.replace(tmp, path)
@@ -466,67 +466,130 @@ def _write_json(path: Path, data: dict) -> None:
         raise _os_error(path, exc) from None
 
 
-def _is_shard(p: Path) -> bool:
-    name = p.name
-    return p.is_file() and name.startswith("shard-") and (
-        name.endswith(".parquet") or name.endswith(".parquet.tmp"))
+def _differs(old: dict, config: dict) -> list:
+    return sorted(k for k in set(old) | set(config) if old.get(k) != config.get(k))
 
 
-def _run_files(out: Path) -> list:
-    """The files of a run in ``out``: manifest, shards and the match table's shards."""
-    files = [p for p in out.iterdir()
-             if _is_shard(p) or (p.is_file() and p.name in (MANIFEST, MANIFEST + ".tmp"))]
-    matches = out / dataset.MATCHES_DIR
-    if matches.is_dir():
-        files += [p for p in matches.iterdir() if _is_shard(p)]
-    return files
+def _first(items, n: int = 1) -> str:
+    items = list(items)
+    more = f" and {len(items) - n} more" if len(items) > n else ""
+    return ", ".join(repr(i) for i in items[:n]) + more
 
 
 def _open_out(out: Path, config: dict, overwrite: bool, kind: str = "hands") -> dict | None:
-    """Prepare the output directory; return the manifest to resume, or None."""
+    """Check the output directory (locked by the caller) and say how to write it.
+
+    Everything is checked before anything is deleted: with ``overwrite`` only
+    the files of the run in ``out`` (manifest, its shards, temporary files) are
+    removed, and only when no file the run does not own sits in its data
+    subdirectories; other files beside the run (notes, plots) are kept.
+
+    ``config["shard_size"]`` may be None: the manifest's when resuming, else
+    :data:`DEFAULT_SHARD_SIZE` (matches: ``MATCH_SHARD_HANDS // cap``); the
+    chosen value is written into ``config``.
+
+    Returns
+    -------
+    dict or None
+        The manifest to resume (extended when ``config`` asks for more hands or
+        matches than it holds), or None for a new run.
+
+    Raises
+    ------
+    ValueError
+        A different run, an earlier layout, a damaged manifest, stray or
+        foreign files (one line each; nothing deleted).
+    """
     where = os.fspath(out)
-    if out.exists() and not out.is_dir():
-        raise ValueError(f"out: {where!r} exists and is not a directory")
+    unit = {"hands": "hand", "matches": "match"}
     try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise _os_error(out, exc) from None
-    for p in _run_files(out):
-        if overwrite or p.name.endswith(".tmp"):     # .tmp: left by an interrupted write
-            p.unlink()
-    if overwrite and (out / dataset.MATCHES_DIR).is_dir():
+        manifest = rundir.read_manifest(out, "out")
+    except rundir.ManifestError as exc:
+        if not (out / rundir.MANIFEST).exists():
+            manifest = None
+        else:
+            raise ValueError(f"{exc}; or use another directory") from None
+    if manifest is not None and manifest["format"] < rundir.FORMAT and not overwrite:
+        raise ValueError(f"out: {where!r} holds a run in the layout of an earlier burraco-sim "
+                         "(shards beside the manifest); 'burraco summarize "
+                         f"{where} --repair' moves it to the current layout (nothing is "
+                         "simulated again), or use another directory")
+    found = rundir.listing(out, manifest)
+    if manifest is None:
+        shards = [n for n in list(found.stray) + found.others
+                  if rundir.SHARD_RE.match(n.rpartition("/")[2])]
+        if shards:
+            raise ValueError(f"out: {where!r} holds shard files ({_first(shards)}) but no "
+                             f"{rundir.MANIFEST}; {rundir.repair_hint(where)}, or use another "
+                             "directory")
+        if found.stray or found.others:
+            raise ValueError(f"out: {where!r} is not empty and holds no burraco-sim run "
+                             f"(found {_first(list(found.stray) + found.others)}); use an "
+                             "empty or new directory")
+    if found.stray:
+        rel, why = next(iter(found.stray.items()))
+        more = f" (and {len(found.stray) - 1} more)" if len(found.stray) > 1 else ""
+        if "of this run" in why:
+            raise ValueError(f"out: the {rundir.MANIFEST} of {where!r} disagrees with its shards: "
+                             f"{rel!r}{more} is {why}; {rundir.repair_hint(where)} (nothing "
+                             "was changed)")
+        raise ValueError(f"out: {where!r} holds {rel!r}{more}, which is not part of the run "
+                         f"({why}); readers of the directory would take it for data: move it "
+                         "out, then run the command again (nothing was changed)")
+    for p in found.temps:                  # left by an interrupted write
+        p.unlink(missing_ok=True)
+    if manifest is not None and overwrite:
+        files = [f for a, b in rundir.manifest_bounds(manifest)
+                 for f in rundir.shard_files(out, manifest["kind"], manifest["format"], a, b)]
         try:
-            (out / dataset.MATCHES_DIR).rmdir()
-        except OSError:
-            pass                                # holds other files: refused below
-    manifest_path = out / MANIFEST
-    if manifest_path.exists():
-        try:
-            manifest = json.loads(manifest_path.read_text())
-            old = manifest["config"]
-            old_version = manifest["versions"]["burraco_sim"]
-        except (ValueError, KeyError, TypeError):
-            raise ValueError(f"out: {where!r} holds an unreadable {MANIFEST}; "
-                             "use another directory or overwrite (--overwrite)") from None
-        old_kind = manifest.get("kind", "hands")
-        if old_kind != kind:
-            unit = {"hands": "hand", "matches": "match"}
-            raise ValueError(f"out: {where!r} holds a {unit[old_kind]} run (burraco simulate "
-                             f"--{old_kind}), not a {unit[kind]} run; use another directory or "
-                             "overwrite (--overwrite)")
-        if old != config:
-            keys = sorted(k for k in set(old) | set(config) if old.get(k) != config.get(k))
-            raise ValueError(f"out: {where!r} holds a different run (differs in: "
-                             f"{', '.join(keys)}); use another directory or overwrite (--overwrite)")
-        if old_version != __version__:
-            raise ValueError(f"out: {where!r} holds a run of burraco-sim {old_version}, this is "
-                             f"{__version__}; use another directory or overwrite (--overwrite)")
-        return manifest
-    others = sorted(p.name for p in out.iterdir())
-    if others:
-        raise ValueError(f"out: {where!r} is not empty and holds no burraco-sim run "
-                         f"(found {others[0]!r}); use an empty or new directory")
-    return None
+            for f in files:                # the shards first, the manifest last
+                f.unlink(missing_ok=True)
+            (out / rundir.MANIFEST).unlink()
+            for sub in rundir.data_dirs(manifest["format"]):
+                if sub and (out / sub).is_dir() and not any((out / sub).iterdir()):
+                    (out / sub).rmdir()
+        except OSError as exc:
+            raise _os_error(out, exc) from None
+        manifest = None
+    if manifest is None:
+        if config["shard_size"] is None:
+            config["shard_size"] = _default_shard_size(config)
+        return None
+    old = manifest["config"]
+    if manifest["kind"] != kind:
+        old_kind = manifest["kind"]
+        raise ValueError(f"out: {where!r} holds a {unit[old_kind]} run (burraco simulate "
+                         f"--{old_kind}), not a {unit[kind]} run; use another directory or "
+                         "overwrite (--overwrite)")
+    if config["shard_size"] is None:
+        config["shard_size"] = old["shard_size"]
+    keys = _differs(old, config)
+    if keys and keys != [kind]:
+        shown = [k for k in keys if k != kind]
+        raise ValueError(f"out: {where!r} holds a different run (differs in: "
+                         f"{', '.join(shown)}); use another directory or overwrite (--overwrite)")
+    if manifest["versions"].get("burraco_sim") != __version__:
+        raise ValueError(f"out: {where!r} holds a run of burraco-sim "
+                         f"{manifest['versions'].get('burraco_sim')}, this is {__version__}; use "
+                         "another directory or overwrite (--overwrite)")
+    if keys == [kind]:
+        have, want = int(old[kind]), int(config[kind])
+        if want < have:
+            key = "hand_index" if kind == "hands" else "match"
+            raise ValueError(f"out: {where!r} holds a run of {have:,} {kind}; --{kind} "
+                             f"{want:,} is fewer (a run is never shrunk: "
+                             f"sim.load({where!r}, filter=[({key!r}, '<', {want})]) reads the "
+                             "first ones), or use another directory")
+        manifest["extents"] = [list(e) for e in manifest["extents"]] + [[have, want]]
+        manifest["config"] = dict(old, **{kind: want})
+        manifest["finished"] = False
+    return manifest
+
+
+def _default_shard_size(config: dict) -> int:
+    if "matches" in config:
+        return max(1, MATCH_SHARD_HANDS // int(config["max_hands_per_match"]))
+    return DEFAULT_SHARD_SIZE
 
 
 def _read_table(path: Path, schema: pa.Schema, rows: int | None, run_id: str) -> pa.Table | None:
@@ -589,8 +652,9 @@ class HandWork:
     kernel = "simulate_range"
 
     def files(self, out: Path, a: int, b: int) -> list:
-        """The shard's files, in writing order (the last one marks the shard complete)."""
-        return [out / dataset.SHARD_PATTERN.format(a=a, b=b)]
+        """The shard's files, in writing order (the last one marks the shard complete):
+        ``out/hands/shard-...parquet``."""
+        return rundir.shard_files(out, self.kind, rundir.FORMAT, a, b)
 
     def run(self, a: int, b: int, on_progress=None) -> tuple:
         """``(records, None)`` of the shard; ``on_progress(hands)`` after each kernel call."""
@@ -610,16 +674,13 @@ class HandWork:
 @dataclass(frozen=True, eq=False)
 class MatchWork(HandWork):
     """A shard of a match run: matches ``a .. b-1``, in two files (the match table under
-    ``_matches/``, written first, and the hand rows)."""
+    ``matches/``, written first, and the hand rows under ``hands/``)."""
 
     max_hands: int = DEFAULT_MAX_HANDS
     kind = "matches"
     unit = "match"
     kernel = "simulate_hands"
 
-    def files(self, out: Path, a: int, b: int) -> list:
-        name = dataset.SHARD_PATTERN.format(a=a, b=b)
-        return [out / dataset.MATCHES_DIR / name, out / name]
 
     def run(self, a: int, b: int, on_progress=None) -> tuple:
         """``(records, block)``; ``on_progress(matches)`` after each round."""
@@ -750,23 +811,56 @@ def _options(seed, strategies, rules, threads, progress, debug, overwrite, retur
                     scheduler, workers)
 
 
-def _run(work: HandWork, total: int, shard_size: int, config: dict, o: _Options) -> dict | None:
+def _run(work: HandWork, total: int, config: dict, o: _Options) -> dict | None:
     """Simulate (or read back) every shard of a run; the shards' tables by start if
-    ``o.return_frame``, else None."""
-    bounds = [(a, min(a + shard_size, total)) for a in range(0, total, shard_size)]
+    ``o.return_frame``, else None.
+
+    With an output directory, the directory is locked first (one writer,
+    :class:`sim.lock.DirectoryLock`) and held until the end; ``config["shard_size"]``
+    None means the manifest's when resuming (:func:`_open_out`)."""
+    out = o.out
+    lock = None
+    if out is not None:
+        where = os.fspath(out)
+        if out.exists() and not out.is_dir():
+            raise ValueError(f"out: {where!r} exists and is not a directory")
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            lock = DirectoryLock(out, "out").acquire()    # before anything is looked at
+        except OSError as exc:
+            raise _os_error(out, exc) from None
+    try:
+        return _run_locked(work, total, config, o, lock)
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+def _run_locked(work: HandWork, total: int, config: dict, o: _Options, lock) -> dict | None:
     out = o.out
     manifest_path = manifest = None
     if out is not None:
         manifest = _open_out(out, config, o.overwrite, work.kind)
         manifest_path = out / MANIFEST
         if manifest is None:
-            manifest = {"format": MANIFEST_FORMAT, "kind": work.kind, "run_id": work.run_id,
-                        "config": config, "created": _now(), "shards_total": len(bounds),
-                        "shards": [], "finished": False}
+            manifest = {"format": rundir.FORMAT, "kind": work.kind,
+                        "run_id": rundir.identity(config), "config": config,
+                        "extents": [[0, total]], "created": _now(), "shards": [],
+                        "finished": False}
         manifest.update(versions=_versions(), debug=o.debug, updated=_now())
+        bounds = rundir.manifest_bounds(manifest)
+        manifest["shards_total"] = len(bounds)
         _write_json(manifest_path, manifest)
+        work = dataclasses.replace(work, run_id=manifest["run_id"])
+    else:
+        if config["shard_size"] is None:
+            config["shard_size"] = _default_shard_size(config)
+        work = dataclasses.replace(work, run_id=rundir.identity(config))
+        bounds = rundir.bounds([[0, total]], int(config["shard_size"]))
     done = set(manifest["shards"]) if manifest else set()
-    meta = {"run_id": work.run_id, "config": config,
+    meta = {"run_id": work.run_id, "config": manifest["config"] if manifest else config,
+            "format": rundir.FORMAT,
+            "extents": manifest["extents"] if manifest else [[0, total]],
             "versions": manifest["versions"] if manifest else _versions()}
 
     import numba
@@ -814,9 +908,13 @@ def _run(work: HandWork, total: int, shard_size: int, config: dict, o: _Options)
             back = work.read(f, a, b) if f is not None and f[-1].exists() else None
             if back is None and i in on_disk:
                 on_disk.discard(i)
+                note = (f"{f[-1].parent.name}/{f[-1].name} is incomplete or corrupt: "
+                        "simulating it again")
                 if bar is not None:
-                    bar.write(f"{f[-1].name} is incomplete or corrupt: simulating it again")
+                    bar.write(note, file=sys.stderr)
                     bar.update(-(b - a))
+                else:                    # a warning, not progress: printed with --quiet too
+                    print(f"burraco: {note}", file=sys.stderr)
             if back is not None:
                 rec, block, shard_tables = back
                 finish(ShardDone(a, b, rec, 0.0, True, os.fspath(f[-1]), block), shard_tables)
@@ -871,10 +969,6 @@ def _run(work: HandWork, total: int, shard_size: int, config: dict, o: _Options)
     return tables if o.return_frame else None
 
 
-def _run_id(config: dict) -> str:
-    return hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()[:16]
-
-
 def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic",
              rules: Rules | str | dict | None = None, out: str | os.PathLike | None = None,
              shard_size: int | None = None, threads: int | None = None,
@@ -888,7 +982,9 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
     Parameters
     ----------
     hands : int
-        Number of hands, 1 .. 10**12 - 1.
+        Number of hands, 1 .. 10**12 - 1.  More than a run in ``out`` holds
+        extends it: hands ``N_old .. hands-1`` are added as new shards (the
+        same deals an uninterrupted run of ``hands`` would play).
     seed : int
         Run seed, ``0 <= seed < 2**64``; hand i is determined by (seed, i).
     strategies : str, sequence of 4 str, or dict
@@ -899,10 +995,12 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
     rules : Rules, str, dict or None
         Rule set, preset name or option dict; default ``Rules()``.
     out : str or os.PathLike, optional
-        Output directory: one Parquet file per shard plus ``_manifest.json``.
-        The same configuration in the same directory resumes the run.
+        Output directory (:mod:`sim.rundir`): one Parquet file per shard in
+        ``out/hands/`` plus ``out/_manifest.json``.  The same configuration in
+        the same directory resumes the run.  The directory is locked while
+        the run writes it: a second writer is refused (:mod:`sim.lock`).
     shard_size : int, optional
-        Hands per shard (default 100,000).
+        Hands per shard (default: the run's when resuming, else 100,000).
     threads : int, optional
         Numba threads, 1 .. ``numba.config.NUMBA_NUM_THREADS`` (default all).
     progress : bool
@@ -913,10 +1011,12 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
         Run the kernels' consistency checks; failures are flagged in the
         ``error`` column, not raised.
     overwrite : bool
-        Delete the run files (manifest, shards) already in ``out`` first.
+        Replace the run in ``out``: its manifest and shards are deleted first,
+        after checking that nothing else sits in its data subdirectories
+        (else refused, nothing deleted); other files beside it are kept.
     return_frame : bool
         Return the records as a DataFrame (set False for runs too large to
-        hold in memory; use ``callback`` or :func:`sim.dataset.read_run`).
+        hold in memory; use ``callback`` or :func:`sim.load`).
     callback : callable, optional
         Called with a :class:`ShardDone` after each shard, resumed shards
         included: in hand order with the local executor, in completion order
@@ -943,21 +1043,22 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
     ValueError
         An invalid argument (the message names it), rules the engine does
         not support (:meth:`Rules.check_supported`), or an output directory
-        that holds a different run (a match run included) or foreign files.
+        that holds a different run (a match run included), more hands than
+        ``hands``, stray files in ``out/hands``, a damaged manifest, or only
+        foreign files; :class:`sim.lock.LockedError` if another process
+        writes ``out``.
     KeyboardInterrupt
         Propagated; shards completed so far stay on disk, a shard being
         written is discarded.
     """
     hands = check_int("hands", hands, 1, MAX_HANDS)
-    shard_size = DEFAULT_SHARD_SIZE if shard_size is None else \
-        check_int("shard_size", shard_size, 1, MAX_HANDS)
+    shard_size = None if shard_size is None else check_int("shard_size", shard_size, 1, MAX_HANDS)
     o = _options(seed, strategies, rules, threads, progress, debug, overwrite, return_frame,
                  callback, out, executor, scheduler, workers)
     config = {"hands": hands, "seed": o.seed, "strategies": o.names, "rules": o.rules.to_dict(),
               "shard_size": shard_size}
-    work = HandWork(o.seed, o.rules, o.kinds, o.params, o.debug, _run_id(config),
-                    tuple(o.names))
-    tables = _run(work, hands, shard_size, config, o)
+    work = HandWork(o.seed, o.rules, o.kinds, o.params, o.debug, "", tuple(o.names))
+    tables = _run(work, hands, config, o)
     if tables is None:
         return None
     return dataset.table_to_frame(pa.concat_tables([tables[a][0] for a in sorted(tables)]))
@@ -991,20 +1092,23 @@ def simulate_matches(matches: int, seed: int, strategies: str | Sequence[str] = 
     Parameters
     ----------
     matches : int
-        Number of matches, 1 .. 10**12 - 1.
+        Number of matches, 1 .. 10**12 - 1; more than a run in ``out`` holds
+        extends it with matches ``M_old .. matches-1``.
     seed, strategies, rules, threads, debug, overwrite, callback, executor, scheduler, workers
         As for :func:`simulate`.  ``callback`` gets a :class:`ShardDone`
         whose ``matches`` is the shard's :class:`sim.match.MatchBlock`.
     out : str or os.PathLike, optional
         Output directory: per shard, the hand rows in
-        ``shard-AAAAAAAAAAAA-BBBBBBBBBBBB.parquet`` (matches ``[A, B)``; read by
-        ``pd.read_parquet(out)`` and :func:`sim.load`) and the match table in
-        ``_matches/`` under the same name (:func:`sim.load_matches`), plus
-        ``_manifest.json``.  The same configuration resumes the run; a hand
-        run's directory is refused.
+        ``hands/shard-AAAAAAAAAAAA-BBBBBBBBBBBB.parquet`` (matches ``[A, B)``;
+        read by :func:`sim.load` or ``pd.read_parquet(out / "hands")``) and the
+        match table in ``matches/`` under the same name
+        (:func:`sim.load_matches`), plus ``_manifest.json``.  The same
+        configuration resumes the run; a hand run's directory is refused;
+        locked while written, as for :func:`simulate`.
     shard_size : int, optional
-        Matches per shard (default ``1_000_000 // max_hands_per_match``, so a
-        shard holds at most a million hands).
+        Matches per shard (default: the run's when resuming, else
+        ``1_000_000 // max_hands_per_match``, so a shard holds at most a
+        million hands).
     progress : bool
         Compile notice and a progress bar in matches on stderr.
     return_frame : bool
@@ -1033,7 +1137,7 @@ def simulate_matches(matches: int, seed: int, strategies: str | Sequence[str] = 
     """
     matches = check_int("matches", matches, 1, MAX_MATCHES)
     cap = check_int("max_hands_per_match", max_hands_per_match, 1, MAX_HANDS_LIMIT)
-    shard_size = max(1, MATCH_SHARD_HANDS // cap) if shard_size is None else \
+    shard_size = None if shard_size is None else \
         check_int("shard_size", shard_size, 1, MAX_MATCHES)
     o = _options(seed, strategies, rules, threads, progress, debug, overwrite, return_frame,
                  callback, out, executor, scheduler, workers)
@@ -1046,9 +1150,8 @@ def simulate_matches(matches: int, seed: int, strategies: str | Sequence[str] = 
                              "three_player_switch_at, R63)") from None
     config = {"matches": matches, "max_hands_per_match": cap, "seed": o.seed,
               "strategies": o.names, "rules": o.rules.to_dict(), "shard_size": shard_size}
-    work = MatchWork(o.seed, o.rules, o.kinds, o.params, o.debug, _run_id(config),
-                     tuple(o.names), cap)
-    tables = _run(work, matches, shard_size, config, o)
+    work = MatchWork(o.seed, o.rules, o.kinds, o.params, o.debug, "", tuple(o.names), cap)
+    tables = _run(work, matches, config, o)
     if tables is None:
         return None
     starts = sorted(tables)

@@ -1,19 +1,23 @@
-"""Reading run directories back: integrity check, loading, summary (issue 6).
+"""Reading run directories back: integrity check, loading, summary, repair (issues 6, 12).
 
-A run directory (``burraco simulate --out DIR``) holds ``_manifest.json`` and
-one Parquet shard per block of consecutive hands, or for a match run
-(``--matches``) per block of consecutive matches: the hand rows in ``DIR`` and
-the match table in ``DIR/_matches`` under the same file name.  :func:`check_run` compares
+A run directory (``burraco simulate --out DIR``, layout in :mod:`sim.rundir`)
+holds ``_manifest.json`` and one Parquet shard per block of consecutive hands
+in ``DIR/hands``, or for a match run (``--matches``) per block of consecutive
+matches: the hand rows in ``DIR/hands`` and the match table in
+``DIR/matches`` under the same file name.  :func:`check_run` compares
 the files with the manifest: every expected shard is ``ok``, ``missing``
 (not simulated yet) or ``corrupt`` (unreadable footer, wrong row count or
-hand range, another run's id).  Nothing here reads a corrupt shard silently:
+hand range, another run's id), and every other file is ``stray`` (in the
+data subdirectories) or one of the ``others`` beside the run.
+:func:`repair_run` rebuilds a damaged or hand-edited manifest from the
+configuration each shard carries.  Nothing here reads a corrupt shard silently:
 :func:`load` refuses the directory, ``burraco summarize`` reports it, and
 running the same ``burraco simulate`` command again re-simulates it.
 """
 from __future__ import annotations
 
-import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,7 +27,10 @@ import pyarrow.compute as pc
 import pyarrow.dataset as pds
 import pyarrow.parquet as pq
 
-from . import dataset
+from kernels import layout as L
+
+from . import dataset, rundir
+from .lock import DirectoryLock, describe, holder
 from .match import MATCH_STRIDE
 from .runner import MANIFEST, MatchSummary, Summary
 
@@ -51,6 +58,17 @@ class RunStatus:
         ``"hands"`` or ``"matches"`` (``burraco simulate --matches``).
     matches_total, matches_done : int
         Match runs: matches of the run, and matches in ``ok`` shards.
+    stray : dict
+        Files in the data subdirectories (``hands/``, ``matches/``) that are
+        not part of the run (relative path -> why).  The run's readers ignore
+        them; a plain Parquet reader of the subdirectory would read them.
+    others : list of str
+        Other entries beside the run (notes, plots): never read, never deleted.
+    writer : dict or None
+        The process writing the directory now (:func:`sim.lock.holder`), or None.
+    manifest_format : int
+        Manifest format: 2 (``hands/``, ``matches/``), or 1 (the first layout,
+        shards beside the manifest; ``burraco summarize DIR --repair`` moves it).
     """
 
     directory: str
@@ -64,11 +82,21 @@ class RunStatus:
     kind: str = "hands"
     matches_total: int = 0
     matches_done: int = 0
+    stray: dict = field(default_factory=dict)
+    others: list = field(default_factory=list)
+    writer: dict | None = None
+    manifest_format: int = rundir.FORMAT
 
     @property
     def complete(self) -> bool:
         """Every shard is there and sound."""
         return not self.missing and not self.corrupt
+
+    @property
+    def sound(self) -> bool:
+        """No corrupt shard and nothing stray: every reader of the data directories reads
+        exactly the run (complete or not)."""
+        return not self.corrupt and not self.stray
 
     def format(self) -> str:
         """Progress lines as ``burraco summarize`` prints them."""
@@ -80,30 +108,44 @@ class RunStatus:
         else:
             share = self.hands_done / self.hands_total if self.hands_total else 0.0
             done = f"{self.hands_done:,} of {self.hands_total:,} hands ({share:.1%})"
-        lines = [f"run: {self.directory}",
-                 f"progress: {done} in {len(self.ok)} of {n} shards; "
-                 + ("complete" if self.complete else "incomplete: run the same 'burraco "
-                    "simulate' command again to finish it")]
+        if self.complete:
+            state = "complete"
+        elif self.writer is not None:
+            state = f"incomplete: being written now by {describe(self.writer)}"
+        else:
+            state = "incomplete: run the same 'burraco simulate' command again to finish it"
+        lines = [f"run: {self.directory}", f"progress: {done} in {len(self.ok)} of {n} shards; "
+                 + state]
         for name, why in sorted(self.corrupt.items()):
             lines.append(f"corrupt shard {name}: {why}")
+        for rel, why in sorted(self.stray.items()):
+            lines.append(f"stray file {rel}: {why}; not part of the run (sim.load ignores it, "
+                         "but pd.read_parquet and other readers of the directory would read it): "
+                         "move it out of the directory")
+        if self.others:
+            lines.append("other files (not part of the run, never read): "
+                         + ", ".join(self.others[:5])
+                         + (f" and {len(self.others) - 5} more" if len(self.others) > 5 else ""))
+        if self.manifest_format < rundir.FORMAT:
+            lines.append(f"layout: the first layout (shards beside the manifest); 'burraco "
+                         f"summarize {self.directory} --repair' moves it to the current one")
         return "\n".join(lines)
 
 
-def _manifest(directory: Path) -> dict:
-    path = directory / MANIFEST
-    where = os.fspath(directory)
-    if not directory.is_dir():
-        raise ValueError(f"run: {where!r} is not a directory")
-    try:
-        manifest = json.loads(path.read_text())
-        manifest.setdefault("kind", "hands")
-        manifest["config"][manifest["kind"]], manifest["config"]["shard_size"], manifest["run_id"]
-    except FileNotFoundError:
-        raise ValueError(f"run: {where!r} holds no {MANIFEST} (not a burraco simulate "
-                         "output directory)") from None
-    except (OSError, ValueError, KeyError, TypeError):
-        raise ValueError(f"run: {where!r} holds an unreadable {MANIFEST}") from None
-    return manifest
+def read_manifest(directory: str | os.PathLike) -> dict:
+    """The manifest of a run directory (:func:`sim.rundir.read_manifest`): ``kind``,
+    ``run_id``, ``config`` (seed, strategies, rules, hands or matches, shard size ...),
+    ``extents``, ``shards``, ``finished``, ``versions``.
+
+    Raises
+    ------
+    ValueError
+        Not a directory, no manifest, or a damaged one (one line).
+    """
+    return rundir.read_manifest(directory)
+
+
+_manifest = read_manifest
 
 
 def _shard_problem(path: Path, a: int, b: int, run_id: str, rows: int | None = None
@@ -136,71 +178,86 @@ def _shard_problem(path: Path, a: int, b: int, run_id: str, rows: int | None = N
     return None
 
 
-def _match_shard_problem(directory: Path, name: str, a: int, b: int,
+def _match_shard_problem(table: Path, hands: Path, a: int, b: int,
                          run_id: str) -> tuple[str | None, int]:
-    """Why shard ``name`` of a match run is not complete (None if it is), and its hand rows."""
-    table = directory / dataset.MATCHES_DIR / name
+    """Why the match-run shard ``[a, b)`` (match table ``table``, hand rows ``hands``) is not
+    complete (None if it is), and its hand rows."""
+    rel = f"{table.parent.name}/{table.name}"
     if not table.exists():
-        return f"{dataset.MATCHES_DIR}/{name} is missing", 0
+        return f"{rel} is missing", 0
     try:
         matches = pq.read_table(table, columns=["run_id", "match", "hands"])
     except (OSError, pa.ArrowException) as exc:
-        return f"{dataset.MATCHES_DIR}/{name}: unreadable ({' '.join(str(exc).split())[:120]})", 0
+        return f"{rel}: unreadable ({' '.join(str(exc).split())[:120]})", 0
     if matches.num_rows != b - a:
-        return f"{dataset.MATCHES_DIR}/{name}: {matches.num_rows} matches, expected {b - a}", 0
+        return f"{rel}: {matches.num_rows} matches, expected {b - a}", 0
     m = matches.column("match")
     if m[0].as_py() != a or m[-1].as_py() != b - 1:
-        return (f"{dataset.MATCHES_DIR}/{name}: matches {m[0].as_py()}..{m[-1].as_py()}, "
+        return (f"{rel}: matches {m[0].as_py()}..{m[-1].as_py()}, "
                 f"expected {a}..{b - 1}"), 0
     if matches.column("run_id")[0].as_py() != run_id:
-        return f"{dataset.MATCHES_DIR}/{name} belongs to another run", 0
+        return f"{rel} belongs to another run", 0
     rows = int(pc.sum(matches.column("hands")).as_py())
-    why = _shard_problem(directory / name, a, b, run_id, rows=rows)
+    why = _shard_problem(hands, a, b, run_id, rows=rows)
     return why, rows
 
 
 def check_run(directory: str | os.PathLike) -> RunStatus:
-    """Check every shard of a run directory against its manifest.
+    """Check every shard of a run directory against its manifest, and list what else it holds.
 
-    Reads each shard's footer and its ``run_id``/``hand_index`` columns only.
+    Reads each shard's footer and its ``run_id``/``hand_index`` columns only
+    (a match run: also the match table's ``run_id``/``match``/``hands``).
+
+    Returns
+    -------
+    RunStatus
+        Shards ``ok``, ``missing``, ``corrupt``; ``stray`` files in the data
+        subdirectories, ``others`` beside the run, the ``writer`` now.
 
     Raises
     ------
     ValueError
-        Not a directory, or no readable manifest.
+        Not a directory, no readable manifest, or a manifest that disagrees
+        with itself (:class:`sim.rundir.ManifestError`, one line, with the
+        ``--repair`` hint).
     """
     directory = Path(directory)
-    manifest = _manifest(directory)
-    config, kind = manifest["config"], manifest["kind"]
-    total, size = int(config[kind]), int(config["shard_size"])
-    status = RunStatus(os.fspath(directory), config, bool(manifest.get("finished")), kind=kind)
+    manifest = rundir.read_manifest(directory)
+    config, kind, fmt = manifest["config"], manifest["kind"], manifest["format"]
+    total = int(config[kind])
+    status = RunStatus(os.fspath(directory), config, bool(manifest.get("finished")), kind=kind,
+                       manifest_format=fmt, writer=holder(directory))
     if kind == "matches":
         status.matches_total = total
     else:
         status.hands_total = total
-    for a in range(0, total, size):
-        b = min(a + size, total)
-        name = dataset.SHARD_PATTERN.format(a=a, b=b)
-        path = directory / name
-        if not path.exists():
+    for a, b in rundir.manifest_bounds(manifest):
+        files = rundir.shard_files(directory, kind, fmt, a, b)
+        name = files[-1].name
+        if not files[-1].exists():
             status.missing.append(name)
             continue
         if kind == "matches":
-            why, rows = _match_shard_problem(directory, name, a, b, manifest["run_id"])
+            why, rows = _match_shard_problem(files[0], files[1], a, b, manifest["run_id"])
         else:
-            why, rows = _shard_problem(path, a, b, manifest["run_id"]), b - a
+            why, rows = _shard_problem(files[0], a, b, manifest["run_id"]), b - a
         if why is None:
             status.ok.append(name)
             status.hands_done += rows
             status.matches_done += b - a if kind == "matches" else 0
         else:
             status.corrupt[name] = why
+    found = rundir.listing(directory, manifest)
+    status.stray, status.others = found.stray, found.others
     return status
 
 
 def _sound(directory, what: str) -> RunStatus:
     """:func:`check_run`, refusing a directory with a corrupt shard (one-line ValueError)."""
-    status = check_run(directory)
+    try:
+        status = check_run(directory)
+    except rundir.ManifestError as exc:
+        raise ValueError(f"{what}: {str(exc).partition(': ')[2]}") from None
     if status.corrupt:
         name, why = sorted(status.corrupt.items())[0]
         raise ValueError(f"{what}: shard {name} of {status.directory!r} is corrupt ({why}); "
@@ -209,7 +266,12 @@ def _sound(directory, what: str) -> RunStatus:
 
 
 def load(directory: str | os.PathLike, columns=None, filter=None) -> pd.DataFrame:
-    """The hands of a run directory as a DataFrame (via ``pyarrow.dataset``).
+    """The hands of a run directory as a DataFrame, checked against its manifest.
+
+    The one reader of run directories: it reads exactly the run's complete
+    shards (never a stray or foreign file, never a corrupt one), via
+    ``pyarrow.dataset``, with the documented types (:data:`sim.dataset.COLUMNS`;
+    the nullable columns as pandas' ``Int8``/``Int16``/``Int32``/``boolean``).
 
     Parameters
     ----------
@@ -232,34 +294,69 @@ def load(directory: str | os.PathLike, columns=None, filter=None) -> pd.DataFram
     Raises
     ------
     ValueError
-        Not a run directory, a corrupt shard (the message names it; run the
-        same ``burraco simulate`` command to re-simulate it), or an unknown
-        column.
+        Not a run directory, a damaged manifest, a corrupt shard (the message
+        names it; run the same ``burraco simulate`` command to re-simulate
+        it), an unknown column, or a filter that names an unknown column or
+        does not apply to it (one line each).
     """
     status = _sound(directory, "load")
     schema = dataset.MATCH_HAND_SCHEMA if status.kind == "matches" else dataset.SCHEMA
-    return _read(status, "", schema, columns, filter, "hand_index", dataset.table_to_frame)
+    hands_dir = rundir.data_dirs(status.manifest_format)[0]
+    return _read(status, hands_dir, schema, columns, filter, "hand_index", "load")
 
 
 def _read(status: RunStatus, sub: str, schema: pa.Schema, columns, filter, key: str,
-          to_frame) -> pd.DataFrame:
+          what: str) -> pd.DataFrame:
     """The ``ok`` shards of ``status`` in ``directory/sub`` as one frame sorted by ``key``."""
     if columns is not None:
+        if isinstance(columns, str):
+            columns = [columns]
         unknown = [c for c in columns if c not in schema.names]
         if unknown:
-            raise ValueError(f"load: unknown column {unknown[0]!r}; see sim.dataset.COLUMNS")
-    if isinstance(filter, list):
-        filter = pq.filters_to_expression(filter)
+            raise ValueError(f"{what}: unknown column {unknown[0]!r}; the columns are "
+                             "sim.dataset.COLUMNS (a match run's hands: MATCH_HAND_COLUMNS)")
+    filter = _filter_expression(filter, schema, what)
     files = [os.path.join(status.directory, sub, n) for n in status.ok]
+    cols = list(columns) if columns is not None else schema.names
     if not files:
-        return to_frame(schema.empty_table().select(
-            list(columns) if columns is not None else schema.names))
-    table = pds.dataset(files, format="parquet", schema=schema).to_table(
-        columns=list(columns) if columns is not None else None, filter=filter)
-    frame = to_frame(table)
+        return dataset.table_to_frame(schema.empty_table().select(cols))
+    try:
+        table = pds.dataset(files, format="parquet", schema=schema).to_table(
+            columns=cols, filter=filter)
+    except (pa.ArrowException, TypeError) as exc:
+        text = " ".join(str(exc).split())
+        field = re.search(r"No match for FieldRef\.Name\((\w+)\)", text)
+        if field:
+            text = (f"unknown column {field.group(1)!r}; the columns are sim.dataset.COLUMNS "
+                    "(a match run's hands: MATCH_HAND_COLUMNS)")
+        raise ValueError(f"{what}: filter {filter}: {text[:200]}") from None
+    frame = dataset.table_to_frame(table)
     if key in frame.columns:
-        frame = frame.sort_values(key, kind="stable").reset_index(drop=True)
+        values = frame[key].to_numpy()
+        if len(values) > 1 and not (values[1:] >= values[:-1]).all():
+            frame = frame.sort_values(key, kind="stable").reset_index(drop=True)
     return frame
+
+
+def _filter_expression(filter, schema: pa.Schema, what: str):
+    """``filter`` as a pyarrow expression, checking the column names it uses."""
+    if filter is None or isinstance(filter, pc.Expression):
+        return filter                       # an expression is checked when applied
+    if not isinstance(filter, list):
+        raise ValueError(f"{what}: filter must be a pyarrow.compute expression or a list of "
+                         f"(column, op, value) tuples, got {type(filter).__name__}")
+    flat = [t for group in filter for t in (group if isinstance(group, list) else [group])]
+    for t in flat:
+        if not isinstance(t, tuple) or len(t) != 3:
+            raise ValueError(f"{what}: filter: expected (column, op, value) tuples, got {t!r}")
+        if t[0] not in schema.names:
+            raise ValueError(f"{what}: filter: unknown column {t[0]!r}; the columns are "
+                             "sim.dataset.COLUMNS (a match run's hands: MATCH_HAND_COLUMNS)")
+    try:
+        return pq.filters_to_expression(filter)
+    except (ValueError, TypeError, pa.ArrowException) as exc:
+        raise ValueError(f"{what}: filter {filter!r}: {' '.join(str(exc).split())[:200]}") \
+            from None
 
 
 def load_matches(directory: str | os.PathLike, columns=None, filter=None) -> pd.DataFrame:
@@ -283,14 +380,15 @@ def load_matches(directory: str | os.PathLike, columns=None, filter=None) -> pd.
     Raises
     ------
     ValueError
-        Not a match run directory, a corrupt shard, or an unknown column.
+        Not a match run directory, a corrupt shard, an unknown column or a
+        bad filter.
     """
     status = _sound(directory, "load_matches")
     if status.kind != "matches":
         raise ValueError(f"load_matches: {status.directory!r} holds a hand run, not a match run "
                          "(burraco simulate --matches); read its hands with sim.load")
-    return _read(status, dataset.MATCHES_DIR, dataset.MATCH_SCHEMA, columns, filter, "match",
-                 dataset.matches_to_frame)
+    sub = rundir.data_dirs(status.manifest_format)[1]
+    return _read(status, sub, dataset.MATCH_SCHEMA, columns, filter, "match", "load_matches")
 
 
 def summarize_run(directory: str | os.PathLike) -> tuple[Summary | MatchSummary, RunStatus]:
@@ -299,12 +397,199 @@ def summarize_run(directory: str | os.PathLike) -> tuple[Summary | MatchSummary,
     match run."""
     status = check_run(directory)
     summary = MatchSummary() if status.kind == "matches" else Summary()
+    hands_dir, matches_dir = rundir.data_dirs(status.manifest_format)
+    cols = list(L.REC_COLUMNS)
     for name in status.ok:
-        table = pq.read_table(os.path.join(status.directory, name))
+        path = os.path.join(status.directory, hands_dir, name)
         if status.kind == "matches":
-            matches = pq.read_table(os.path.join(status.directory, dataset.MATCHES_DIR, name))
+            table = pq.read_table(path)
+            matches = pq.read_table(os.path.join(status.directory, matches_dir, name))
             summary.add(dataset.match_block(table, matches), resumed=True)
         else:
-            summary.add(dataset.table_to_records(table), resumed=True)
+            summary.add(dataset.table_to_records(pq.read_table(path, columns=cols)),
+                        resumed=True)
     summary.finish()
     return summary, status
+
+
+@dataclass
+class RepairReport:
+    """What :func:`repair_run` did.
+
+    Attributes
+    ----------
+    directory, run_id, kind : str
+    moved : list of str
+        Files moved from the first layout into ``hands/`` and ``matches/``.
+    ok : list of str
+        Sound shards the new manifest lists as complete.
+    left : dict
+        Shard-named files not used (relative path -> why): another run's,
+        unreadable or with another configuration.  Left where they are.
+    backup : str or None
+        Where the old manifest was kept (renamed, never deleted), if there was one.
+    status : RunStatus
+        :func:`check_run` of the repaired directory.
+    """
+
+    directory: str
+    run_id: str
+    kind: str
+    moved: list
+    ok: list
+    left: dict
+    backup: str | None
+    status: RunStatus
+
+    def format(self) -> str:
+        """The report as ``burraco summarize --repair`` prints it."""
+        lines = [f"repaired: {self.directory}: a {self.kind[:-1] if self.kind == 'matches' else 'hand'}"
+                 f" run ({self.run_id}); the manifest was rebuilt from {len(self.ok)} sound "
+                 "shards (nothing was simulated or deleted)"]
+        if self.backup:
+            lines.append(f"the old manifest is kept as {self.backup}")
+        if self.moved:
+            lines.append(f"moved {len(self.moved)} files to the current layout (hands/, matches/)")
+        for rel, why in sorted(self.left.items()):
+            lines.append(f"not used: {rel}: {why}")
+        return "\n".join(lines)
+
+
+def _same_run(a: dict, b: dict, kind: str) -> bool:
+    """Two shard configurations of one run: equal but for the number of hands or matches."""
+    return {k: v for k, v in a.items() if k != kind} == {k: v for k, v in b.items() if k != kind}
+
+
+def repair_run(directory: str | os.PathLike) -> RepairReport:
+    """Rebuild the manifest of a run directory from the shards it holds.
+
+    Every shard carries the run's configuration, run id, extents and versions
+    in its Parquet metadata; the manifest is rebuilt from them, so a damaged,
+    missing or hand-edited manifest is repaired without simulating a healthy
+    shard again.  A run in the first layout (shards beside the manifest) is
+    moved into ``hands/`` and ``matches/`` (renames only).  Nothing is
+    deleted: the old manifest is kept as ``_manifest.json.replaced-TIME``, and
+    shard files that are not the run's stay where they are (reported).
+
+    Parameters
+    ----------
+    directory : str or os.PathLike
+        A run directory.
+
+    Returns
+    -------
+    RepairReport
+
+    Raises
+    ------
+    ValueError
+        Not a directory, no shard with burraco-sim metadata, shards of more
+        than one run (and no readable manifest naming one of them), or a file
+        in the way of a move (one line; nothing changed).
+    sim.lock.LockedError
+        Another process writes the directory.
+    """
+    from .runner import _now, _write_json
+
+    directory = Path(directory)
+    where = os.fspath(directory)
+    if not directory.is_dir():
+        raise ValueError(f"repair: {where!r} is not a directory")
+    with DirectoryLock(directory, "repair"):
+        try:
+            old = rundir.read_manifest(directory)
+        except rundir.ManifestError:
+            old = None
+        groups: dict = {}
+        left: dict = {}
+        for sub in (dataset.HANDS_DIR, ""):            # the current layout, then the first
+            folder = directory / sub
+            if not folder.is_dir():
+                continue
+            for f in sorted(folder.iterdir()):
+                if not (f.is_file() and rundir.SHARD_RE.match(f.name)):
+                    continue
+                rel = f"{sub}/{f.name}" if sub else f.name
+                try:
+                    meta = dataset.read_metadata(f)
+                except Exception:
+                    left[rel] = "unreadable Parquet file"
+                    continue
+                if not meta.get("run_id") or not isinstance(meta.get("config"), dict):
+                    left[rel] = "no burraco-sim metadata"
+                    continue
+                groups.setdefault(meta["run_id"], []).append((sub, f, rel, meta))
+        if not groups:
+            raise ValueError(f"repair: {where!r} holds no shard of a burraco-sim run "
+                             "(hands/shard-*.parquet); nothing to repair")
+        if len(groups) > 1 and not (old and old["run_id"] in groups):
+            parts = ", ".join(f"{rid}: {len(items)} shards"
+                              for rid, items in sorted(groups.items()))
+            raise ValueError(f"repair: {where!r} holds shards of {len(groups)} runs ({parts}); "
+                             "move the shards of the runs you do not want out of the directory, "
+                             "then repair again (nothing was changed)")
+        run_id = old["run_id"] if len(groups) > 1 else next(iter(groups))
+        for rid, items in groups.items():
+            if rid != run_id:
+                for _sub, _f, rel, _m in items:
+                    left[rel] = f"a shard of another run ({rid})"
+        items = groups[run_id]
+        kind = rundir.kind_of(items[0][3]["config"])
+        best = max(items, key=lambda it: int(it[3]["config"].get(kind, 0)))[3]
+        config = best["config"]
+        legacy = int(best.get("format", 1)) < 2
+        expected = rundir.legacy_run_id(config) if legacy else rundir.identity(config)
+        if not legacy and expected != run_id:
+            raise ValueError(f"repair: the shards of {where!r} carry run id {run_id} but a "
+                             "configuration that does not give it; they cannot be trusted, "
+                             "nothing was changed")
+        use = []
+        for it in items:
+            if _same_run(it[3]["config"], config, kind):
+                use.append(it)
+            else:
+                left[it[2]] = "a shard of this run id with another configuration"
+        total = int(config[kind])
+        extents = best.get("extents") or [[0, total]]
+        # moves from the first layout, all checked before any is made
+        moves = []
+        for sub, f, rel, _meta in use:
+            if sub == "":
+                moves.append((f, directory / dataset.HANDS_DIR / f.name))
+                table = directory / dataset.LEGACY_MATCHES_DIR / f.name
+                if kind == "matches" and table.exists():
+                    moves.append((table, directory / dataset.MATCHES_DIR / f.name))
+        clash = [dst for _src, dst in moves if dst.exists()]
+        if clash:
+            raise ValueError(f"repair: {os.fspath(clash[0])!r} is in the way of moving the run "
+                             "to the current layout; move it out, then repair again (nothing "
+                             "was changed)")
+        moved = []
+        for src, dst in moves:
+            dst.parent.mkdir(exist_ok=True)
+            os.rename(src, dst)
+            moved.append(os.fspath(dst.relative_to(directory)))
+        for sub in ("", dataset.LEGACY_MATCHES_DIR):
+            legacy_dir = directory / dataset.LEGACY_MATCHES_DIR
+            if sub and legacy_dir.is_dir() and not any(legacy_dir.iterdir()):
+                legacy_dir.rmdir()
+        backup = None
+        path = directory / rundir.MANIFEST
+        if path.exists():
+            stamp = _now().replace(":", "").replace("+0000", "Z")
+            backup = f"{rundir.MANIFEST}.replaced-{stamp}"
+            os.rename(path, directory / backup)
+        manifest = {"format": rundir.FORMAT, "kind": kind, "run_id": run_id, "config": config,
+                    "extents": extents, "created": (old or {}).get("created", _now()),
+                    "updated": _now(), "repaired": _now(), "shards": [], "finished": False,
+                    "versions": best.get("versions", {}), "debug": (old or {}).get("debug", False),
+                    "shards_total": len(rundir.bounds(extents, int(config["shard_size"])))}
+        if legacy:
+            manifest["id_scheme"] = 1           # the first layout's run id: kept as it is
+        _write_json(path, manifest)
+        status = check_run(directory)
+        manifest["shards"] = sorted(status.ok)
+        manifest["finished"] = status.complete
+        _write_json(path, manifest)
+        return RepairReport(where, run_id, kind, moved, sorted(status.ok), left, backup,
+                            check_run(directory))

@@ -30,7 +30,7 @@ def test_dask_finishes_a_partial_local_run(tmp_path):
     sim.simulate(HANDS, SEED, out=ref, shard_size=SHARD, return_frame=False)
     sim.simulate(HANDS, SEED, out=out, shard_size=SHARD, return_frame=False)
     for name in ("shard-000000001500-000000003000.parquet", "shard-000000007500-000000009000.parquet"):
-        (out / name).unlink()
+        (out / "hands" / name).unlink()
     df = sim.simulate(HANDS, SEED, out=out, shard_size=SHARD, executor="dask", workers=2)
     pd.testing.assert_frame_equal(df, sim.load(ref))
     assert sim.check_run(out).complete

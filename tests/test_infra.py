@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 import pytest
 
@@ -352,16 +353,16 @@ def test_write_shard_atomic_with_metadata(tmp_path):
     table = dataset.records_to_table(rec, 0, "rid", ["heuristic"] * 4)
     path = tmp_path / dataset.SHARD_PATTERN.format(a=0, b=20)
     dataset.write_shard(table, path, {"seed": 5})
-    assert path.exists() and not Path(str(path) + ".tmp").exists()
+    assert path.exists() and not Path(dataset.temp_name(path)).exists()
+    assert dataset.temp_name(path) == str(tmp_path / f".{path.name}.tmp")
     assert dataset.read_metadata(path) == {"seed": 5}
     table2 = dataset.records_to_table(fake_records(10, 1), 20, "rid", ["heuristic"] * 4)
     dataset.write_shard(table2, tmp_path / dataset.SHARD_PATTERN.format(a=20, b=30))
-    (tmp_path / "shard-000000000030-000000000040.parquet.tmp").write_bytes(b"partial")
-    df = dataset.read_run(tmp_path)
-    assert df["hand_index"].tolist() == list(range(30))
-    assert dataset.read_run(tmp_path, columns=["hand_index", "score_t0"]).shape == (30, 2)
-    with pytest.raises(ValueError):
-        dataset.read_run(tmp_path / "nothing")
+    # a half-written file has a hidden name: plain readers of the directory skip it
+    (tmp_path / ".shard-000000000030-000000000040.parquet.tmp").write_bytes(b"partial")
+    df = pd.read_parquet(tmp_path)
+    assert sorted(df["hand_index"].tolist()) == list(range(30))
+    assert df["score_t2"].dtype == "Int32" and df["closed_t2"].dtype == "boolean"
 
 
 def test_write_shard_leaves_nothing_on_failure(tmp_path):
@@ -426,16 +427,20 @@ def test_foreign_directory_refused(tmp_path):
     assert (tmp_path / "notes.txt").read_text() == "mine"
 
 
-def test_different_run_refused_before_any_work(tmp_path):
-    (tmp_path / runner.MANIFEST).write_text(json.dumps(
-        {"config": {"hands": 5, "seed": 9}, "versions": {"burraco_sim": "0.1.0"}}))
+def test_different_run_refused_before_any_work(tmp_path, monkeypatch):
+    runner.simulate(5, 9, out=tmp_path, return_frame=False)
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()
+              and p.name != ".burraco.lock"}
+    # refused before any simulation: the kernels are never called
+    monkeypatch.setattr(runner, "_records", lambda *a, **k: pytest.fail("simulated"))
     with pytest.raises(ValueError) as exc:
         runner.simulate(10, 1, out=tmp_path)
     msg = str(exc.value)
-    assert str(tmp_path) in msg and "different run" in msg and one_line(msg)
+    assert str(tmp_path) in msg and "different run (differs in: seed)" in msg and one_line(msg)
     (tmp_path / runner.MANIFEST).write_text("{not json")
-    with pytest.raises(ValueError, match="unreadable"):
-        runner.simulate(10, 1, out=tmp_path)
+    with pytest.raises(ValueError, match="unreadable _manifest.json.*--repair"):
+        runner.simulate(5, 9, out=tmp_path)
+    assert all(p.read_bytes() == b for p, b in before.items() if p.name != runner.MANIFEST)
 
 
 # ============================================================== CLI

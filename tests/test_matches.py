@@ -44,9 +44,11 @@ def test_frames_and_directory_agree(run):
     assert list(matches.columns) == [c.name for c in dataset.MATCH_COLUMNS]
     pd.testing.assert_frame_equal(sim.load(out), hands)
     pd.testing.assert_frame_equal(sim.load_matches(out), matches)
-    # plain pandas reads the hands only: the match table sits under _matches/
-    assert len(pd.read_parquet(out)) == len(hands)
-    assert len(pd.read_parquet(out / "_matches")) == MATCHES
+    # plain pandas reads the hands and the match table apart, with the documented types
+    plain = pd.read_parquet(out / "hands")
+    assert len(plain) == len(hands) and plain["total_t2"].dtype == "Int32"
+    plain_matches = pd.read_parquet(out / "matches")
+    assert len(plain_matches) == MATCHES and plain_matches["winner"].dtype == "Int8"
     assert matches["match"].tolist() == list(range(MATCHES))
     m = json.loads((out / runner.MANIFEST).read_text())
     assert m["kind"] == "matches" and m["finished"]
@@ -139,8 +141,8 @@ def test_resume_after_interruption_gives_identical_tables(run, tmp_path):
     assert not sim.check_run(out).complete
     # a shard killed between its two files: the match table is there, the hands are not
     name = "shard-000000000064-000000000128.parquet"
-    (out / name).unlink()
-    assert (out / "_matches" / name).exists()
+    (out / "hands" / name).unlink()
+    assert (out / "matches" / name).exists()
     seen = []
     again = sim.simulate_matches(MATCHES, SEED, out=out, shard_size=SHARD, callback=seen.append)
     assert [s.resumed for s in seen] == [True, False, False, False]
@@ -155,9 +157,9 @@ def test_corrupt_match_table_is_reported_and_redone(run, tmp_path):
     out = tmp_path / "run"
     shutil.copytree(out_ref, out)
     name = "shard-000000000128-000000000192.parquet"
-    (out / "_matches" / name).write_bytes(b"not parquet")
+    (out / "matches" / name).write_bytes(b"not parquet")
     status = sim.check_run(out)
-    assert name in status.corrupt and "_matches" in status.corrupt[name]
+    assert name in status.corrupt and "matches/" in status.corrupt[name]
     with pytest.raises(ValueError, match="corrupt"):
         sim.load_matches(out)
     again = sim.simulate_matches(MATCHES, SEED, out=out, shard_size=SHARD)
@@ -236,7 +238,7 @@ def test_cli_match_run_and_summarize(tmp_path, capsys):
 @pytest.mark.parametrize("argv, needle", [
     (["--matches", "0"], "matches must be"),
     (["--matches", "5", "--hands", "5"], "not allowed with"),
-    ([], "one of the arguments --hands --matches is required"),
+    ([], "give --hands N or --matches N"),
     (["--matches", "5", "--max-hands-per-match", "-1"], "max_hands_per_match"),
     (["--matches", "5", "--max-hands-per-match", "0"], "max_hands_per_match"),
     (["--hands", "5", "--max-hands-per-match", "10"], "--max-hands-per-match applies"),
@@ -266,7 +268,7 @@ def test_hand_and_match_directories_are_not_mixed(tmp_path, capsys):
     one_line_error(capsys, "holds a match run")
     with pytest.raises(ValueError, match="holds a hand run"):
         sim.load_matches(hands_dir)
-    # --overwrite replaces the match run, _matches/ included
+    # --overwrite replaces the match run, matches/ included
     sim.simulate(10, 1, out=matches_dir, overwrite=True, return_frame=False)
     assert sorted(p.name for p in matches_dir.iterdir()) == before
 
@@ -305,7 +307,7 @@ def test_kill_9_mid_run_then_same_command_gives_identical_tables(tmp_path):
            str(out), "--shard-size", "200", "--threads", "1", "--quiet"]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
-    while len(list(out.glob("shard-*.parquet"))) < 3 and proc.poll() is None \
+    while len(list(out.glob("hands/shard-*.parquet"))) < 3 and proc.poll() is None \
             and time.monotonic() < deadline:
         time.sleep(0.01)
     os.kill(proc.pid, signal.SIGKILL)
@@ -315,7 +317,7 @@ def test_kill_9_mid_run_then_same_command_gives_identical_tables(tmp_path):
     ref = sim.simulate_matches(6000, 4, shard_size=200)
     pd.testing.assert_frame_equal(sim.load(out), ref.hands)
     pd.testing.assert_frame_equal(sim.load_matches(out), ref.matches)
-    assert not list(out.glob("*.tmp")) and not list((out / "_matches").glob("*.tmp"))
+    assert not list(out.rglob("*.tmp"))
 
 
 def test_target_score_comes_from_the_rules():

@@ -16,6 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from kernels import layout as L
+import sim
 from sim import dataset, runner
 from sim.cli import main
 from sim.rules import Rules
@@ -83,20 +84,25 @@ def test_shard_files_manifest_and_read_back(tmp_path, reference):
     df = runner.simulate(HANDS, 123, out=out, shard_size=20, callback=seen.append)
     pd.testing.assert_frame_equal(records_only(df), records_only(reference))
 
+    # the layout: the manifest, the (empty) lock file and the hands apart
     names = sorted(p.name for p in out.iterdir())
+    assert names == [".burraco.lock", runner.MANIFEST, "hands"]
+    assert (out / ".burraco.lock").read_text() == ""          # nobody writes it now
     shards = ["shard-000000000000-000000000020.parquet", "shard-000000000020-000000000040.parquet",
               "shard-000000000040-000000000050.parquet"]
-    assert names == sorted(shards + [runner.MANIFEST])
+    assert sorted(p.name for p in (out / "hands").iterdir()) == shards
     for name in shards:
-        table = pq.read_table(out / name)
+        table = pq.read_table(out / "hands" / name)
         assert table.schema.names == [c.name for c in dataset.COLUMNS]
         assert table.schema.remove_metadata() == dataset.SCHEMA
-        meta = dataset.read_metadata(out / name)
+        meta = dataset.read_metadata(out / "hands" / name)
         assert meta["config"]["seed"] == 123 and meta["run_id"] == df["run_id"].iloc[0]
+        assert meta["extents"] == [[0, HANDS]] and meta["format"] == 2
 
     m = json.loads((out / runner.MANIFEST).read_text())
     assert m["config"] == {"hands": HANDS, "seed": 123, "strategies": ["heuristic"] * 4,
                            "rules": Rules().to_dict(), "shard_size": 20}
+    assert m["format"] == 2 and m["extents"] == [[0, HANDS]]
     assert m["finished"] is True and m["shards"] == shards and m["shards_total"] == 3
     assert m["run_id"] == df["run_id"].iloc[0]
     assert m["created"]
@@ -106,7 +112,7 @@ def test_shard_files_manifest_and_read_back(tmp_path, reference):
     assert [(s.start, s.stop, s.resumed) for s in seen] == [(0, 20, False), (20, 40, False),
                                                            (40, 50, False)]
     assert all(s.records.shape == (s.stop - s.start, L.N_REC) for s in seen)
-    pd.testing.assert_frame_equal(dataset.read_run(out), df)
+    pd.testing.assert_frame_equal(sim.load(out), df)
 
 
 def test_interrupted_run_resumes(tmp_path, reference):
@@ -118,16 +124,16 @@ def test_interrupted_run_resumes(tmp_path, reference):
 
     with pytest.raises(KeyboardInterrupt):
         runner.simulate(HANDS, 123, out=out, shard_size=10, callback=stop_after_two)
-    files = sorted(p.name for p in out.iterdir())
-    assert files == [runner.MANIFEST, "shard-000000000000-000000000010.parquet",
+    files = sorted(p.name for p in (out / "hands").iterdir())
+    assert files == ["shard-000000000000-000000000010.parquet",
                      "shard-000000000010-000000000020.parquet"]
     assert json.loads((out / runner.MANIFEST).read_text())["finished"] is False
-    stamps = {p.name: p.stat().st_mtime_ns for p in out.glob("shard-*")}
+    stamps = {p.name: p.stat().st_mtime_ns for p in out.glob("hands/shard-*")}
 
     seen = []
     df = runner.simulate(HANDS, 123, out=out, shard_size=10, callback=seen.append)
     assert [s.resumed for s in seen] == [True, True, False, False, False]
-    assert all(p.stat().st_mtime_ns == stamps[p.name] for p in out.glob("shard-*")
+    assert all(p.stat().st_mtime_ns == stamps[p.name] for p in out.glob("hands/shard-*")
                if p.name in stamps)
     pd.testing.assert_frame_equal(records_only(df), records_only(reference))
     assert json.loads((out / runner.MANIFEST).read_text())["finished"] is True
@@ -142,25 +148,30 @@ def test_interrupted_run_resumes(tmp_path, reference):
 def test_missing_shard_is_redone(tmp_path, reference):
     out = tmp_path / "run"
     runner.simulate(HANDS, 123, out=out, shard_size=25, return_frame=False)
-    os.remove(out / "shard-000000000000-000000000025.parquet")
-    (out / "shard-000000000000-000000000025.parquet.tmp").write_bytes(b"half")
+    os.remove(out / "hands" / "shard-000000000000-000000000025.parquet")
+    # the temporary file of an interrupted write (hidden), and one of the first layout's name
+    (out / "hands" / ".shard-000000000000-000000000025.parquet.tmp").write_bytes(b"half")
+    (out / "hands" / "shard-000000000025-000000000050.parquet.tmp").write_bytes(b"half")
     df = runner.simulate(HANDS, 123, out=out, shard_size=25)
     pd.testing.assert_frame_equal(records_only(df), records_only(reference))
-    assert not list(out.glob("*.tmp"))
+    assert not list(out.rglob("*.tmp"))
 
 
 def test_different_run_refused_and_overwrite(tmp_path):
     out = tmp_path / "run"
     runner.simulate(20, 1, out=out, return_frame=False)
-    for kwargs in ({"seed": 2}, {"hands": 30}, {"shard_size": 7},
-                   {"strategies": "random"}, {"rules": Rules(stall_turn_limit=20)}):
+    for kwargs, word in (({"seed": 2}, "seed"), ({"shard_size": 7}, "shard_size"),
+                         ({"strategies": "random"}, "strategies"),
+                         ({"rules": Rules(stall_turn_limit=20)}, "rules")):
         args = {"hands": 20, "seed": 1, "out": out}
         args.update(kwargs)
-        with pytest.raises(ValueError, match="different run"):
+        with pytest.raises(ValueError, match=f"different run \\(differs in: {word}\\)"):
             runner.simulate(**args)
+    with pytest.raises(ValueError, match="holds a run of 20 hands; --hands 10 is fewer"):
+        runner.simulate(10, 1, out=out)
     df = runner.simulate(20, 2, out=out, overwrite=True)
     assert json.loads((out / runner.MANIFEST).read_text())["config"]["seed"] == 2
-    pd.testing.assert_frame_equal(dataset.read_run(out), df)
+    pd.testing.assert_frame_equal(sim.load(out), df)
 
 
 def test_cli_end_to_end(tmp_path):
@@ -172,20 +183,23 @@ def test_cli_end_to_end(tmp_path):
     assert r.returncode == 0, r.stderr
     for word in ("hands/s", "mean score", "clean burracos", "dirty burracos", "closed"):
         assert word in r.stdout
-    assert len(list(out.glob("shard-*.parquet"))) == 3
-    df = dataset.read_run(out)
+    assert len(list(out.glob("hands/shard-*.parquet"))) == 3
+    df = sim.load(out)
     assert df["hand_index"].tolist() == list(range(30))
     pd.testing.assert_frame_equal(records_only(df),
                                   records_only(runner.simulate(30, 4, shard_size=30)))
 
     # the same directory with a different run: one line, exit code 2, files untouched
-    before = {p.name: p.stat().st_mtime_ns for p in out.iterdir()}
+    def stamps():        # the lock file is the writer's, not the run's data
+        return {p.name: p.stat().st_mtime_ns for p in out.rglob("*") if p.name != ".burraco.lock"}
+
+    before = stamps()
     r = subprocess.run([sys.executable, "-m", "sim", *args[:4], "5", *args[5:]],
                        capture_output=True, text=True, cwd=ROOT, timeout=900)
     assert r.returncode == 2
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("burraco: error: ") and str(out) in lines[0]
-    assert {p.name: p.stat().st_mtime_ns for p in out.iterdir()} == before
+    assert stamps() == before
 
 
 def test_cli_progress_and_summary(tmp_path, capsys):

@@ -22,8 +22,8 @@ HANDS, SHARD, SEED = 6000, 1000, 21
 def reference(tmp_path_factory):
     """An uninterrupted run and its records."""
     out = tmp_path_factory.mktemp("ref") / "run"
-    sim.simulate(HANDS, SEED, out=out, shard_size=SHARD, return_frame=False)
-    return out, sim.read_run(out)
+    df = sim.simulate(HANDS, SEED, out=out, shard_size=SHARD)
+    return out, df
 
 
 def cli_run(out, hands=HANDS, shard=SHARD, seed=SEED):
@@ -31,7 +31,7 @@ def cli_run(out, hands=HANDS, shard=SHARD, seed=SEED):
             "--shard-size", str(shard), "--quiet"]
 
 
-def test_load_equals_read_run_with_columns_and_filters(reference):
+def test_load_equals_the_simulated_frame_with_columns_and_filters(reference):
     out, df = reference
     loaded = sim.load(out)
     pd.testing.assert_frame_equal(loaded, df)
@@ -41,10 +41,10 @@ def test_load_equals_read_run_with_columns_and_filters(reference):
     assert len(long) == (df["turns"] > 40).sum() > 0
     closed = sim.load(out, filter=[("end_reason", "==", "closed")])
     assert len(closed) == (df["end_reason"] == "closed").sum()
-    # the dataset reads directly with pyarrow.dataset and pandas too
+    # the hands read directly with pyarrow.dataset and pandas too
     import pyarrow.dataset as pds
-    assert pds.dataset(out, format="parquet").count_rows() == HANDS
-    assert len(pd.read_parquet(out)) == HANDS
+    assert pds.dataset(out / "hands", format="parquet").count_rows() == HANDS
+    assert len(pd.read_parquet(out / "hands")) == HANDS
     with pytest.raises(ValueError, match="unknown column 'nosuch'"):
         sim.load(out, columns=["nosuch"])
 
@@ -60,7 +60,7 @@ def test_summarize_a_finished_run(reference, capsys):
 def corrupt_copy(reference, tmp_path, how):
     out = tmp_path / "run"
     sim.simulate(HANDS, SEED, out=out, shard_size=SHARD, return_frame=False)
-    victim = out / "shard-000000002000-000000003000.parquet"
+    victim = out / "hands" / "shard-000000002000-000000003000.parquet"
     if how == "truncate":
         data = victim.read_bytes()
         victim.write_bytes(data[: len(data) // 2])
@@ -93,7 +93,7 @@ def test_corrupt_shard_is_reported_refused_and_resimulated(reference, tmp_path, 
 def test_partial_run_is_summarized_and_loaded(reference, tmp_path, capsys):
     out = tmp_path / "run"
     sim.simulate(HANDS, SEED, out=out, shard_size=SHARD, return_frame=False)
-    (out / "shard-000000005000-000000006000.parquet").unlink()
+    (out / "hands" / "shard-000000005000-000000006000.parquet").unlink()
     assert main(["summarize", str(out)]) == 0
     assert "5,000 of 6,000 hands (83.3%) in 5 of 6 shards; incomplete" in capsys.readouterr().out
     assert len(sim.load(out)) == 5000
@@ -129,15 +129,14 @@ def test_kill_at_random_moments_then_resume_gives_the_same_records(reference, tm
         proc.send_signal(sig)
         proc.wait()
         if out.exists():
-            killed_with_shards += any(out.glob("shard-*.parquet"))
+            killed_with_shards += any(out.glob("hands/shard-*.parquet"))
         done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr
         manifest = json.loads((out / "_manifest.json").read_text())
         assert manifest["finished"] and len(manifest["shards"]) == HANDS // 500
-        assert not list(out.glob("*.tmp"))
-        # records identical (run_id differs: the shard size is part of the configuration)
-        pd.testing.assert_frame_equal(sim.load(out).drop(columns="run_id"),
-                                      reference[1].drop(columns="run_id"))
+        assert not list(out.rglob("*.tmp"))
+        # records identical, run id included (the shard size is not part of the run's identity)
+        pd.testing.assert_frame_equal(sim.load(out), reference[1])
     assert killed_with_shards >= 1       # at least one kill landed mid-run
 
 
@@ -161,7 +160,7 @@ def test_write_error_mid_run_is_one_line_exit_2_and_keeps_shards(tmp_path, capsy
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "No space left on device" in err and "kept" in err
     status = sim.check_run(out)
-    assert len(status.ok) == 3 and not status.corrupt and not list(out.glob("*.tmp"))
+    assert len(status.ok) == 3 and not status.corrupt and not list(out.rglob("*.tmp"))
     monkeypatch.setattr(dataset.pq, "write_table", real)
     assert main(cli_run(out)) == 0
     capsys.readouterr()

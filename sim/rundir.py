@@ -1,0 +1,261 @@
+"""The layout of a run directory, and what belongs to a run (issue 12).
+
+A run directory (``burraco simulate --out DIR``, manifest format 2)::
+
+    DIR/_manifest.json       the run: configuration, extents, completed shards, versions
+    DIR/.burraco.lock        the writer's lock (sim.lock); empty when nobody writes
+    DIR/hands/shard-AAAAAAAAAAAA-BBBBBBBBBBBB.parquet    hand rows: hands [A, B)
+                                                        (a match run: matches [A, B))
+    DIR/matches/shard-AAAAAAAAAAAA-BBBBBBBBBBBB.parquet  match runs: the match table
+
+The hands, the match table and the manifest are apart, so every reader opens
+the data with one line (``pd.read_parquet("DIR/hands")``, ``pl.read_parquet(
+"DIR/hands/*.parquet")`` ...).  Files are written as hidden temporary files
+(``.NAME.tmp``) and renamed, so no reader sees a half-written one.
+
+Which shards a run has follows from the manifest alone: its ``extents``
+(``[[0, N]]`` for a run of N hands; an extended run adds ``[N, M]``) cut
+into shards of ``shard_size``.  A file in ``hands/`` or ``matches/`` that is
+not one of them is *stray*: the run's readers ignore it, but a plain Parquet
+reader of the directory would read it as data, so ``burraco summarize``
+reports it and ``burraco simulate`` refuses to write beside it.
+
+The run id (``run_id`` column, manifest, shard metadata) is a hash of what
+determines the records of a hand index: the kind of run, the seed, the
+strategies, the rules and (matches) the hand cap; not the number of hands or
+the shard size, so a run keeps its id when it is extended.
+
+The first layout (format 1, burraco-sim before issue 12) kept the hand
+shards beside the manifest and the match table in ``DIR/_matches``; it is
+read as it is, and ``burraco summarize DIR --repair`` moves it to this layout.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import dataset
+from .lock import LOCK_NAME
+
+MANIFEST = "_manifest.json"
+#: Manifest format written now (1: the first layout, read and repaired only).
+FORMAT = 2
+SHARD_RE = re.compile(r"^shard-(\d{12})-(\d{12})\.parquet$")
+
+
+def kind_of(config: dict) -> str:
+    """``"matches"`` for a match run's configuration, else ``"hands"``."""
+    return "matches" if "matches" in config else "hands"
+
+
+def identity(config: dict) -> str:
+    """The run id of a configuration (format 2): 16 hex digits.
+
+    A hash of the kind of run, the seed, the strategies, the rules and the
+    hand cap of a match run; the number of hands or matches and the shard size
+    are left out (the records of a hand index do not depend on them).
+    """
+    kind = kind_of(config)
+    key = {"kind": kind, "seed": config.get("seed"), "strategies": config.get("strategies"),
+           "rules": config.get("rules")}
+    if kind == "matches":
+        key["max_hands_per_match"] = config.get("max_hands_per_match")
+    return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def legacy_run_id(config: dict) -> str:
+    """The run id of a format-1 run: a hash of the whole configuration."""
+    return hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def data_dirs(fmt: int) -> tuple:
+    """``(hands, matches)`` subdirectories of a run of manifest format ``fmt``
+    (``""`` is the run directory itself)."""
+    return ("", dataset.LEGACY_MATCHES_DIR) if fmt == 1 else (dataset.HANDS_DIR,
+                                                               dataset.MATCHES_DIR)
+
+
+class ManifestError(ValueError):
+    """The manifest is missing, unreadable or disagrees with itself (one-line message)."""
+
+
+def repair_hint(where: str) -> str:
+    return f"'burraco summarize {where} --repair' rebuilds it from the shards"
+
+
+def read_manifest(directory: str | os.PathLike, what: str = "run") -> dict:
+    """The manifest of a run directory, checked for consistency.
+
+    Parameters
+    ----------
+    directory : str or os.PathLike
+    what : str
+        Prefix of the error messages (``"run"``, ``"out"``).
+
+    Returns
+    -------
+    dict
+        The manifest with ``kind``, ``format`` (1 or 2) and ``extents``
+        filled in for a format-1 manifest.
+
+    Raises
+    ------
+    ManifestError
+        Not a directory, no manifest, an unreadable one, or one that
+        disagrees with itself (its configuration does not give its run id: a
+        value edited by hand; extents that do not end at the run's size).
+    """
+    directory = Path(directory)
+    where = os.fspath(directory)
+    if not directory.is_dir():
+        raise ManifestError(f"{what}: {where!r} is not a directory")
+    path = directory / MANIFEST
+    try:
+        manifest = json.loads(path.read_text())
+        manifest.setdefault("kind", "hands")
+        manifest.setdefault("format", 1)
+        config, kind = manifest["config"], manifest["kind"]
+        total, size = int(config[kind]), int(config["shard_size"])
+        manifest.setdefault("extents", [[0, total]])
+        extents = [(int(a), int(b)) for a, b in manifest["extents"]]
+        str(manifest["run_id"])
+        if kind not in ("hands", "matches") or kind_of(config) != kind or size < 1:
+            raise ValueError
+    except FileNotFoundError:
+        raise ManifestError(f"{what}: {where!r} holds no {MANIFEST} (not a burraco simulate "
+                            "output directory)") from None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        raise ManifestError(f"{what}: {where!r} holds an unreadable {MANIFEST}; "
+                            f"{repair_hint(where)}") from None
+    if manifest["format"] >= 2:
+        if manifest.get("id_scheme", 2) >= 2 and identity(config) != manifest["run_id"]:
+            raise ManifestError(
+                f"{what}: the {MANIFEST} of {where!r} disagrees with itself: its configuration "
+                f"does not give its run id {manifest['run_id']} (a value edited by hand or a "
+                f"damaged file); {repair_hint(where)}")
+        ok = bool(extents) and extents[0][0] == 0 and extents[-1][1] == total and all(
+            a < b for a, b in extents) and all(
+            extents[i][1] == extents[i + 1][0] for i in range(len(extents) - 1))
+        if not ok:
+            raise ManifestError(
+                f"{what}: the {MANIFEST} of {where!r} disagrees with itself: its extents "
+                f"{manifest['extents']} do not cover {kind} 0..{total - 1}; {repair_hint(where)}")
+    return manifest
+
+
+def bounds(extents, shard_size: int) -> list:
+    """The shards ``[(a, b), ...]`` of a run: each extent cut into ``shard_size`` blocks."""
+    out = []
+    for a0, b0 in extents:
+        out += [(a, min(a + shard_size, b0)) for a in range(a0, b0, shard_size)]
+    return out
+
+
+def manifest_bounds(manifest: dict) -> list:
+    """The shards of a manifest (:func:`bounds` of its extents and shard size)."""
+    return bounds(manifest["extents"], int(manifest["config"]["shard_size"]))
+
+
+def shard_name(a: int, b: int) -> str:
+    return dataset.SHARD_PATTERN.format(a=a, b=b)
+
+
+def shard_files(directory: Path, kind: str, fmt: int, a: int, b: int) -> list:
+    """The files of shard ``[a, b)`` in writing order (the last one marks it complete):
+    ``[hands]``, or ``[matches, hands]`` for a match run."""
+    hands, matches = data_dirs(fmt)
+    name = shard_name(a, b)
+    files = [directory / hands / name]
+    return [directory / matches / name] + files if kind == "matches" else files
+
+
+@dataclass
+class Listing:
+    """What a run directory holds besides its expected shards.
+
+    Attributes
+    ----------
+    temps : list of pathlib.Path
+        Temporary files of an interrupted write (the run's own; removed when a
+        writer opens the directory).
+    stray : dict
+        Path relative to the directory -> why it is not part of the run, for
+        every file in the data subdirectories that is not one of the run's
+        shards (a plain reader of the subdirectory would read it).
+    others : list of str
+        Other entries at the top of the directory (notes, plots): never read,
+        never deleted.
+    """
+
+    temps: list = field(default_factory=list)
+    stray: dict = field(default_factory=dict)
+    others: list = field(default_factory=list)
+
+
+def _stray_reason(path: Path, run_id: str | None) -> str:
+    """Why a file in a data subdirectory is not part of the run."""
+    if not SHARD_RE.match(path.name):
+        return "not a shard file"
+    try:
+        meta = dataset.read_metadata(path)
+    except Exception:
+        return "an unreadable Parquet file under a shard's name outside the run's range"
+    if run_id is not None and meta.get("run_id") == run_id:
+        return ("a shard of this run under a name outside its range (a changed shard size "
+                "or a damaged manifest)")
+    if meta.get("run_id"):
+        return f"a shard of another run ({meta['run_id']})"
+    return "not a burraco-sim shard"
+
+
+def listing(directory: Path, manifest: dict | None) -> Listing:
+    """Classify what ``directory`` holds besides the run's expected shard files.
+
+    Parameters
+    ----------
+    directory : pathlib.Path
+    manifest : dict or None
+        The run's manifest (:func:`read_manifest`); None when there is none:
+        then every file in the data subdirectories is stray.
+    """
+    fmt = manifest["format"] if manifest else FORMAT
+    kind = manifest["kind"] if manifest else "hands"
+    run_id = manifest["run_id"] if manifest else None
+    expected = set()
+    if manifest:
+        for a, b in manifest_bounds(manifest):
+            expected.update(p.resolve() for p in shard_files(directory, kind, fmt, a, b))
+    out = Listing()
+    hands, matches = data_dirs(fmt)
+    ours_top = {MANIFEST, LOCK_NAME, dataset.temp_name(MANIFEST), MANIFEST + ".tmp"}
+    subdirs = [d for d in (hands, matches) if d]
+    if fmt >= 2 or manifest is None:
+        subdirs = [dataset.HANDS_DIR, dataset.MATCHES_DIR]
+    for entry in sorted(directory.iterdir()):
+        name = entry.name
+        if name in ours_top:
+            continue
+        if name in subdirs and entry.is_dir():
+            for f in sorted(entry.iterdir()):
+                _classify(f, f"{name}/{f.name}", expected, run_id, out)
+            continue
+        if fmt == 1 and manifest is not None and entry.is_file() and (
+                SHARD_RE.match(name) or name.endswith(".parquet.tmp")):
+            _classify(entry, name, expected, run_id, out)
+            continue
+        out.others.append(name + ("/" if entry.is_dir() else ""))
+    return out
+
+
+def _classify(path: Path, rel: str, expected: set, run_id, out: Listing) -> None:
+    name = path.name
+    if path.is_file() and (name.endswith(".parquet.tmp") and (
+            name.startswith(".shard-") or name.startswith("shard-"))):
+        out.temps.append(path)
+    elif path.resolve() not in expected:
+        out.stray[rel] = (_stray_reason(path, run_id) if path.is_file()
+                          else "a directory inside the data directory")
