@@ -28,7 +28,8 @@ examples:
   burraco compare heuristic:pile_threshold=3 heuristic --hands 200000 --seed 5
   burraco sweep heuristic --param pile_threshold=0.5,1,2,3 --hands 20000 --seed 1 \\
       --out runs/sweep-pile
-  burraco replay --seed 1 --hand 42            # one hand, every action
+  burraco replay runs/demo --hand 42           # one hand of a run, every action
+  burraco replay runs/matches --hand 65539     # hand 3 of match 1 of a match run
   burraco replay --seed 1 --hand 42 --format json
   burraco strategies
   burraco rules --preset fibur_italian
@@ -93,7 +94,7 @@ def _rules(args: argparse.Namespace) -> Rules:
         changes["num_players"] = args.players
     if getattr(args, "rules_dict", None) is not None:       # the manifest's (resume)
         return Rules.from_dict(args.rules_dict)
-    base = Rules.preset(args.rules or "default")
+    base = Rules.preset("default" if args.rules is None else args.rules)
     return base.replace(**changes) if changes else base
 
 
@@ -235,17 +236,32 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "replay", help="show one hand of a run as a readable trace or JSON",
-        description="Replay hand I of the run 'burraco simulate --seed S' with every action: "
-                    "the deal, each turn (pickup, melds, lay-offs, discard, hand size), the "
-                    "tables at the end and each team's score breakdown. The replayed hand is "
-                    "the simulated hand (same record).")
-    p.add_argument("--seed", type=int, required=True, metavar="S", help="run seed")
-    p.add_argument("--hand", type=int, required=True, metavar="I", help="hand index (0-based)")
+        description="Replay hand I of a run with every action: the deal, each turn (pickup, "
+                    "melds, lay-offs, discard, hand size), the tables at the end and each "
+                    "team's score breakdown. The replayed hand is the simulated hand (same "
+                    "record). 'burraco replay DIR --hand I' replays hand I of the run in DIR "
+                    "(a 'burraco simulate --out DIR' directory) with its seed, strategies and "
+                    "rules and, for a match hand, its dealer (and with 3 players its "
+                    "individual_3x11 rules when the row's individual is true, R63), and checks "
+                    "the replay against the hand's row (exit code 1 if they differ). For a "
+                    "hand run I is 0..hands-1 (a hand whose shard is not complete yet is "
+                    "replayed but not checked); for a match run I is the hand_index of a hand "
+                    "row in a complete shard: hand k of match m is m*65536+k. 'burraco replay "
+                    "--seed S --hand I' replays hand I of seed S with the options given, which "
+                    "must be those of the run (--strategy, --rules, --rule, --players and, for a "
+                    "match hand, --dealer).")
+    p.add_argument("run", nargs="?", metavar="DIR",
+                   help="run directory to replay from; the run fixes the seed, strategies, "
+                        "rules and dealer, so those options are refused with DIR")
+    p.add_argument("--seed", type=int, metavar="S", help="run seed (without DIR)")
+    p.add_argument("--hand", type=int, required=True, metavar="I",
+                   help="hand index (0-based; a match run's hand_index column)")
     p.add_argument("--dealer", type=int, metavar="D",
-                   help="dealer seat, as in a match hand (its dealer column); default: the "
-                        "deal's own random dealer")
+                   help="without DIR: dealer seat, as in a match hand (its dealer column); "
+                        "default: the deal's own random dealer")
     p.add_argument("--strategy", action="append", metavar="SPEC",
-                   help="strategy spec, once for all seats or 4 times (default: heuristic)")
+                   help="without DIR: strategy spec, once for all seats or 4 times (default: "
+                        "heuristic)")
     _team_options(p)
     _rules_options(p)
     p.add_argument("--format", choices=("text", "json"), default="text",
@@ -408,11 +424,31 @@ def _specs(args: argparse.Namespace) -> list:
     return seats
 
 
+#: Options of 'burraco replay' that a run directory fixes: (attribute, option).
+_RUN_FIXED_OPTIONS = (("seed", "--seed"), ("strategy", "--strategy"), ("team0", "--team0"),
+                      ("team1", "--team1"), ("strategy_file", "--strategy-file"),
+                      ("rules", "--rules"), ("rule", "--rule"), ("players", "--players"),
+                      ("dealer", "--dealer"))
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     from . import trace as R
 
-    doc = R.replay(args.seed, args.hand, strategies=_specs(args), rules=_rules(args),
-                   dealer=args.dealer)
+    if args.run is not None:
+        for attr, option in _RUN_FIXED_OPTIONS:
+            if getattr(args, attr) not in (None, []):
+                raise ValueError(f"{option} is taken from the run in DIR; leave it out")
+        try:
+            doc = R.replay(run=args.run, hand_index=args.hand)
+        except R.ReplayMismatchError as exc:
+            print(f"burraco: error: {exc}", file=sys.stderr)
+            return 1
+    else:
+        if args.seed is None:
+            raise ValueError("replay: give a run directory (burraco replay DIR --hand I) or "
+                             "--seed S")
+        doc = R.replay(args.seed, args.hand, strategies=_specs(args), rules=_rules(args),
+                       dealer=args.dealer)
     print(R.to_json(doc) if args.format == "json" else R.format_text(doc))
     return 0
 

@@ -8,7 +8,9 @@ the totals are equal, further hands are played until they differ.
 Deals of a match.  Hand ``k`` (0-based) of match ``m`` is the deal with hand
 index ``m * MATCH_STRIDE + k`` of the run seed, so a match's hands depend
 neither on the shard layout nor on the other matches, and every match hand
-can be replayed with ``sim.replay(seed, hand_index, dealer=dealer)``.  Hand 0
+of a run directory can be replayed with ``sim.replay(run=DIR, hand_index=i)``
+(which takes the dealer and, with 3 players, the ``individual`` flag from the
+hand's row).  Hand 0
 is dealt by the deal's own random dealer (R6: the first dealer is drawn);
 hand ``k`` by seat ``(d0 + k) % num_players``, where ``d0`` is hand 0's
 dealer (R6: the deal passes to the next seat after each hand).

@@ -1,10 +1,12 @@
 """One hand of a run as a readable trace or a JSON document (issue: replay).
 
-:func:`replay` plays hand ``hand_index`` of the run ``burraco simulate
---seed seed`` again, with the kernels' event log switched on, and returns the
-replay document: the deal, every event and the hand's record.  The record is
-the one the simulation writes for that hand (same kernels, same per-hand
-random stream).
+:func:`replay` plays hand ``hand_index`` of a run again, with the kernels'
+event log switched on, and returns the replay document: the deal, every event
+and the hand's record.  The record is the one the simulation writes for that
+hand (same kernels, same per-hand random stream).  ``replay(run=DIR,
+hand_index=I)`` takes the run's settings from its directory and checks the
+record against the hand's row; ``replay(seed, I, strategies, rules, dealer)``
+needs them all given.
 
 Document schema (all cards in the project notation, e.g. ``"10♥"``, ``"JK"``;
 every card field has an ``*_id``/``*_ids`` twin with the card ids, which
@@ -28,14 +30,17 @@ creation order.
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
+import pandas as pd
 
 from kernels import layout as L
 from kernels import state as KS
 
 from . import dataset, notation
 from .deal import deal as _deal
+from .match import MATCH_STRIDE
 from ._cards import check_int, rules_or_default
 from .runner import _resolve_strategies, seat_names
 
@@ -51,22 +56,130 @@ def _cards(ids) -> list:
     return [notation.format_card(int(i)) for i in ids]
 
 
-def replay(seed, hand_index, strategies="heuristic", rules=None, dealer=None) -> dict:
+class ReplayMismatchError(RuntimeError):
+    """The replay of a run's hand does not give the hand's row (it must never happen)."""
+
+
+#: Record columns compared between a replay and the run's row (``error`` is left out: it
+#: holds the debug checks' flags of a ``--debug`` run, and a replay runs no checks).
+CHECKED_COLUMNS = tuple(c for c in L.REC_COLUMNS if c != "error")
+
+
+def _run_manifest(directory) -> dict:
+    """The manifest dict of run directory ``directory`` (:func:`sim.runs.read_manifest`;
+    ValueError if it is none or it is damaged)."""
+    from .runs import read_manifest
+    return read_manifest(directory)
+
+
+def _run_hand(run, hand_index: int) -> tuple:
+    """What replays hand ``hand_index`` of the run in directory ``run``.
+
+    Returns ``(seed, strategies, rules, dealer, row)``: the manifest's seed,
+    strategies and rules, and for a match hand its dealer and (with 3 players, when
+    its ``individual`` is true) the ``individual_3x11`` rules (R63); ``row`` is the
+    hand's row (a dict), None for a hand of a hand run whose shard is not complete yet.
+    """
+    from .rules import Rules
+    from .runs import load
+
+    where = os.fspath(run)
+    manifest = _run_manifest(run)
+    config, kind = manifest["config"], manifest["kind"]
+    seed = int(config["seed"])
+    rules = Rules.from_dict(config["rules"])
+    named = [s for s in config["strategies"] if s is not None]
+    strategies = [s if s is not None else named[0] for s in config["strategies"]]
+    wanted = [("hand_index", "==", hand_index)]
+    if kind == "hands":
+        total = int(config["hands"])
+        if hand_index >= total:
+            raise ValueError(f"replay: the run in {where!r} has hands 0..{total - 1}, "
+                             f"not hand {hand_index}")
+        rows = load(run, filter=wanted)
+        return seed, strategies, rules, None, (rows.iloc[0].to_dict() if len(rows) else None)
+    rows = load(run, filter=wanted)
+    if not len(rows):
+        m = hand_index // MATCH_STRIDE
+        total = int(config["matches"])
+        if m >= total:
+            why = f"the run has matches 0..{total - 1}"
+        else:
+            played = len(load(run, columns=["hand_index"], filter=[("match", "==", m)]))
+            first = m * MATCH_STRIDE
+            why = (f"match {m} has {played} hands, {first}..{first + played - 1}" if played
+                   else f"match {m} is not in a complete shard yet")
+        raise ValueError(f"replay: hand {hand_index} is not a hand of the match run in {where!r}: "
+                         f"hand k of match m is m*{MATCH_STRIDE}+k, and {why}")
+    row = rows.iloc[0].to_dict()
+    if rules.num_players == 3 and bool(row["individual"]):
+        rules = rules.replace(three_player_mode="individual_3x11")      # R63, as sim.match
+    return seed, strategies, rules, int(row["dealer"]), row
+
+
+def _same(want, got) -> bool:
+    """A row value (NumPy/pandas scalar, NaN or None for null) equals a record value."""
+    if want is None or (pd.api.types.is_scalar(want) and pd.isna(want)):
+        return got is None
+    if got is None:
+        return False
+    if isinstance(got, str):
+        return str(want) == got
+    return int(want) == int(got)
+
+
+def _check_row(doc: dict, row: dict, run) -> None:
+    """Raise :class:`ReplayMismatchError` when the replay's record differs from the run's row."""
+    res = doc["result"]
+    bad = [c for c in CHECKED_COLUMNS if c in row and not _same(row[c], res[c])]
+    if bad:
+        c = bad[0]
+        raise ReplayMismatchError(
+            f"replay: hand {doc['hand_index']} of the run in {os.fspath(run)!r} replays to "
+            f"{c} = {res[c]!r}, but the run's row has {row[c]!r}"
+            + (f" ({len(bad)} columns differ: {', '.join(bad)})" if len(bad) > 1 else "")
+            + "; the replay is not the simulated hand (please report this)")
+
+
+#: The options a run fixes, refused with ``run``.
+_RUN_FIXED = ("seed", "strategies", "rules", "dealer")
+
+
+def replay(seed=None, hand_index=None, strategies=None, rules=None, dealer=None, *,
+           run=None) -> dict:
     """Replay one hand of a run with its full event log.
+
+    Two forms: ``replay(run=DIR, hand_index=I)`` replays hand ``I`` of the run
+    directory ``DIR`` (``burraco simulate --out DIR`` or ``sim.simulate(...,
+    out=DIR)``, hand or match run) with the seed, strategies and rules of its
+    manifest, and for a match hand the dealer of its row (and, for a 3-player
+    hand whose ``individual`` is true, ``three_player_mode="individual_3x11"``,
+    R63); the replay's record is then compared with the hand's row.
+    ``replay(seed, I, strategies, rules, dealer)`` replays hand ``I`` of
+    whatever run those settings describe: give every one the run used.
 
     Parameters
     ----------
-    seed : int
-        Run seed, 0 <= seed < 2**64.
+    seed : int, optional
+        Run seed, 0 <= seed < 2**64.  Required without ``run``; refused with it.
     hand_index : int
-        0-based index of the hand in the run.
-    strategies : str or list of 4 str
-        Strategy spec for every seat, or one per seat (as ``sim.simulate``).
+        0-based index of the hand in the run.  For a match run, hand ``k`` of
+        match ``m`` is ``m * 65536 + k`` (the row's ``hand_index``).
+    strategies : str or list of 4 str, optional
+        Strategy spec for every seat, or one per seat (as ``sim.simulate``);
+        default ``"heuristic"``.  Refused with ``run``.
     rules : sim.Rules, str, dict or None
-        Rule set (default preset when None).
+        Rule set (default preset when None).  Refused with ``run``.
     dealer : int or None
         Dealer seat (0 .. num_players-1) as in a match, where the deal rotates
-        (R6); None for the deal's own random dealer.
+        (R6); None for the deal's own random dealer.  Refused with ``run``.
+    run : str or os.PathLike, optional
+        A run directory: the hand must be one the run holds.  For a hand run,
+        ``hand_index`` in ``0 .. hands-1``; a hand whose shard is not complete
+        yet is replayed too (its deal is fixed by the manifest) but is not
+        compared, there being no row.  For a match run, the ``hand_index`` of a
+        hand row in a complete shard (an unfinished shard's dealers are not
+        known).
 
     Returns
     -------
@@ -76,12 +189,41 @@ def replay(seed, hand_index, strategies="heuristic", rules=None, dealer=None) ->
     Raises
     ------
     ValueError
-        Bad seed, index, strategy or rules.
+        Bad seed, index, strategy or rules; neither ``seed`` nor ``run``; with
+        ``run``: not a run directory, a hand the run does not hold, or one of
+        ``seed``, ``strategies``, ``rules``, ``dealer`` given.
+    ReplayMismatchError
+        With ``run``: the replay's record differs from the hand's row (a bug;
+        it must never happen).
     """
+    if hand_index is None:
+        raise ValueError("replay: hand_index is required")
+    hand_index = check_int("hand_index", hand_index, 0, 2**63 - 1)
+    row = None
+    if run is not None:
+        if not isinstance(run, (str, os.PathLike)):
+            raise ValueError(f"replay: run must be a run directory path, got {run!r}")
+        given = dict(zip(_RUN_FIXED, (seed, strategies, rules, dealer)))
+        for name, value in given.items():
+            if value is not None:
+                raise ValueError(f"replay: {name} is taken from the run in {os.fspath(run)!r}; "
+                                 "leave it out")
+        seed, strategies, rules, dealer, row = _run_hand(run, hand_index)
+    elif seed is None:
+        raise ValueError("replay: give the run's seed (and its strategies, rules and, for a "
+                         "match hand, dealer), or run=DIR")
+    doc = _play(seed, hand_index, "heuristic" if strategies is None else strategies, rules,
+                dealer)
+    if row is not None:
+        _check_row(doc, row, run)
+    return doc
+
+
+def _play(seed, hand_index, strategies, rules, dealer) -> dict:
+    """The replay document of hand ``hand_index`` under explicit settings."""
     from kernels.game import EV_AT, play_hand, work_words
 
     seed = check_int("seed", seed, 0, 2**64 - 1)
-    hand_index = check_int("hand_index", hand_index, 0, 2**63 - 1)
     r = rules_or_default(rules)
     r.check_supported()
     specs, kinds, params = _resolve_strategies(strategies)
