@@ -286,8 +286,8 @@ def _open_out(out: Path, config: dict, overwrite: bool, points: list, names: lis
             try:
                 meta = json.loads(meta_path.read_text())
                 old = {k: meta[k] for k in config}
-                old_version = meta["versions"]["burraco_sim"]
-            except (ValueError, KeyError, TypeError):
+                old_version = meta.get("versions", {}).get("burraco_sim", "unknown")
+            except (ValueError, KeyError, TypeError, AttributeError):
                 raise ValueError(f"out: {where!r} holds an unreadable {SWEEP_JSON}; use another "
                                  "directory or overwrite (--overwrite)") from None
             keys = [k for k in config if not _same(k, old[k], config[k])]
@@ -296,8 +296,8 @@ def _open_out(out: Path, config: dict, overwrite: bool, points: list, names: lis
                                  f"{', '.join(keys)}); use another directory or overwrite "
                                  "(--overwrite)")
             if old_version != __version__:
-                raise ValueError(f"out: {where!r} holds a sweep of burraco-sim {old_version}, "
-                                 f"this is {__version__}; use another directory or overwrite "
+                raise ValueError(f"out: {where!r} holds a sweep of burraco-sim {old_version} "
+                                 f"(this is {__version__}); use another directory or overwrite "
                                  "(--overwrite)")
             extra = sorted(k for k in point_files if k >= len(points))
             if extra:

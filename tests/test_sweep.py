@@ -281,6 +281,11 @@ def test_unreadable_or_missing_sweep_json_is_refused(reference, tmp_path):
     with pytest.raises(ValueError, match="holds sweep files .point-000.parquet. but no "
                                          "_sweep.json"):
         sim.sweep("heuristic", GRID, HANDS, SEED, out=out)
+    meta = json.loads(ref_files["_sweep.json"])
+    del meta["versions"]                                # as an earlier burraco-sim wrote it
+    (out / "_sweep.json").write_text(json.dumps(meta))
+    with pytest.raises(ValueError, match=r"holds a sweep of burraco-sim unknown \(this is "):
+        sim.sweep("heuristic", GRID, HANDS, SEED, out=out)
     (out / "_sweep.json").write_text("{not json")
     with pytest.raises(ValueError, match="unreadable _sweep.json"):
         sim.sweep("heuristic", GRID, HANDS, SEED, out=out)
