@@ -2,13 +2,14 @@
 strategies | rules``.
 
 Invalid input gives one line ``burraco: error: <message>`` on stderr and exit
-code 2; an interrupted run (Ctrl-C) keeps its completed shards and exits
-with 130.
+code 2; an interrupted run (Ctrl-C) keeps its completed shards (a sweep its
+completed points) and exits with 130.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 
@@ -221,7 +222,10 @@ def build_parser() -> argparse.ArgumentParser:
                     "0..N-1 of seed S, seats swapped (as 'burraco compare'); every point sees "
                     "the same deals. Prints a table of each point against the reference and, "
                     "with --out, writes one Parquet file per point (parameter values as "
-                    "columns, one row per deal) plus _summary.csv and _sweep.json.")
+                    "columns, one row per deal) plus _summary.csv and _sweep.json. Running the "
+                    "same command again resumes an interrupted sweep (the points already in "
+                    "DIR are read back); a different sweep in DIR is refused, and so is a DIR "
+                    "another process is writing.")
     p.add_argument("base", metavar="BASE", help="strategy spec the grid modifies (e.g. heuristic)")
     p.add_argument("--param", action="append", required=True, metavar="NAME=V1,V2,...",
                    help="a parameter of BASE and its values; give it once or twice")
@@ -229,9 +233,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--reference", metavar="SPEC",
                    help="strategy every point plays against (default: BASE's strategy with its "
                         "default parameters)")
-    p.add_argument("--out", metavar="DIR", help="directory for the Parquet dataset and summary")
+    p.add_argument("--out", metavar="DIR",
+                   help="directory for the Parquet dataset and summary (resumed by the same "
+                        "command; locked while the sweep runs)")
     p.add_argument("--overwrite", action="store_true",
-                   help="replace the files of an earlier sweep in DIR")
+                   help="delete the files of an earlier sweep in DIR instead of resuming or "
+                        "refusing it (a DIR holding other files is refused, nothing deleted)")
     p.set_defaults(func=_cmd_sweep)
 
     p = sub.add_parser(
@@ -395,9 +402,20 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     from .sweeps import format_table, parse_grid, sweep
 
     grid = parse_grid(args.param)
-    summary = sweep(args.base, grid, args.hands, args.seed, reference=args.reference,
-                    rules=_rules(args), out=args.out, overwrite=args.overwrite,
-                    threads=args.threads, progress=not args.quiet)
+    kept = set()                         # points whose file is in --out
+    try:
+        summary = sweep(args.base, grid, args.hands, args.seed, reference=args.reference,
+                        rules=_rules(args), out=args.out, overwrite=args.overwrite,
+                        threads=args.threads, progress=not args.quiet,
+                        callback=lambda done: kept.add(done.index) if done.path else None)
+    except KeyboardInterrupt:
+        if args.out is None:
+            print("burraco: interrupted (without --out nothing is kept)", file=sys.stderr)
+        else:
+            total = math.prod(len(v) for v in grid.values())
+            print(f"burraco: interrupted; {len(kept)} of {total} points are kept in "
+                  f"{args.out!r}; run the same command again to resume", file=sys.stderr)
+        return 130
     ref = args.reference or args.base.partition(":")[0]
     print(f"{args.base} with {', '.join(grid)} against {ref}: {args.hands:,} deals per point "
           f"(each played twice, seats swapped), seed {args.seed}; differences in points per hand")

@@ -10,23 +10,45 @@ Output directory (optional): one Parquet file per grid point,
 ``point-NNN.parquet``, with the parameter values as columns followed by the
 per-deal columns of :func:`~sim.comparison.compare_hands`; the directory
 reads as one dataset (``pd.read_parquet(DIR)``).  ``_summary.csv`` holds the
-summary table and ``_sweep.json`` the configuration.  Files are written under
-a temporary name and renamed when complete.
+summary table and ``_sweep.json`` the configuration (with ``finished`` true
+once the sweep is complete).  A point file is written as the hidden
+``.point-NNN.parquet.tmp`` and renamed when complete, so the dataset never
+shows a half-written file; the text files' temporary names start with ``_``.
+
+A sweep takes :class:`sim.lock.DirectoryLock` on the directory before it looks
+at it.  Running the same sweep again (``_sweep.json`` equal in base, grid,
+hands, seed, reference and rules) resumes it: the sound point files are read
+back, the others computed, and the files end as those of an uninterrupted
+sweep.  A different sweep is refused, or replaced with ``overwrite``; a
+directory holding files that are not a sweep's is always refused, and only a
+sweep's own files are ever deleted.
 """
 from __future__ import annotations
 
 import itertools
 import json
 import os
+import re
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ._cards import check_int
+from ._version import __version__
 from .comparison import compare_hands, paired_rules, summarize_pairs
+from .lock import LOCK_NAME, DirectoryLock
+from .runner import OutputError
 from .strategies import get, resolve
+
+SWEEP_JSON = "_sweep.json"
+SUMMARY_CSV = "_summary.csv"
+SWEEP_FORMAT = 1
+MAX_POINTS = 1000                   # point file names hold 3 digits
 
 
 def parse_grid(items) -> dict:
@@ -71,7 +93,8 @@ def _point_spec(base: str, point: dict) -> str:
 
 def sweep(base: str, grid: dict, hands: int, seed: int, reference: str | None = None,
           rules=None, out: str | os.PathLike | None = None, overwrite: bool = False,
-          threads: int | None = None, progress: bool = False) -> pd.DataFrame:
+          threads: int | None = None, progress: bool = False,
+          callback=None) -> pd.DataFrame:
     """Compare every point of a parameter grid with a reference on the same deals.
 
     Parameters
@@ -92,14 +115,25 @@ def sweep(base: str, grid: dict, hands: int, seed: int, reference: str | None = 
         Rule set or preset name.
     out : path, optional
         Directory for the per-deal Parquet dataset and the summary (see the
-        module docstring).  An existing non-empty directory is refused unless
-        ``overwrite``.
+        module docstring).  A directory holding a sweep with the same
+        ``base``, ``grid``, ``hands``, ``seed``, ``reference`` and ``rules``
+        (its ``_sweep.json``) is resumed: its sound point files are read
+        back, incomplete or corrupt ones (said on stderr) and missing ones
+        are computed, and the result is that of an uninterrupted sweep.  The
+        directory is locked (:class:`sim.lock.DirectoryLock`) from before it
+        is inspected until the sweep ends.
     overwrite : bool
-        Replace the files of an earlier sweep in ``out``.
+        Delete the files of an earlier sweep in ``out`` (whatever its
+        configuration) instead of resuming or refusing it.  Only the sweep's
+        own files are deleted, and only after every check has passed.
     threads : int, optional
         Numba threads (default all).
     progress : bool
         Progress bars on stderr.
+    callback : callable, optional
+        Called with a :class:`PointDone` for every point: first for each
+        point read back from ``out``, then for each point as it is computed
+        (after its file is in place).
 
     Returns
     -------
@@ -112,7 +146,18 @@ def sweep(base: str, grid: dict, hands: int, seed: int, reference: str | None = 
     ------
     ValueError
         Unknown strategy or parameter, an empty or too large grid, bad hands,
-        seed or rules, or an output directory that is not empty.
+        seed or rules; an ``out`` that is a file, holds files that are not a
+        sweep's (refused with or without ``overwrite``), or holds a different
+        sweep, an unreadable ``_sweep.json`` or point files without one
+        (refused unless ``overwrite``); nothing in ``out`` is deleted then.
+    sim.lock.LockedError
+        Another process is writing ``out`` (a ``ValueError`` too).
+    sim.runner.OutputError
+        A file of ``out`` cannot be written (a ``ValueError``; the points
+        completed so far are kept).
+    KeyboardInterrupt
+        Passed on; the points completed so far are kept and the same call
+        resumes.
     """
     strat = get(base.partition(":")[0].strip())
     resolve(base)
@@ -132,55 +177,255 @@ def sweep(base: str, grid: dict, hands: int, seed: int, reference: str | None = 
     rules = paired_rules(rules, "sweep")
     reference = reference or strat.name
     resolve(reference)
+    if not isinstance(overwrite, bool):
+        raise ValueError(f"overwrite must be True or False, got {overwrite!r}")
+    if callback is not None and not callable(callback):
+        raise ValueError(f"callback must be callable or None, got {callback!r}")
     names = list(grid)
     points = [dict(zip(names, combo)) for combo in itertools.product(*grid.values())]
-    if len(points) > 1000:
-        raise ValueError(f"the grid has {len(points)} points; at most 1000")
+    if len(points) > MAX_POINTS:
+        raise ValueError(f"the grid has {len(points)} points; at most {MAX_POINTS}")
     specs = [_point_spec(base, pt) for pt in points]
     for s in specs:
         resolve(s)                          # validates every value before any work
-    if out is not None:
-        out = Path(out)
-        if out.exists() and not out.is_dir():
-            raise ValueError(f"out: {str(out)!r} is a file, not a directory")
-        if out.exists() and any(out.iterdir()):
-            foreign = sorted(f.name for f in out.iterdir()
-                             if not f.name.startswith(("point-", "_summary.csv", "_sweep.json")))
-            if foreign:
-                raise ValueError(f"out: {str(out)!r} holds files that are not a sweep's (found "
-                                 f"{foreign[0]!r}); use an empty or new directory")
-            if not overwrite:
-                raise ValueError(f"out: {str(out)!r} is not empty (use overwrite=True / "
-                                 "--overwrite to replace an earlier sweep)")
-            for f in out.iterdir():
-                f.unlink()
+    config = {"base": base, "grid": {k: list(v) for k, v in grid.items()}, "hands": hands,
+              "seed": seed, "reference": reference, "rules": rules.to_dict()}
+    if out is None:
+        return _run_points(points, specs, names, config, rules, None, {}, threads, progress,
+                           callback)
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"out: {os.fspath(out)!r} is a file, not a directory")
+    lock = DirectoryLock(out, "out")
+    try:
+        if out.is_dir():
+            _refuse_foreign(out)            # before the lock: no lock file in a foreign directory
         out.mkdir(parents=True, exist_ok=True)
-        _write_text(out / "_sweep.json", json.dumps(
-            {"base": base, "grid": grid, "hands": hands, "seed": seed, "reference": reference,
-             "rules": rules.to_dict()}, indent=2))
-    rows = []
+        lock.acquire()                      # before anything in ``out`` is looked at or changed
+    except OSError as exc:
+        raise _os_error(out, exc) from None
+    try:
+        try:
+            resumed = _open_out(out, config, overwrite, points, names, hands, progress)
+        except OSError as exc:
+            raise _os_error(out, exc) from None
+        return _run_points(points, specs, names, config, rules, out, resumed, threads,
+                           progress, callback)
+    finally:
+        lock.release()
+
+
+@dataclass(frozen=True)
+class PointDone:
+    """One grid point of a sweep, given to ``sweep``'s ``callback``.
+
+    Attributes
+    ----------
+    index : int
+        Position of the point in the grid (``NNN`` of ``point-NNN.parquet``).
+    point : dict
+        ``{parameter: value}`` of the point.
+    summary : pandas.DataFrame
+        The point's summary row (a row of ``sweep``'s result).
+    path : str or None
+        Its Parquet file, in place when the callback runs (None without ``out``).
+    resumed : bool
+        The point was read back from ``out``, not computed now.
+    """
+    index: int
+    point: dict
+    summary: pd.DataFrame
+    path: str | None
+    resumed: bool
+
+
+# --------------------------------------------------------------- the output directory
+#: Files a sweep writes in ``out`` (``NNN`` = 3 digits): the point files, the summary,
+#: the configuration, their temporary names and the lock file.
+_SWEEP_FILE = re.compile(r"point-\d{3}\.parquet|\.?point-\d{3}\.parquet\.tmp|"
+                         r"_summary\.csv(\.tmp)?|_sweep\.json(\.tmp)?|" + re.escape(LOCK_NAME))
+_POINT = re.compile(r"point-(\d{3})\.parquet")
+
+#: Per-deal columns of a point file after the parameter values (sim.comparison.compare_hands).
+_DEAL_FIELDS = [pa.field("hand_index", pa.int64()), pa.field("a_score_t0", pa.int64()),
+                pa.field("b_score_t1", pa.int64()), pa.field("b_score_t0", pa.int64()),
+                pa.field("a_score_t1", pa.int64()), pa.field("diff", pa.float64())]
+
+
+def _is_sweep_file(p: Path) -> bool:
+    return p.is_file() and not p.is_symlink() and _SWEEP_FILE.fullmatch(p.name) is not None
+
+
+def _refuse_foreign(out: Path) -> None:
+    """ValueError if ``out`` holds anything a sweep does not write."""
+    foreign = sorted(p.name for p in out.iterdir() if not _is_sweep_file(p))
+    if foreign:
+        raise ValueError(f"out: {os.fspath(out)!r} holds files that are not a sweep's (found "
+                         f"{foreign[0]!r}); use an empty or new directory")
+
+
+def _same(key: str, a, b) -> bool:
+    # the grid in order and with its types (1 and 1.0 give different columns); the rest as JSON
+    return json.dumps(a, sort_keys=key != "grid") == json.dumps(b, sort_keys=key != "grid")
+
+
+def _open_out(out: Path, config: dict, overwrite: bool, points: list, names: list,
+              hands: int, progress: bool) -> dict:
+    """Check (and with ``overwrite`` empty) a locked ``out``; write its ``_sweep.json``.
+
+    Returns ``{index: summary row}`` of the sound point files to resume.  Every refusal
+    comes before anything is deleted.
+    """
+    where = os.fspath(out)
+    _refuse_foreign(out)                    # again, now that nobody else writes ``out``
+    files = sorted(out.iterdir())
+    point_files = {int(m.group(1)): p for p in files if (m := _POINT.fullmatch(p.name))}
+    meta_path = out / SWEEP_JSON
+    if not overwrite:
+        if meta_path.exists():
+            try:
+                meta = json.loads(meta_path.read_text())
+                old = {k: meta[k] for k in config}
+                old_version = meta.get("versions", {}).get("burraco_sim", "unknown")
+            except (ValueError, KeyError, TypeError, AttributeError):
+                raise ValueError(f"out: {where!r} holds an unreadable {SWEEP_JSON}; use another "
+                                 "directory or overwrite (--overwrite)") from None
+            keys = [k for k in config if not _same(k, old[k], config[k])]
+            if keys:
+                raise ValueError(f"out: {where!r} holds a different sweep (differs in: "
+                                 f"{', '.join(keys)}); use another directory or overwrite "
+                                 "(--overwrite)")
+            if old_version != __version__:
+                raise ValueError(f"out: {where!r} holds a sweep of burraco-sim {old_version} "
+                                 f"(this is {__version__}); use another directory or overwrite "
+                                 "(--overwrite)")
+            extra = sorted(k for k in point_files if k >= len(points))
+            if extra:
+                raise ValueError(f"out: {where!r} holds {point_files[extra[0]].name}, beyond "
+                                 f"the {len(points)} points of this grid; use another directory "
+                                 "or overwrite (--overwrite)")
+        elif point_files or (out / SUMMARY_CSV).exists():
+            found = min(point_files.values()).name if point_files else SUMMARY_CSV
+            raise ValueError(f"out: {where!r} holds sweep files ({found}) but no {SWEEP_JSON}; "
+                             "use another directory or overwrite (--overwrite)")
+    # every check passed: delete what an earlier sweep left (all of it with overwrite)
+    for p in files:
+        if p.name != LOCK_NAME and (overwrite or p.name.endswith(".tmp")):
+            p.unlink()
+    if overwrite:
+        point_files = {}
+    resumed = {}
+    for k, p in sorted(point_files.items()):
+        row = _read_point(p, points[k], names, hands, config)
+        if row is None:
+            print(f"sweep: {os.fspath(p)!r} is incomplete or corrupt: computing that point "
+                  "again", file=sys.stderr, flush=True)
+        else:
+            resumed[k] = row
+    if progress and resumed:
+        print(f"resuming: {len(resumed)} of {len(points)} points are in {where!r}",
+              file=sys.stderr, flush=True)
+    _write_meta(out, config, len(points), finished=False)
+    return resumed
+
+
+def _write_meta(out: Path, config: dict, n_points: int, finished: bool) -> None:
+    _write_text(out / SWEEP_JSON, json.dumps(
+        {"format": SWEEP_FORMAT, **config, "points": n_points,
+         "versions": {"burraco_sim": __version__}, "finished": finished}, indent=2) + "\n")
+
+
+def _point_schema(point: dict, names: list) -> pa.Schema:
+    return pa.schema([pa.field(n, pa.int64() if isinstance(point[n], int) else pa.float64())
+                      for n in names] + _DEAL_FIELDS)
+
+
+def _attrs(spec: str, config: dict) -> dict:
+    return {"a": resolve(spec)[0], "b": resolve(config["reference"])[0], "seed": config["seed"],
+            "rules": config["rules"]}
+
+
+def _read_point(path: Path, point: dict, names: list, hands: int,
+                config: dict) -> pd.DataFrame | None:
+    """The summary row of a sound point file, or None if it is unreadable, has the wrong
+    columns or number of rows, other parameter values or not the hands 0..hands-1."""
+    try:
+        table = pq.read_table(path)
+    except (OSError, pa.ArrowException):
+        return None
+    if table.num_rows != hands or table.schema.remove_metadata() != _point_schema(point, names):
+        return None
+    if any(table.column(c).null_count for c in table.column_names):
+        return None
+    for n in names:
+        if not (table.column(n).to_numpy() == point[n]).all():
+            return None
+    if not np.array_equal(table.column("hand_index").to_numpy(), np.arange(hands)):
+        return None
+    per = table.to_pandas()
+    per.attrs.update(_attrs(_point_spec(config["base"], point), config))
+    return _row(per, point, names)
+
+
+def _row(per: pd.DataFrame, point: dict, names: list) -> pd.DataFrame:
+    row = summarize_pairs(per)
+    for n in reversed(names):
+        row.insert(0, n, point[n])
+    return row
+
+
+def _run_points(points: list, specs: list, names: list, config: dict, rules, out: Path | None,
+                resumed: dict, threads, progress: bool, callback) -> pd.DataFrame:
+    """Compute the points not in ``resumed``, write their files; the summary table."""
+    rows = dict(resumed)
+    for k in sorted(resumed):
+        if callback is not None:
+            callback(PointDone(k, dict(points[k]), resumed[k],
+                               os.fspath(out / f"point-{k:03d}.parquet"), True))
     for k, (pt, spec) in enumerate(zip(points, specs)):
-        per = compare_hands(spec, reference, hands, seed, rules, threads, progress)
-        row = summarize_pairs(per)
-        for name in reversed(names):
-            row.insert(0, name, pt[name])
-            per.insert(0, name, pt[name])
-        rows.append(row)
+        if k in rows:
+            continue
+        per = compare_hands(spec, config["reference"], config["hands"], config["seed"], rules,
+                            threads, progress)
+        row = _row(per, pt, names)
+        for n in reversed(names):
+            per.insert(0, n, pt[n])
+        path = None
         if out is not None:
             path = out / f"point-{k:03d}.parquet"
-            tmp = path.with_suffix(".parquet.tmp")
-            pq.write_table(pa.Table.from_pandas(per, preserve_index=False), tmp)
-            os.replace(tmp, path)
-    summary = pd.concat(rows, ignore_index=True)
+            tmp = out / f".{path.name}.tmp"     # hidden: pd.read_parquet(out) never reads it
+            try:
+                pq.write_table(pa.Table.from_pandas(per, preserve_index=False), tmp)
+                os.replace(tmp, path)
+            except OSError as exc:
+                tmp.unlink(missing_ok=True)
+                raise _os_error(path, exc) from None
+            except BaseException:
+                tmp.unlink(missing_ok=True)
+                raise
+        rows[k] = row
+        if callback is not None:
+            callback(PointDone(k, dict(pt), row, os.fspath(path) if path else None, False))
+    summary = pd.concat([rows[k] for k in range(len(points))], ignore_index=True)
     if out is not None:
-        _write_text(out / "_summary.csv", summary.to_csv(index=False))
+        _write_text(out / SUMMARY_CSV, summary.to_csv(index=False))
+        _write_meta(out, config, len(points), finished=True)
     return summary
 
 
+def _os_error(path: Path, exc: OSError) -> OutputError:
+    return OutputError(f"out: cannot write {os.fspath(path)!r}: {exc.strerror or exc}; the "
+                       "completed points are kept: fix it and run the same command again")
+
+
 def _write_text(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
+    tmp = path.with_name(path.name + ".tmp")    # _-prefixed: pd.read_parquet skips it
+    try:
+        tmp.write_text(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise _os_error(path, exc) from None
 
 
 def format_table(summary: pd.DataFrame, names: list) -> str:

@@ -1,12 +1,36 @@
-"""sim.sweep / burraco sweep: a parameter grid on the same deals (issue 5, item 4)."""
+"""sim.sweep / burraco sweep: a parameter grid on the same deals (issue 5, item 4); resuming
+an interrupted sweep, --overwrite and the lock on --out (issue 12)."""
 import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 import sim
-from sim.cli import main
+from sim import sweeps
+from sim.cli import EXAMPLES, main
+from sim.lock import LOCK_NAME, LockedError, holder
 from sim.sweeps import parse_grid
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def snapshot(directory) -> dict:
+    """{name: bytes} of every file in ``directory``."""
+    return {p.name: p.read_bytes() for p in sorted(Path(directory).iterdir()) if p.is_file()}
+
+
+def data_files(directory) -> dict:
+    """The sweep's files without the lock file (its content is the last holder's pid)."""
+    return {k: v for k, v in snapshot(directory).items() if k != LOCK_NAME}
 
 
 def test_grid_points_equal_separate_comparisons(tmp_path):
@@ -33,13 +57,15 @@ def test_grid_points_equal_separate_comparisons(tmp_path):
     assert len(pd.read_csv(out / "_summary.csv")) == 4
 
 
-def test_sweep_refuses_a_non_empty_directory_without_overwrite(tmp_path):
+def test_sweep_refuses_a_different_sweep_without_overwrite(tmp_path):
     out = tmp_path / "sw"
     sim.sweep("heuristic", {"set_bias": [0]}, hands=20, seed=1, out=out)
-    before = (out / "point-000.parquet").read_bytes()
-    with pytest.raises(ValueError, match="not empty"):
+    before = snapshot(out)
+    with pytest.raises(ValueError) as exc:
         sim.sweep("heuristic", {"set_bias": [1]}, hands=20, seed=1, out=out)
-    assert (out / "point-000.parquet").read_bytes() == before
+    msg = str(exc.value)
+    assert "\n" not in msg and repr(str(out)) in msg and "different sweep (differs in: grid)" in msg
+    assert snapshot(out) == before
     sim.sweep("heuristic", {"set_bias": [1]}, hands=20, seed=1, out=out, overwrite=True)
     assert pd.read_parquet(out)["set_bias"].unique().tolist() == [1]
 
@@ -87,3 +113,304 @@ def test_sweep_grid_values_must_be_numbers_and_allowed():
         sim.sweep("heuristic", {"use_wild_to_meld": [0, 2]}, hands=10, seed=1)
     with pytest.raises(ValueError, match="allowed: none"):
         sim.sweep("random", {"pile_threshold": [1]}, hands=10, seed=1)
+
+
+# ------------------------------------------------------------------ resume (issue 12)
+GRID = {"pile_threshold": [1.0, 3.0], "set_bias": [0.0, 2.0]}       # floats, as the CLI parses
+HANDS, SEED = 400, 17
+CLI = ["sweep", "heuristic", "--param", "pile_threshold=1,3", "--param", "set_bias=0,2",
+       "--hands", str(HANDS), "--seed", str(SEED), "--threads", "1", "--quiet"]
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """An uninterrupted sweep: its directory, files and summary."""
+    out = tmp_path_factory.mktemp("ref") / "sw"
+    summary = sim.sweep("heuristic", GRID, HANDS, SEED, out=out, threads=1)
+    return out, data_files(out), summary
+
+
+def interrupt_after(index):
+    def callback(done):
+        if done.index == index and not done.resumed:
+            raise KeyboardInterrupt
+    return callback
+
+
+def test_interrupted_sweep_resumes_to_the_files_of_an_uninterrupted_one(reference, tmp_path):
+    ref_dir, ref_files, ref_summary = reference
+    out = tmp_path / "sw"
+    with pytest.raises(KeyboardInterrupt):
+        sim.sweep("heuristic", GRID, HANDS, SEED, out=out, threads=1,
+                  callback=interrupt_after(1))
+    assert sorted(p.name for p in out.glob("point-*")) == ["point-000.parquet",
+                                                           "point-001.parquet"]
+    assert json.loads((out / "_sweep.json").read_text())["finished"] is False
+    assert holder(out) is None                          # the lock went with the call
+    # a temp file of a killed write, as a crash leaves it: hidden, so the dataset skips it
+    (out / ".point-002.parquet.tmp").write_bytes(b"PAR1 half a file")
+    assert len(pd.read_parquet(out)) == 2 * HANDS
+    seen = []
+    summary = sim.sweep("heuristic", GRID, HANDS, SEED, out=out, threads=1,
+                        callback=lambda d: seen.append((d.index, d.resumed)))
+    assert seen == [(0, True), (1, True), (2, False), (3, False)]
+    pd.testing.assert_frame_equal(summary, ref_summary)
+    assert data_files(out) == ref_files                 # byte for byte, _summary.csv included
+    assert json.loads((out / "_sweep.json").read_text())["finished"] is True
+    pd.testing.assert_frame_equal(pd.read_parquet(out), pd.read_parquet(ref_dir))
+
+
+def test_resume_recomputes_corrupt_point_files_saying_so(reference, tmp_path, capsys):
+    _ref_dir, ref_files, ref_summary = reference
+    out = tmp_path / "sw"
+    out.mkdir()
+    for name, data in ref_files.items():
+        (out / name).write_bytes(data)
+    meta = json.loads((out / "_sweep.json").read_text())
+    (out / "_sweep.json").write_text(json.dumps(dict(meta, finished=False)))
+    # point 0: truncated; point 1: point 3's file (other parameter values);
+    # point 2: one row short; point 3: hand_index 1..N instead of 0..N-1
+    (out / "point-000.parquet").write_bytes(ref_files["point-000.parquet"][:500])
+    (out / "point-001.parquet").write_bytes(ref_files["point-003.parquet"])
+    two = pq.read_table(out / "point-002.parquet")
+    pq.write_table(two.slice(0, HANDS - 1), out / "point-002.parquet")
+    three = pq.read_table(out / "point-003.parquet")
+    i = three.schema.get_field_index("hand_index")
+    three = three.set_column(i, "hand_index", pa.array(range(1, HANDS + 1), pa.int64()))
+    pq.write_table(three, out / "point-003.parquet")
+    (out / "_summary.csv").unlink()
+    capsys.readouterr()
+    seen = []
+    summary = sim.sweep("heuristic", GRID, HANDS, SEED, out=out, threads=1,
+                        callback=lambda d: seen.append(d.resumed))
+    err = capsys.readouterr().err.splitlines()
+    assert seen == [False] * 4
+    assert len(err) == 4
+    for k, line in enumerate(err):
+        assert f"point-00{k}.parquet" in line and "incomplete or corrupt" in line
+    pd.testing.assert_frame_equal(summary, ref_summary)
+    assert data_files(out) == ref_files
+
+
+def test_finished_sweep_run_again_reads_everything_back(reference, tmp_path, capsys):
+    _ref_dir, ref_files, ref_summary = reference
+    out = tmp_path / "sw"
+    sim.sweep("heuristic", GRID, HANDS, SEED, out=out, threads=1)
+    mtimes = {p.name: p.stat().st_mtime_ns for p in out.glob("point-*.parquet")}
+    capsys.readouterr()
+    seen = []
+    summary = sim.sweep("heuristic", GRID, HANDS, SEED, out=out, threads=1,
+                        callback=lambda d: seen.append(d.resumed))
+    assert seen == [True] * 4 and capsys.readouterr().err == ""
+    assert {p.name: p.stat().st_mtime_ns for p in out.glob("point-*.parquet")} == mtimes
+    pd.testing.assert_frame_equal(summary, ref_summary)
+    assert data_files(out) == ref_files
+
+
+@pytest.mark.parametrize("change, differs", [
+    (dict(hands=HANDS + 1), "hands"),
+    (dict(seed=SEED + 1), "seed"),
+    (dict(reference="heuristic:set_bias=1"), "reference"),
+    (dict(rules="fibur_italian"), "rules"),
+    (dict(base="heuristic:discard_w_danger=3"), "base"),
+    (dict(grid={"set_bias": [0.0, 2.0], "pile_threshold": [1.0, 3.0]}), "grid"),   # order
+    (dict(grid={"pile_threshold": [1, 3], "set_bias": [0, 2]}), "grid"),           # int columns
+])
+def test_a_different_sweep_is_refused_naming_what_differs(reference, tmp_path, change, differs):
+    _ref_dir, ref_files, _ = reference
+    out = tmp_path / "sw"
+    out.mkdir()
+    for name, data in ref_files.items():
+        (out / name).write_bytes(data)
+    (out / ".point-001.parquet.tmp").write_bytes(b"left by a killed run")
+    before = snapshot(out)
+    args = dict(base="heuristic", grid=GRID, hands=HANDS, seed=SEED) | change
+    with pytest.raises(ValueError) as exc:
+        sim.sweep(**args, out=out, threads=1)
+    msg = str(exc.value)
+    assert "\n" not in msg and repr(str(out)) in msg
+    assert f"holds a different sweep (differs in: {differs})" in msg and "--overwrite" in msg
+    assert data_files(out) == {k: v for k, v in before.items() if k != LOCK_NAME}
+    assert holder(out) is None                          # a refusal gives the lock back
+
+
+def test_an_output_location_that_cannot_be_written_is_one_line(tmp_path):
+    blocker = tmp_path / "afile"
+    blocker.write_text("x")
+    with pytest.raises(ValueError, match="is a file, not a directory"):
+        sim.sweep("heuristic", {"set_bias": [0]}, 10, 1, out=blocker)
+    with pytest.raises(ValueError) as exc:
+        sim.sweep("heuristic", {"set_bias": [0]}, 10, 1, out=blocker / "sub")
+    assert "\n" not in str(exc.value) and "cannot write" in str(exc.value)
+    assert blocker.read_text() == "x"
+
+
+def test_overwrite_replaces_an_earlier_sweep_entirely(tmp_path):
+    out = tmp_path / "sw"
+    sim.sweep("heuristic", {"set_bias": [0, 1, 2]}, hands=50, seed=1, out=out)
+    (out / ".point-003.parquet.tmp").write_bytes(b"x")
+    (out / "point-004.parquet.tmp").write_bytes(b"x")      # an earlier version's temp name
+    sim.sweep("heuristic", {"pile_threshold": [2]}, hands=60, seed=2, out=out, overwrite=True)
+    assert sorted(data_files(out)) == ["_summary.csv", "_sweep.json", "point-000.parquet"]
+    df = pd.read_parquet(out)
+    assert len(df) == 60 and list(df.columns[:2]) == ["pile_threshold", "hand_index"]
+
+
+def test_overwrite_refuses_foreign_files_and_deletes_nothing(reference, tmp_path):
+    _ref_dir, ref_files, _ = reference
+    out = tmp_path / "sw"
+    out.mkdir()
+    for name, data in ref_files.items():
+        (out / name).write_bytes(data)
+    (out / "notes.txt").write_text("mine")
+    (out / "point-009.parquet.bak").write_bytes(b"mine too")
+    before = snapshot(out)
+    for overwrite in (False, True):
+        with pytest.raises(ValueError) as exc:
+            sim.sweep("heuristic", {"set_bias": [5]}, 10, 1, out=out, overwrite=overwrite)
+        msg = str(exc.value)
+        assert "\n" not in msg and "not a sweep's" in msg and "'notes.txt'" in msg
+        assert snapshot(out) == before
+
+
+def test_unreadable_or_missing_sweep_json_is_refused(reference, tmp_path):
+    _ref_dir, ref_files, _ = reference
+    out = tmp_path / "sw"
+    out.mkdir()
+    (out / "point-000.parquet").write_bytes(ref_files["point-000.parquet"])
+    with pytest.raises(ValueError, match="holds sweep files .point-000.parquet. but no "
+                                         "_sweep.json"):
+        sim.sweep("heuristic", GRID, HANDS, SEED, out=out)
+    meta = json.loads(ref_files["_sweep.json"])
+    del meta["versions"]                                # as an earlier burraco-sim wrote it
+    (out / "_sweep.json").write_text(json.dumps(meta))
+    with pytest.raises(ValueError, match=r"holds a sweep of burraco-sim unknown \(this is "):
+        sim.sweep("heuristic", GRID, HANDS, SEED, out=out)
+    (out / "_sweep.json").write_text("{not json")
+    with pytest.raises(ValueError, match="unreadable _sweep.json"):
+        sim.sweep("heuristic", GRID, HANDS, SEED, out=out)
+    assert data_files(out) == {"_sweep.json": b"{not json",
+                               "point-000.parquet": ref_files["point-000.parquet"]}
+    # only temp files of a run killed before its _sweep.json: a new sweep
+    (out / "_sweep.json").unlink()
+    (out / "point-000.parquet").unlink()
+    (out / "_sweep.json.tmp").write_text("{")
+    sim.sweep("heuristic", {"set_bias": [0]}, hands=10, seed=1, out=out)
+    assert sorted(data_files(out)) == ["_summary.csv", "_sweep.json", "point-000.parquet"]
+
+
+def test_cli_ctrl_c_keeps_points_and_the_same_command_resumes(reference, tmp_path, capsys,
+                                                             monkeypatch):
+    _ref_dir, ref_files, _ = reference
+    out = tmp_path / "sw"
+    real = sweeps.compare_hands
+    calls = []
+
+    def ctrl_c_on_third(*args, **kw):
+        calls.append(args[0])
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kw)
+
+    monkeypatch.setattr(sweeps, "compare_hands", ctrl_c_on_third)
+    assert main(CLI + ["--out", str(out)]) == 130
+    err = capsys.readouterr().err
+    assert err == (f"burraco: interrupted; 2 of 4 points are kept in {str(out)!r}; "
+                   "run the same command again to resume\n")
+    monkeypatch.setattr(sweeps, "compare_hands", real)
+    assert main(CLI + ["--out", str(out)]) == 0
+    assert capsys.readouterr().err == ""
+    assert data_files(out) == ref_files
+
+
+def test_cli_sweep_ctrl_c_then_sigkill_then_the_same_command_finishes_it(tmp_path):
+    """A real Ctrl-C (SIGINT) mid-sweep, then the same command killed with SIGKILL mid-sweep,
+    then the same command again: the files of an uninterrupted sweep, no stale lock."""
+    out = tmp_path / "sw"
+    values = [0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]
+    cmd = [sys.executable, "-m", "sim", "sweep", "heuristic", "--param",
+           "pile_threshold=" + ",".join(map(str, values)), "--hands", "1500", "--seed", "9",
+           "--threads", "1", "--quiet", "--out", str(out)]
+
+    def start_and_wait_for(point):
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120
+        while not (out / f"point-{point:03d}.parquet").exists() and proc.poll() is None \
+                and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if proc.poll() is not None:
+            proc.kill()
+            pytest.fail("the sweep ended before it could be interrupted")
+        return proc
+
+    proc = start_and_wait_for(1)
+    assert holder(out)["pid"] == proc.pid
+    proc.send_signal(signal.SIGINT)
+    err = proc.communicate(timeout=120)[1]
+    kept = len(list(out.glob("point-*.parquet")))
+    assert proc.returncode == 130 and 2 <= kept < len(values)
+    assert err == (f"burraco: interrupted; {kept} of {len(values)} points are kept in "
+                   f"{str(out)!r}; run the same command again to resume\n")
+    proc = start_and_wait_for(kept)
+    try:
+        assert holder(out)["pid"] == proc.pid
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.communicate()
+    assert holder(out) is None
+    assert json.loads((out / "_sweep.json").read_text())["finished"] is False
+    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert not list(out.glob(".*.tmp")) and not list(out.glob("*.tmp"))
+    ref = tmp_path / "ref"
+    sim.sweep("heuristic", {"pile_threshold": values}, 1500, 9, out=ref, threads=1)
+    assert data_files(out) == data_files(ref)
+
+
+HOLD = """\
+import sys
+from sim.lock import DirectoryLock
+with DirectoryLock(sys.argv[1]):
+    print("locked", flush=True)
+    sys.stdin.read()
+"""
+
+
+def test_second_writer_is_refused_while_the_lock_is_held(reference, tmp_path):
+    _ref_dir, ref_files, _ = reference
+    out = tmp_path / "sw"
+    out.mkdir()
+    for name, data in ref_files.items():
+        (out / name).write_bytes(data)
+    meta = json.loads((out / "_sweep.json").read_text())
+    (out / "_sweep.json").write_text(json.dumps(dict(meta, finished=False)))
+    (out / "point-003.parquet").unlink()                 # an interrupted sweep to resume
+    child = subprocess.Popen([sys.executable, "-c", HOLD, str(out)], cwd=ROOT,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline() == "locked\n"
+        before = snapshot(out)
+        r = subprocess.run([sys.executable, "-m", "sim"] + CLI + ["--out", str(out)], cwd=ROOT,
+                           capture_output=True, text=True, timeout=300)
+        assert r.returncode == 2 and r.stdout == ""
+        assert r.stderr.count("\n") == 1 and r.stderr.startswith("burraco: error: out: ")
+        assert repr(str(out)) in r.stderr and f"pid {child.pid}" in r.stderr
+        for overwrite in (False, True):
+            with pytest.raises(LockedError, match=f"pid {child.pid}"):
+                sim.sweep("heuristic", GRID, HANDS, SEED, out=out, overwrite=overwrite)
+        assert snapshot(out) == before
+    finally:
+        child.stdin.close()
+        child.wait(timeout=60)
+    assert main(CLI + ["--out", str(out)]) == 0           # released: the same command resumes
+    assert data_files(out) == ref_files
+
+
+# ------------------------------------------------------------------ docs (issue 12, item 10)
+def test_readme_api_sweep_and_cli_examples_write_different_directories():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    api = set(re.findall(r"""sim\.sweep\([^)]*\bout=["']([^"']+)["']""", readme))
+    cli = set(re.findall(r"--out\s+(\S+)", readme + EXAMPLES))
+    assert api and "runs/sweep-pile" in cli
+    assert not api & cli, f"the README's sim.sweep example writes {api & cli}, as a CLI example"
