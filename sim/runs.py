@@ -27,8 +27,6 @@ import pyarrow.compute as pc
 import pyarrow.dataset as pds
 import pyarrow.parquet as pq
 
-from kernels import layout as L
-
 from . import dataset, rundir
 from .lock import DirectoryLock, describe, holder
 from .match import MATCH_STRIDE
@@ -86,6 +84,8 @@ class RunStatus:
     others: list = field(default_factory=list)
     writer: dict | None = None
     manifest_format: int = rundir.FORMAT
+    rows: dict = field(default_factory=dict, repr=False)           # ok shard -> hand rows
+    rows_matches: dict = field(default_factory=dict, repr=False)   # ok shard -> matches
 
     @property
     def complete(self) -> bool:
@@ -165,17 +165,43 @@ def _shard_problem(path: Path, a: int, b: int, run_id: str, rows: int | None = N
         return f"unreadable Parquet file ({' '.join(str(exc).split())[:120]})"
     if meta.num_rows != rows:
         return f"{meta.num_rows} rows, the manifest expects {rows}"
-    try:
-        table = pq.read_table(path, columns=["run_id", "hand_index"])
-    except (OSError, pa.ArrowException) as exc:
-        return f"unreadable data ({' '.join(str(exc).split())[:120]})"
-    idx = table.column("hand_index")
-    if idx[0].as_py() != first or not last[0] <= idx[-1].as_py() <= last[1]:
-        return (f"hands {idx[0].as_py()}..{idx[-1].as_py()}, expected {first}.."
+    found = _footer_range(meta)
+    if found is None:                    # no statistics in the footer: read the two columns
+        try:
+            table = pq.read_table(path, columns=["run_id", "hand_index"])
+        except (OSError, pa.ArrowException) as exc:
+            return f"unreadable data ({' '.join(str(exc).split())[:120]})"
+        idx, ids = table.column("hand_index"), table.column("run_id")
+        found = (idx[0].as_py(), idx[-1].as_py(), ids[0].as_py(), ids[-1].as_py())
+    lo, hi, id_lo, id_hi = found
+    if lo != first or not last[0] <= hi <= last[1]:
+        return (f"hands {lo}..{hi}, expected {first}.."
                 + (f"{last[0]}" if last[0] == last[1] else f"{last[0]}-{last[1]}"))
-    if table.column("run_id")[0].as_py() != run_id:
+    if id_lo != run_id or id_hi != run_id:
         return "belongs to another run"
     return None
+
+
+def _footer_range(meta) -> tuple | None:
+    """``(first hand_index, last hand_index, min run_id, max run_id)`` from the column
+    statistics of a shard's footer (the hand indices rise through a shard), or None if
+    the footer has no statistics for them."""
+    names = [meta.schema.column(i).name for i in range(meta.num_columns)]
+    if "hand_index" not in names or "run_id" not in names or not meta.num_row_groups:
+        return None
+    h, r = names.index("hand_index"), names.index("run_id")
+    lo = hi = id_lo = id_hi = None
+    for g in range(meta.num_row_groups):
+        sh, sr = meta.row_group(g).column(h).statistics, meta.row_group(g).column(r).statistics
+        if sh is None or sr is None or not sh.has_min_max or not sr.has_min_max:
+            return None
+        lo = sh.min if lo is None else min(lo, sh.min)
+        hi = sh.max if hi is None else max(hi, sh.max)
+        id_lo = sr.min if id_lo is None else min(id_lo, sr.min)
+        id_hi = sr.max if id_hi is None else max(id_hi, sr.max)
+    if isinstance(id_lo, bytes):
+        id_lo, id_hi = id_lo.decode(), id_hi.decode()
+    return lo, hi, id_lo, id_hi
 
 
 def _match_shard_problem(table: Path, hands: Path, a: int, b: int,
@@ -243,6 +269,8 @@ def check_run(directory: str | os.PathLike) -> RunStatus:
             why, rows = _shard_problem(files[0], a, b, manifest["run_id"]), b - a
         if why is None:
             status.ok.append(name)
+            status.rows[name] = rows
+            status.rows_matches[name] = b - a if kind == "matches" else 0
             status.hands_done += rows
             status.matches_done += b - a if kind == "matches" else 0
         else:
@@ -323,12 +351,17 @@ def _read(status: RunStatus, sub: str, schema: pa.Schema, columns, filter, key: 
     try:
         table = pds.dataset(files, format="parquet", schema=schema).to_table(
             columns=cols, filter=filter)
-    except (pa.ArrowException, TypeError) as exc:
+    except (pa.ArrowException, TypeError, OSError) as exc:
         text = " ".join(str(exc).split())
         field = re.search(r"No match for FieldRef\.Name\((\w+)\)", text)
         if field:
             text = (f"unknown column {field.group(1)!r}; the columns are sim.dataset.COLUMNS "
                     "(a match run's hands: MATCH_HAND_COLUMNS)")
+        elif filter is None or isinstance(exc, OSError):
+            raise ValueError(f"{what}: a shard of {status.directory!r} cannot be read "
+                             f"({text[:160]}); its footer is sound but its data is damaged: "
+                             "delete that shard and run the same 'burraco simulate' command "
+                             "again") from None
         raise ValueError(f"{what}: filter {filter}: {text[:200]}") from None
     frame = dataset.table_to_frame(table)
     if key in frame.columns:
@@ -398,16 +431,23 @@ def summarize_run(directory: str | os.PathLike) -> tuple[Summary | MatchSummary,
     status = check_run(directory)
     summary = MatchSummary() if status.kind == "matches" else Summary()
     hands_dir, matches_dir = rundir.data_dirs(status.manifest_format)
-    cols = list(L.REC_COLUMNS)
-    for name in status.ok:
+    for name in list(status.ok):
         path = os.path.join(status.directory, hands_dir, name)
-        if status.kind == "matches":
-            table = pq.read_table(path)
-            matches = pq.read_table(os.path.join(status.directory, matches_dir, name))
-            summary.add(dataset.match_block(table, matches), resumed=True)
-        else:
-            summary.add(dataset.table_to_records(pq.read_table(path, columns=cols)),
-                        resumed=True)
+        try:
+            if status.kind == "matches":
+                table = pq.read_table(path)
+                matches = pq.read_table(os.path.join(status.directory, matches_dir, name))
+                block = dataset.match_block(table, matches)
+            else:
+                block = dataset.table_to_records(pq.read_table(path))   # every column: checked
+        except (OSError, pa.ArrowException, KeyError) as exc:
+            # a sound footer over damaged data: only reading the data finds it
+            status.ok.remove(name)
+            status.corrupt[name] = f"damaged data ({' '.join(str(exc).split())[:100]})"
+            status.hands_done -= status.rows.get(name, 0)
+            status.matches_done -= status.rows_matches.get(name, 0)
+            continue
+        summary.add(block, resumed=True)
     summary.finish()
     return summary, status
 

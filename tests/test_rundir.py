@@ -526,3 +526,25 @@ def test_readme_gives_the_one_line_read_of_each_reader():
                  "duckdb.sql(\"SELECT * FROM 'runs/demo/hands/*.parquet'\")",
                  'pl.read_parquet("runs/demo/hands/*.parquet")'):
         assert line in text, line
+
+
+def test_a_sound_footer_over_damaged_data_is_one_line_everywhere(tmp_path, capsys, reference):
+    """The footer check passes; the data pages are garbage: every reader says so in one line,
+    summarize reports the shard corrupt, and the same simulate command re-simulates it."""
+    out = make_run(tmp_path / "run")
+    victim = out / "hands" / "shard-000000001000-000000002000.parquet"
+    data = bytearray(victim.read_bytes())
+    for k in range(200, 2200):                        # data pages, far from the footer
+        data[k] ^= 0x5A
+    victim.write_bytes(bytes(data))
+    assert sim.check_run(out).complete                 # the footer is sound
+    with pytest.raises(ValueError) as exc:
+        sim.load(out)
+    assert "\n" not in str(exc.value) and "cannot be read" in str(exc.value)
+    assert main(["summarize", str(out)]) == 1
+    text = capsys.readouterr().out
+    assert f"corrupt shard {victim.name}: damaged data" in text
+    assert "2,000 of 3,000 hands" in text
+    assert main(cli_args(out)) == 0
+    assert "is incomplete or corrupt" in capsys.readouterr().err
+    pd.testing.assert_frame_equal(sim.load(out), reference)
