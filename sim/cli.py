@@ -260,7 +260,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
                   executor=args.executor, scheduler=args.scheduler, workers=args.workers)
     if args.matches is None and args.max_hands_per_match is not None:
         raise ValueError("--max-hands-per-match applies to match runs only (--matches N)")
-    summary = Summary() if args.matches is None else MatchSummary()
+    summary = (Summary if args.matches is None else MatchSummary)(out=args.out)
     try:
         if args.matches is None:
             simulate(args.hands, args.seed, callback=summary.add_shard, **common)

@@ -294,11 +294,11 @@ def load_matches(directory: str | os.PathLike, columns=None, filter=None) -> pd.
 
 
 def summarize_run(directory: str | os.PathLike) -> tuple[Summary | MatchSummary, RunStatus]:
-    """The run summary (as ``burraco simulate`` prints it) of the complete shards,
-    and the directory's :class:`RunStatus`; a :class:`sim.runner.MatchSummary` for a
-    match run."""
+    """The run summary (as ``burraco simulate`` prints it, without the rows about the
+    simulation: ``read_back`` is set) of the complete shards, and the directory's
+    :class:`RunStatus`; a :class:`sim.runner.MatchSummary` for a match run."""
     status = check_run(directory)
-    summary = MatchSummary() if status.kind == "matches" else Summary()
+    summary = (MatchSummary if status.kind == "matches" else Summary)(read_back=True)
     for name in status.ok:
         table = pq.read_table(os.path.join(status.directory, name))
         if status.kind == "matches":

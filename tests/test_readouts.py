@@ -1,0 +1,118 @@
+"""Readouts that must not mislead (issue 12 item 10): summaries of data read back, the match
+summary's capped row, compare/sweep with one deal or identical play, SIGTERM, and where the
+"simulating it again" notice goes."""
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import sim
+from sim.cli import main
+from sim.comparison import format_summary, summarize_pairs
+from sim.runner import MatchSummary
+from sim.sweeps import format_table
+
+ROOT = Path(__file__).resolve().parents[1]
+HANDS, SHARD, SEED = 300, 100, 31
+PROCESS_ROWS = ("hands simulated now", "hands/s", "elapsed s", "matches simulated now",
+                "matches/s")
+
+
+def rows(text: str) -> dict:
+    """``label -> rest of the line`` of a summary table (labels are separated from the
+    values by at least two spaces)."""
+    out = {}
+    for line in text.splitlines():
+        label, sep, rest = line.partition("  ")
+        if sep and label.strip():
+            out.setdefault(label.strip(), rest.strip())
+    return out
+
+
+def cli_run(out):
+    return ["simulate", "--hands", str(HANDS), "--seed", str(SEED), "--out", str(out),
+            "--shard-size", str(SHARD), "--quiet"]
+
+
+@pytest.fixture(scope="module")
+def hand_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("readouts") / "run"
+    sim.simulate(HANDS, SEED, out=out, shard_size=SHARD, return_frame=False)
+    return out, sim.load(out)
+
+
+# ------------------------------------------------------------------ summaries of data read back
+def test_summarize_of_a_frame_describes_data_not_a_process(hand_run):
+    _, df = hand_run
+    text = sim.summarize(df).format()
+    got = rows(text)
+    for label in PROCESS_ROWS:
+        assert label not in got, text
+    assert got["hands"] == f"{HANDS:,}"
+    assert got["mean turns per hand"] == f"{df['turns'].mean():.2f}"
+    assert got["mean score per hand"].split() == [f"{df['score_t0'].mean():.2f}",
+                                                  f"{df['score_t1'].mean():.2f}"]
+
+
+def test_cli_summarize_of_a_finished_run_has_no_simulation_rows(hand_run, capsys):
+    out, df = hand_run
+    assert main(["summarize", str(out)]) == 0
+    text = capsys.readouterr().out
+    got = rows(text)
+    for label in PROCESS_ROWS:
+        assert label not in got, text
+    assert got["hands"] == f"{HANDS:,}"
+    closed = (df["end_reason"] == "closed").mean()
+    assert got["end: closed"] == f"{closed:.2%}"
+
+
+def test_simulate_of_a_complete_run_says_everything_was_read_back(hand_run, tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(cli_run(out)) == 0
+    first = rows(capsys.readouterr().out)
+    assert first["hands simulated now"] == f"{HANDS:,}" and "hands/s" in first
+    assert main(cli_run(out)) == 0                     # complete: nothing left to simulate
+    text = capsys.readouterr().out
+    got = rows(text)
+    assert got["hands simulated now"] == f"0  (all read back from {str(out)!r})"
+    assert "hands/s" not in got, text
+    assert got["mean score per hand"] == first["mean score per hand"]
+    # a partial resume says how many hands came from disk
+    (out / "shard-000000000100-000000000200.parquet").unlink()
+    assert main(cli_run(out)) == 0
+    got = rows(capsys.readouterr().out)
+    assert got["hands simulated now"] == f"{SHARD:,}  ({HANDS - SHARD:,} hands read back from " \
+                                         f"{str(out)!r})"
+    assert re.fullmatch(r"[\d,]+", got["hands/s"])
+
+
+def test_match_summary_puts_capped_matches_above_the_team_columns(tmp_path, capsys):
+    summary = MatchSummary()
+    res = sim.simulate_matches(40, 3, max_hands_per_match=3, shard_size=16,
+                               out=tmp_path / "m", callback=summary.add_shard)
+    capped = int(res.matches["winner"].isna().sum())
+    assert 0 < capped < 40                              # the cap ended some matches, not all
+    summary.finish()
+    text = summary.format()
+    lines = text.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.split() == ["team", "0", "team", "1"])
+    cap = next(i for i, line in enumerate(lines) if line.startswith("capped matches (no winner)"))
+    share = next(i for i, line in enumerate(lines) if line.startswith("share of matches capped"))
+    assert cap < header and share < header
+    assert lines[cap].split()[-1] == f"{capped:,}"      # the count alone, no column after it
+    assert lines[share].split()[-1] == f"{capped / 40:.2%}"
+    won = res.matches["winner"].value_counts()
+    assert rows(text)["matches won"].split() == [f"{won.get(0, 0):,}", f"{won.get(1, 0):,}"]
+    # read back, the same figures without the process rows
+    assert main(["summarize", str(tmp_path / "m")]) == 0
+    back = capsys.readouterr().out
+    for label in PROCESS_ROWS:
+        assert label not in rows(back), back
+    assert rows(back)["capped matches (no winner)"] == f"{capped:,}"
