@@ -872,9 +872,12 @@ def _run(work: HandWork, total: int, shard_size: int, config: dict, o: _Options)
             back = work.read(f, a, b) if f is not None and f[-1].exists() else None
             if back is None and i in on_disk:
                 on_disk.discard(i)
+                msg = f"{f[-1].name} is incomplete or corrupt: simulating it again"
                 if bar is not None:
-                    bar.write(f"{f[-1].name} is incomplete or corrupt: simulating it again")
+                    bar.write(msg, file=sys.stderr)
                     bar.update(-(b - a))
+                else:
+                    print(msg, file=sys.stderr)
             if back is not None:
                 rec, block, shard_tables = back
                 finish(ShardDone(a, b, rec, 0.0, True, os.fspath(f[-1]), block), shard_tables)

@@ -116,3 +116,19 @@ def test_match_summary_puts_capped_matches_above_the_team_columns(tmp_path, caps
     for label in PROCESS_ROWS:
         assert label not in rows(back), back
     assert rows(back)["capped matches (no winner)"] == f"{capped:,}"
+
+
+# ------------------------------------------------------------------ notices on stderr
+@pytest.mark.parametrize("quiet", [False, True])
+def test_resimulated_shard_notice_goes_to_stderr(hand_run, tmp_path, capsys, quiet):
+    out = tmp_path / "run"
+    sim.simulate(HANDS, SEED, out=out, shard_size=SHARD, return_frame=False)
+    victim = out / "shard-000000000100-000000000200.parquet"
+    victim.write_bytes(b"not a parquet file")
+    argv = cli_run(out)[:-1] + (["--quiet"] if quiet else [])
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    notice = f"{victim.name} is incomplete or corrupt: simulating it again"
+    assert notice not in captured.out
+    assert captured.err.count(notice) == 1
+    pd.testing.assert_frame_equal(sim.load(out), hand_run[1])
