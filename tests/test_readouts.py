@@ -132,3 +132,42 @@ def test_resimulated_shard_notice_goes_to_stderr(hand_run, tmp_path, capsys, qui
     assert notice not in captured.out
     assert captured.err.count(notice) == 1
     pd.testing.assert_frame_equal(sim.load(out), hand_run[1])
+
+
+# ------------------------------------------------------------------ SIGTERM
+def test_sigterm_stops_like_ctrl_c_and_the_same_command_resumes(tmp_path):
+    """A real process, with its progress bar, terminated once its first shard is on disk."""
+    out = tmp_path / "run"
+    hands, shard, seed = 300_000, 20_000, 1
+    cmd = [sys.executable, "-m", "sim", "simulate", "--hands", str(hands), "--seed", str(seed),
+           "--out", str(out), "--shard-size", str(shard)]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    deadline = time.monotonic() + 300                  # a cold Numba cache compiles first
+    while not list(out.rglob("shard-*.parquet")) and proc.poll() is None \
+            and time.monotonic() < deadline:
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGTERM)
+    stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 143, stderr[-2000:]
+    kept = sorted(out.rglob("shard-*.parquet"))
+    assert 1 <= len(kept) < hands // shard               # stopped mid-run
+    last = stderr.strip().splitlines()[-1]
+    assert last == (f"burraco: terminated by SIGTERM; {len(kept) * shard:,} hands in completed "
+                    f"shards are kept in {str(out)!r}; run the same command again to resume")
+    assert "Traceback" not in stderr and stdout == ""
+    assert not list(out.rglob("*.tmp"))                 # the shard being written was discarded
+    manifest = json.loads((out / "_manifest.json").read_text())
+    assert not manifest["finished"]
+
+    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert f"({len(kept) * shard:,} hands read back from {str(out)!r})" in done.stdout
+    ref = sim.simulate(hands, seed, shard_size=shard, return_frame=True)
+    pd.testing.assert_frame_equal(sim.load(out), ref)
+
+
+def test_sigterm_handler_is_restored_after_main(tmp_path):
+    before = signal.getsignal(signal.SIGTERM)
+    assert main(["rules"]) == 0
+    assert signal.getsignal(signal.SIGTERM) is before
