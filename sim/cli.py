@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import signal
 import sys
@@ -227,7 +228,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("b", metavar="B", help="strategy spec of B")
     _paired_options(p, "number of deals; each is played twice (e.g. 200000 or 2e5)")
     p.add_argument("--format", choices=("text", "json"), default="text",
-                   help="text: a readable summary (default); json: the summary row")
+                   help="text: a readable summary (default); json: the summary row "
+                        "(null where there is no value: the interval with one deal)")
     p.set_defaults(func=_cmd_compare)
 
     p = sub.add_parser(
@@ -345,14 +347,20 @@ def _cmd_summarize(args: argparse.Namespace) -> int:
     return 1 if status.corrupt else 0
 
 
+def _json_value(v):
+    """A summary value for JSON: NumPy scalars as Python ones, NaN and inf as None (null)."""
+    v = v.item() if hasattr(v, "item") else v
+    return None if isinstance(v, float) and not math.isfinite(v) else v
+
+
 def _cmd_compare(args: argparse.Namespace) -> int:
     from .comparison import compare, format_summary
 
     row = compare(args.a, args.b, args.hands, args.seed, rules=_rules(args),
                   threads=args.threads, progress=not args.quiet).iloc[0]
     if args.format == "json":
-        print(json.dumps({k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()},
-                         indent=2))
+        print(json.dumps({k: _json_value(v) for k, v in row.items()}, indent=2,
+                         allow_nan=False))
     else:
         print(format_summary(row))
     return 0

@@ -118,6 +118,65 @@ def test_match_summary_puts_capped_matches_above_the_team_columns(tmp_path, caps
     assert rows(back)["capped matches (no winner)"] == f"{capped:,}"
 
 
+# ------------------------------------------------------------------ compare and sweep
+def strict_json(text: str):
+    def refuse(token):
+        raise ValueError(f"not JSON: {token}")
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_compare_one_deal_has_no_interval(capsys):
+    per = sim.compare_hands("heuristic", "random", 1, 1)
+    diff = float(per["diff"].iloc[0])
+    assert main(["compare", "heuristic", "random", "--hands", "1", "--seed", "1", "--quiet"]) == 0
+    text = capsys.readouterr().out
+    assert "nan" not in text.lower(), text
+    got = rows(text)
+    assert got["mean score difference A - B per hand"] == f"{diff:+,.1f} points"
+    assert got["95% interval"] == "none: needs at least two deals"
+    assert got["variance reduction vs independent deals"] == "none: needs at least two deals"
+    assert main(["compare", "heuristic", "random", "--hands", "1", "--seed", "1", "--quiet",
+                 "--format", "json"]) == 0
+    doc = strict_json(capsys.readouterr().out)
+    assert doc["mean_diff"] == diff and doc["hands"] == 1
+    assert doc["ci95_low"] is None and doc["ci95_high"] is None and doc["se"] is None
+    assert doc["var_reduction"] is None
+
+
+def test_compare_identical_strategies_says_the_differences_are_zero(capsys):
+    assert main(["compare", "heuristic", "heuristic", "--hands", "40", "--seed", "2",
+                 "--quiet"]) == 0
+    text = capsys.readouterr().out
+    assert "inf" not in text, text
+    got = rows(text)
+    assert got["95% interval"] == "+0.0 .. +0.0"
+    assert got["variance reduction vs independent deals"].startswith(
+        "none: every paired difference is 0")
+    assert main(["compare", "heuristic", "heuristic", "--hands", "40", "--seed", "2", "--quiet",
+                 "--format", "json"]) == 0
+    doc = strict_json(capsys.readouterr().out)
+    assert doc["var_reduction"] is None and doc["mean_diff"] == 0.0 and doc["se"] == 0.0
+
+
+def test_format_summary_of_a_real_comparison_keeps_its_numbers():
+    row = summarize_pairs(sim.compare_hands("heuristic", "random", 50, 4)).iloc[0]
+    got = rows(format_summary(row))
+    assert got["95% interval"] == f"{row.ci95_low:+,.1f} .. {row.ci95_high:+,.1f}"
+    assert got["variance reduction vs independent deals"] == f"×{row.var_reduction:.2f}"
+
+
+def test_sweep_table_with_one_deal_shows_no_nan(capsys):
+    assert main(["sweep", "heuristic", "--param", "pile_threshold=1,3", "--hands", "1",
+                 "--seed", "1", "--quiet"]) == 0
+    text = capsys.readouterr().out
+    assert "nan" not in text.lower(), text
+    assert "95% interval: none, it needs at least two deals per point" in text
+    summary = sim.sweep("heuristic", {"pile_threshold": [1, 3]}, 1, 1)
+    table = format_table(summary, ["pile_threshold"]).splitlines()
+    for line, diff in zip(table[1:3], summary["mean_diff"]):
+        assert line.split()[1:4] == [f"{diff:+.1f}", "-", "-"]
+
+
 # ------------------------------------------------------------------ notices on stderr
 @pytest.mark.parametrize("quiet", [False, True])
 def test_resimulated_shard_notice_goes_to_stderr(hand_run, tmp_path, capsys, quiet):
