@@ -2,8 +2,8 @@
 strategies | rules``.
 
 Invalid input gives one line ``burraco: error: <message>`` on stderr and exit
-code 2; an interrupted run (Ctrl-C) keeps its completed shards (a sweep its
-completed points) and exits with 130.
+code 2; an interrupted run keeps its completed shards (a sweep its completed
+points) and exits with 130 (Ctrl-C, SIGINT) or 143 (SIGTERM).
 """
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import argparse
 import json
 import math
 import os
+import signal
 import sys
 
 from ._version import __version__
@@ -50,6 +51,41 @@ def _count(text: str) -> int:
     if abs(value) > 1e15:
         raise argparse.ArgumentTypeError(f"{text!r} is far too large")
     return int(value)
+
+
+class Terminated(KeyboardInterrupt):
+    """Raised by the SIGTERM handler that :func:`main` installs, so that a terminated
+    command stops as after Ctrl-C (completed shards kept, the shard being written
+    discarded); ``signum`` is the signal number."""
+
+    def __init__(self, signum: int = signal.SIGTERM) -> None:
+        super().__init__(signum)
+        self.signum = int(signum)
+
+    @property
+    def name(self) -> str:
+        """The signal's name, e.g. ``"SIGTERM"``."""
+        return signal.Signals(self.signum).name
+
+    @property
+    def exit_code(self) -> int:
+        """128 + the signal number (143 for SIGTERM), as a shell reports a signal death."""
+        return 128 + self.signum
+
+
+def _raise_terminated(signum, frame):
+    """SIGTERM handler of :func:`main`: a second SIGTERM during the clean-up ends the
+    process at once (the default action)."""
+    signal.signal(signum, signal.SIG_DFL)
+    raise Terminated(signum)
+
+
+def _stopped(exc: KeyboardInterrupt) -> tuple[str, int]:
+    """How an interruption is reported: ``("interrupted", 130)`` for Ctrl-C,
+    ``("terminated by SIGTERM", 143)`` for :class:`Terminated`."""
+    if isinstance(exc, Terminated):
+        return f"terminated by {exc.name}", exc.exit_code
+    return "interrupted", 130
 
 
 class _Parser(argparse.ArgumentParser):
@@ -212,7 +248,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("b", metavar="B", help="strategy spec of B")
     _paired_options(p, "number of deals; each is played twice (e.g. 200000 or 2e5)")
     p.add_argument("--format", choices=("text", "json"), default="text",
-                   help="text: a readable summary (default); json: the summary row")
+                   help="text: a readable summary (default); json: the summary row "
+                        "(null where there is no value: the interval with one deal)")
     p.set_defaults(func=_cmd_compare)
 
     p = sub.add_parser(
@@ -341,7 +378,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
                   executor=args.executor, scheduler=args.scheduler, workers=args.workers)
     if args.matches is None and args.max_hands_per_match is not None:
         raise ValueError("--max-hands-per-match applies to match runs only (--matches N)")
-    summary = Summary() if args.matches is None else MatchSummary()
+    summary = (Summary if args.matches is None else MatchSummary)(out=args.out)
     try:
         if args.matches is None:
             simulate(args.hands, args.seed, callback=summary.add_shard, **common)
@@ -350,12 +387,20 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
                    else {"max_hands_per_match": args.max_hands_per_match})
             simulate_matches(args.matches, args.seed, callback=summary.add_shard, **common,
                              **cap)
-    except KeyboardInterrupt:
-        done = (f"{summary.hands:,} hands" if args.matches is None
-                else f"{summary.matches:,} matches")
-        print(f"burraco: interrupted; {done} in completed shards are kept in "
+    except KeyboardInterrupt as exc:
+        what, code = _stopped(exc)
+        hands, matches = summary.hands, (None if args.matches is None else summary.matches)
+        try:        # a shard renamed into place just before the signal is kept too
+            from .runs import check_run
+            status = check_run(args.out)
+            hands = max(hands, status.hands_done)
+            matches = None if matches is None else max(matches, status.matches_done)
+        except (ValueError, OSError):       # stopped before the manifest was written
+            pass
+        done = f"{hands:,} hands" if matches is None else f"{matches:,} matches"
+        print(f"burraco: {what}; {done} in completed shards are kept in "
               f"{args.out!r}; run the same command again to resume", file=sys.stderr)
-        return 130
+        return code
     summary.finish()
     print(summary.format())
     hands_dir = os.path.join(args.out, "hands")
@@ -385,14 +430,20 @@ def _cmd_summarize(args: argparse.Namespace) -> int:
     return 1 if (status.corrupt or status.stray) else 0
 
 
+def _json_value(v):
+    """A summary value for JSON: NumPy scalars as Python ones, NaN and inf as None (null)."""
+    v = v.item() if hasattr(v, "item") else v
+    return None if isinstance(v, float) and not math.isfinite(v) else v
+
+
 def _cmd_compare(args: argparse.Namespace) -> int:
     from .comparison import compare, format_summary
 
     row = compare(args.a, args.b, args.hands, args.seed, rules=_rules(args),
                   threads=args.threads, progress=not args.quiet).iloc[0]
     if args.format == "json":
-        print(json.dumps({k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()},
-                         indent=2))
+        print(json.dumps({k: _json_value(v) for k, v in row.items()}, indent=2,
+                         allow_nan=False))
     else:
         print(format_summary(row))
     return 0
@@ -501,10 +552,25 @@ def main(argv: list | None = None) -> int:
     -------
     int
         Exit code: 0 success, 1 debug checks failed, 2 invalid input,
-        130 interrupted.  (argparse itself exits with 2 on a malformed
-        command line.)
+        130 interrupted (SIGINT, Ctrl-C), 143 terminated (SIGTERM).
+        (argparse itself exits with 2 on a malformed command line.)
+
+    Notes
+    -----
+    While the command runs, SIGTERM raises :class:`Terminated` (a
+    ``KeyboardInterrupt``), so a run stops as after Ctrl-C: completed shards
+    are kept, the shard being written is discarded; a second SIGTERM ends the
+    process at once.  The previous SIGTERM handler is restored before
+    returning; called outside the main thread (where Python cannot set
+    handlers), SIGTERM keeps its handler.
     """
     args = build_parser().parse_args(argv)
+    try:
+        old_term = signal.signal(signal.SIGTERM, _raise_terminated)
+        if old_term is None:             # set outside Python: cannot be restored as it was
+            old_term = signal.SIG_DFL
+    except ValueError:                   # not the main thread: no handler can be set
+        old_term = None
     try:
         return args.func(args)
     except (ValueError, TypeError) as exc:
@@ -515,6 +581,10 @@ def main(argv: list | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
-    except KeyboardInterrupt:
-        print("burraco: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        what, code = _stopped(exc)
+        print(f"burraco: {what}", file=sys.stderr)
+        return code
+    finally:
+        if old_term is not None:
+            signal.signal(signal.SIGTERM, old_term)

@@ -10,7 +10,7 @@ out of the paired difference
 
 whose mean estimates how many points per hand A gains over B.  The 95%
 interval is ``mean +- 1.96 * sd(p) / sqrt(n)`` (normal approximation; use
-thousands of deals).
+thousands of deals); one deal has no interval (NaN in the summary row).
 
 The variance reduction compares this design with the same number of games
 played on independent deals: ``Var(d) / (2 Var(p))`` where ``d`` is the
@@ -37,16 +37,17 @@ SUMMARY_COLUMNS = {
     "hands": "deals played (each twice, seats swapped)",
     "games": "games played (2 x hands)",
     "mean_diff": "mean paired score difference A - B per hand (points)",
-    "ci95_low": "lower end of the 95% interval of mean_diff (points)",
-    "ci95_high": "upper end of the 95% interval of mean_diff (points)",
-    "se": "standard error of mean_diff (points)",
+    "ci95_low": "lower end of the 95% interval of mean_diff (points; NaN with one deal)",
+    "ci95_high": "upper end of the 95% interval of mean_diff (points; NaN with one deal)",
+    "se": "standard error of mean_diff (points; NaN with one deal)",
     "a_win_share": "share of games A's team scored more than B's team",
     "b_win_share": "share of games B's team scored more than A's team",
     "tie_share": "share of games with equal scores",
     "a_mean_score": "A's mean hand score per game (points)",
     "b_mean_score": "B's mean hand score per game (points)",
     "var_reduction": "variance of independent deals / variance of the paired design "
-                     "(for the same number of games)",
+                     "(for the same number of games; inf if every paired difference is equal, "
+                     "e.g. all 0 for identical play, NaN with one deal)",
     "seed": "run seed (the deals are hands 0 .. hands-1 of this seed)",
 }
 
@@ -133,7 +134,21 @@ def compare_hands(a: str, b: str, hands: int, seed: int, rules=None,
 
 
 def summarize_pairs(per_hand: pd.DataFrame) -> pd.DataFrame:
-    """The one-row summary (:data:`SUMMARY_COLUMNS`) of :func:`compare_hands` output."""
+    """The one-row summary (:data:`SUMMARY_COLUMNS`) of :func:`compare_hands` output.
+
+    Parameters
+    ----------
+    per_hand : pandas.DataFrame
+        One row per deal, as :func:`compare_hands` returns it (at least one).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row.  With a single deal ``se``, ``ci95_low``, ``ci95_high`` and
+        ``var_reduction`` are NaN (no spread to estimate); ``var_reduction``
+        is inf when the paired differences do not vary (all 0 when A and B
+        play alike on every deal) but the single games do.
+    """
     n = len(per_hand)
     d_x = (per_hand["a_score_t0"] - per_hand["b_score_t1"]).to_numpy(np.float64)
     d_y = (per_hand["a_score_t1"] - per_hand["b_score_t0"]).to_numpy(np.float64)
@@ -203,8 +218,34 @@ def compare(a: str, b: str, hands: int, seed: int, rules=None, threads: int | No
     return summarize_pairs(compare_hands(a, b, hands, seed, rules, threads, progress))
 
 
+def _interval_text(row) -> str:
+    """The 95% interval of a summary row as text, or why there is none (one deal)."""
+    if row["hands"] < 2 or not (math.isfinite(row["ci95_low"])
+                                and math.isfinite(row["ci95_high"])):
+        return "none: needs at least two deals"
+    return f"{row['ci95_low']:+,.1f} .. {row['ci95_high']:+,.1f}"
+
+
+def _reduction_text(row) -> str:
+    """The variance reduction of a summary row as text (``×3.21``), or why there is none."""
+    r = row["var_reduction"]
+    if row["hands"] < 2:
+        return "none: needs at least two deals"
+    if math.isfinite(r):
+        return f"×{r:.2f}"
+    if row["mean_diff"] == 0:
+        return ("none: every paired difference is 0 (as when A and B play alike on every "
+                "deal)")
+    return "none: every paired difference is the same (no spread to reduce)"
+
+
 def format_summary(row: pd.Series) -> str:
-    """The summary row as the text ``burraco compare`` prints."""
+    """The summary row as the text ``burraco compare`` prints.
+
+    With one deal the interval and the variance reduction say that they need
+    at least two deals; when the paired differences do not vary (A and B play
+    alike) the variance reduction says so instead of printing ``×inf``.
+    """
     def signed(x):
         return f"{x:+,.1f}"
 
@@ -215,10 +256,10 @@ def format_summary(row: pd.Series) -> str:
         f"seed {row['seed']})",
         "",
         f"{'mean score difference A - B per hand':<44}{signed(row['mean_diff'])} points",
-        f"{'95% interval':<44}{signed(row['ci95_low'])} .. {signed(row['ci95_high'])}",
+        f"{'95% interval':<44}{_interval_text(row)}",
         f"{'games won by A / B / tied':<44}{row['a_win_share']:.1%} / {row['b_win_share']:.1%}"
         f" / {row['tie_share']:.1%}",
         f"{'mean score per game, A / B':<44}{row['a_mean_score']:,.1f} / {row['b_mean_score']:,.1f}",
-        f"{'variance reduction vs independent deals':<44}×{row['var_reduction']:.2f}",
+        f"{'variance reduction vs independent deals':<44}{_reduction_text(row)}",
     ]
     return "\n".join(lines)

@@ -89,12 +89,25 @@ class ShardDone:
     matches: MatchBlock | None = None
 
 
-def _table(rows) -> str:
-    """Rows of (label, value, ...) as aligned plain text."""
+def _table(rows, notes: dict | None = None) -> str:
+    """Rows of (label, value, ...) as aligned plain text; ``notes`` maps the label of a row
+    with no further columns to text printed after its value (not counted in the widths)."""
+    notes = notes or {}
     w0 = max(len(r[0]) for r in rows)
     w1 = max(len(r[1]) for r in rows)
-    return "\n".join((f"{r[0]:<{w0}}  {r[1]:>{w1}}" + "".join(f"  {x:>10}" for x in r[2:]))
-                     .rstrip() for r in rows)
+    return "\n".join((f"{r[0]:<{w0}}  {r[1]:>{w1}}" + (
+        f"  {notes[r[0]]}" if r[0] in notes else "".join(f"  {x:>10}" for x in r[2:]))).rstrip()
+        for r in rows)
+
+
+def _read_back_note(simulated: int, total: int, out, unit: str) -> str | None:
+    """``(all read back from 'DIR')`` or ``(K <unit> read back from 'DIR')`` for a run that
+    resumed shards from disk; None if everything was simulated now."""
+    back = total - simulated
+    if back <= 0:
+        return None
+    where = f" from {os.fspath(out)!r}" if out is not None else ""
+    return f"(all read back{where})" if simulated == 0 else f"({back:,} {unit} read back{where})"
 
 
 class Summary:
@@ -102,9 +115,27 @@ class Summary:
 
     All figures are computed from the kernel records (``int32[n, N_REC]``),
     so a run of any size is summarised without holding it in memory.
+
+    Parameters
+    ----------
+    read_back : bool
+        The summary describes records read back (:func:`summarize`,
+        :func:`sim.runs.summarize_run`), not a simulation now: :meth:`format`
+        leaves out the rows about the process (hands simulated now, hands/s,
+        elapsed time).  Default False (a summary fed by a running simulation).
+    out : str or os.PathLike, optional
+        The run's output directory, named by :meth:`format` when shards were
+        read back from it (a resumed run).
+
+    Raises
+    ------
+    ValueError
+        ``read_back`` is not a bool.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, read_back: bool = False, out: str | os.PathLike | None = None) -> None:
+        self.read_back = _check_bool("read_back", read_back)
+        self.out = out
         self._t0 = time.perf_counter()
         self._t1: float | None = None
         self.hands = 0
@@ -188,16 +219,26 @@ class Summary:
         return d
 
     def format(self) -> str:
-        """The summary as a plain-text table (what the CLI prints)."""
+        """The summary as a plain-text table (what the CLI prints).
+
+        With ``read_back`` the rows about the simulation (hands simulated
+        now, hands/s, elapsed time) are left out.  A simulation that read
+        shards back says how many after "hands simulated now", and has no
+        hands/s row when it simulated nothing.
+        """
         d = self.as_dict()
         rate = d["hands_per_s"]
-        rows = [
-            ("hands", f"{d['hands']:,}", ""),
-            ("hands simulated now", f"{d['hands_simulated']:,}", ""),
-            ("hands/s", f"{rate:,.0f}" if rate is not None else "-", ""),
-            ("elapsed s (incl. start-up)", f"{d['elapsed_s']:.1f}", ""),
-            ("mean turns per hand", f"{d['mean_turns']:.2f}", ""),
-        ]
+        rows = [("hands", f"{d['hands']:,}", "")]
+        notes = {}
+        if not self.read_back:
+            rows.append(("hands simulated now", f"{d['hands_simulated']:,}", ""))
+            note = _read_back_note(d["hands_simulated"], d["hands"], self.out, "hands")
+            if note is not None:
+                notes["hands simulated now"] = note
+            if d["hands_simulated"]:
+                rows.append(("hands/s", f"{rate:,.0f}" if rate is not None else "-", ""))
+            rows.append(("elapsed s (incl. start-up)", f"{d['elapsed_s']:.1f}", ""))
+        rows.append(("mean turns per hand", f"{d['mean_turns']:.2f}", ""))
         groups = (0, 1, 2) if self._three else (0, 1)
         rows += [
             ("", *(f"seat {t}" if self._three else f"team {t}" for t in groups)),
@@ -211,17 +252,23 @@ class Summary:
         rows += [(f"end: {r}", f"{s:.2%}", "") for r, s in d["end_reason_share"].items()]
         if d["debug_errors"]:
             rows.append(("hands with debug errors", f"{d['debug_errors']:,}", ""))
-        return _table(rows)
+        return _table(rows, notes)
 
 
 class MatchSummary:
     """Running summary of a match run, fed one :class:`sim.match.MatchBlock` at a time.
 
     ``hand_summary`` (a :class:`Summary`) covers the hands the matches played.
+
+    Parameters
+    ----------
+    read_back, out
+        As for :class:`Summary`: with ``read_back`` (matches read back from
+        disk) :meth:`format` leaves out the rows about the simulation.
     """
 
-    def __init__(self) -> None:
-        self.hand_summary = Summary()
+    def __init__(self, read_back: bool = False, out: str | os.PathLike | None = None) -> None:
+        self.hand_summary = Summary(read_back, out)
         self.matches = 0
         self.matches_simulated = 0
         self._wins = np.zeros(3, np.int64)
@@ -296,14 +343,25 @@ class MatchSummary:
         matches, then the :class:`Summary` of their hands."""
         d = self.as_dict()
         mrate, hrate = d["matches_per_s"], d["hands_per_s"]
-        rows = [
-            ("matches", f"{d['matches']:,}", ""),
-            ("matches simulated now", f"{d['matches_simulated']:,}", ""),
+        read_back = self.hand_summary.read_back
+        rows = [("matches", f"{d['matches']:,}", "")]
+        notes = {}
+        if not read_back:
+            rows.append(("matches simulated now", f"{d['matches_simulated']:,}", ""))
+            note = _read_back_note(d["matches_simulated"], d["matches"], self.hand_summary.out,
+                                   "matches")
+            if note is not None:
+                notes["matches simulated now"] = note
+        # capped matches have no winner: listed with the match counts, not under a side's column
+        rows += [
+            ("capped matches (no winner)", f"{d['capped']:,}", ""),
+            ("share of matches capped", f"{d['capped_share']:.2%}", ""),
             ("hands played", f"{d['hands']:,}", ""),
             ("mean hands per match", f"{d['mean_hands_per_match']:.2f}", ""),
-            ("matches/s", f"{mrate:,.0f}" if mrate is not None else "-", ""),
-            ("hands/s", f"{hrate:,.0f}" if hrate is not None else "-", ""),
         ]
+        if not read_back and d["matches_simulated"]:
+            rows += [("matches/s", f"{mrate:,.0f}" if mrate is not None else "-", ""),
+                     ("hands/s", f"{hrate:,.0f}" if hrate is not None else "-", "")]
         sides = range(self._sides)
         names = ["seat 0", "seat 1", "seat 2"] if self._sides == 3 else ["team 0", "team 1"]
         rows += [
@@ -311,9 +369,8 @@ class MatchSummary:
             ("matches won", *(f"{d[f'wins_t{t}']:,}" for t in sides)),
             ("share of matches won", *(f"{d[f'win_share_t{t}']:.2%}" for t in sides)),
             ("mean final total", *(f"{d[f'mean_final_t{t}']:.1f}" for t in sides)),
-            ("capped matches (no winner)", f"{d['capped']:,}", f"{d['capped_share']:.2%}"),
         ]
-        text = _table(rows)
+        text = _table(rows, notes)
         return f"{text}\n\nhands of the matches:\n{self.hand_summary.format()}"
 
 
@@ -329,9 +386,10 @@ def summarize(blocks: Iterable[np.ndarray] | pd.DataFrame) -> Summary:
     Returns
     -------
     Summary
-        With every block added as resumed (no timing).
+        With every block added as resumed (no timing) and ``read_back`` set,
+        so :meth:`Summary.format` describes the data, not a simulation.
     """
-    s = Summary()
+    s = Summary(read_back=True)
     if isinstance(blocks, pd.DataFrame):
         blocks = [dataset.table_to_records(pa.Table.from_pandas(blocks, preserve_index=False))]
     for rec in blocks:

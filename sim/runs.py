@@ -425,11 +425,11 @@ def load_matches(directory: str | os.PathLike, columns=None, filter=None) -> pd.
 
 
 def summarize_run(directory: str | os.PathLike) -> tuple[Summary | MatchSummary, RunStatus]:
-    """The run summary (as ``burraco simulate`` prints it) of the complete shards,
-    and the directory's :class:`RunStatus`; a :class:`sim.runner.MatchSummary` for a
-    match run."""
+    """The run summary (as ``burraco simulate`` prints it, without the rows about the
+    simulation: ``read_back`` is set) of the complete shards, and the directory's
+    :class:`RunStatus`; a :class:`sim.runner.MatchSummary` for a match run."""
     status = check_run(directory)
-    summary = MatchSummary() if status.kind == "matches" else Summary()
+    summary = (MatchSummary if status.kind == "matches" else Summary)(read_back=True)
     hands_dir, matches_dir = rundir.data_dirs(status.manifest_format)
     for name in list(status.ok):
         path = os.path.join(status.directory, hands_dir, name)

@@ -52,7 +52,9 @@ def score_team(melds, hands, closed, pozzetto, rules=None, pile_close=False) -> 
         Cards left in each partner's hand; an unplayed pozzetto (R57) is part
         of its holder's hand.
     closed : bool
-        The team closed (R45), earning the closing bonus (R47).
+        The team closed (R45), earning the closing bonus (R47).  A close needs
+        the pozzetto taken and a burraco among ``melds`` (a clean one under
+        ``require_clean_burraco_to_close``).
     pozzetto : {'taken', 'unplayed', 'untaken'}
         'untaken' costs ``pozzetto_penalty`` (R55); 'unplayed' (taken with the
         discard and never played, R57) costs nothing beyond its cards in hand.
@@ -70,8 +72,10 @@ def score_team(melds, hands, closed, pozzetto, rules=None, pile_close=False) -> 
     Raises
     ------
     ValueError
-        Bad cards, an invalid meld (naming its index), or an unknown
-        ``pozzetto`` value.
+        Bad cards, an invalid meld (naming its index), an unknown
+        ``pozzetto`` value, or ``closed`` for a team that could not close
+        (R45): pozzetto untaken, no burraco, or no clean burraco under
+        ``require_clean_burraco_to_close``.
     """
     r = _cards.rules_or_default(rules)
     if pozzetto not in POZZETTO_STATES:
@@ -102,4 +106,10 @@ def score_team(melds, hands, closed, pozzetto, rules=None, pile_close=False) -> 
         hc[i] = _cards.counts(_cards.ids(h, f"hands[{i}]"))
     out = KS.score_team(mc[0], mi[0], len(melds), hc, len(hands), int(bool(closed)),
                         POZZETTO_STATES[pozzetto], int(bool(pile_close)), rv)
-    return TeamScore(*(int(x) for x in out))
+    ts = TeamScore(*(int(x) for x in out))
+    if closed and r.require_clean_burraco_to_close and ts.clean_burracos == 0:
+        raise ValueError("closed: under require_clean_burraco_to_close a team cannot close "
+                         "without a clean burraco (R45)")
+    if closed and ts.clean_burracos + ts.dirty_burracos == 0:
+        raise ValueError("closed: a team cannot close without a burraco (R45)")
+    return ts

@@ -429,14 +429,22 @@ def _write_text(path: Path, text: str) -> None:
 
 
 def format_table(summary: pd.DataFrame, names: list) -> str:
-    """The summary as the text table ``burraco sweep`` prints."""
+    """The summary as the text table ``burraco sweep`` prints.
+
+    An interval that cannot be computed (one deal per point) is shown as
+    ``-``, with a line under the table saying why.
+    """
     cols = names + ["mean_diff", "ci95_low", "ci95_high", "a_win_share", "a_mean_score"]
     t = summary[cols].copy()
+    no_interval = bool(summary[["ci95_low", "ci95_high"]].isna().to_numpy().any())
     for c in ("mean_diff", "ci95_low", "ci95_high"):
-        t[c] = t[c].map(lambda x: f"{x:+.1f}")
+        t[c] = t[c].map(lambda x: "-" if pd.isna(x) else f"{x:+.1f}")
     t["a_win_share"] = t["a_win_share"].map(lambda x: f"{x:.1%}")
     t["a_mean_score"] = t["a_mean_score"].map(lambda x: f"{x:.1f}")
     t = t.rename(columns={"mean_diff": "diff vs ref", "ci95_low": "95% low",
                           "ci95_high": "95% high", "a_win_share": "games won",
                           "a_mean_score": "mean score"})
-    return t.to_string(index=False)
+    text = t.to_string(index=False)
+    if no_interval:
+        text += "\n95% interval: none, it needs at least two deals per point"
+    return text

@@ -99,8 +99,53 @@ def test_score_pozzetto_state_is_validated():
     """pozzetto must be 'taken', 'unplayed' or 'untaken' (DESIGN.md section 3: ValueError)."""
     from sim import scoring
 
-    with pytest.raises(ValueError):
-        scoring.score_team(["K♠ K♦ K♣"], [""], True, "lost")
+    with pytest.raises(ValueError, match="^pozzetto: 'lost' is not allowed"):
+        scoring.score_team(["K♠ K♦ K♣"], [""], False, "lost")
+
+
+DIRTY = "3♠ 4♠ 5♠ 6♠ 7♠ 8♠ JK"          # 5*5 + 10 + 30 = 65, dirty burraco 100
+CLEAN = "3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠"          # 5*5 + 10 + 10 = 45, clean burraco 200
+
+
+@pytest.mark.parametrize("melds, rules, needle", [
+    (["K♠ K♦ K♣"], None, "closed: a team cannot close without a burraco (R45)"),
+    ([], None, "closed: a team cannot close without a burraco (R45)"),
+    ([DIRTY], "fibur_international", "closed: under require_clean_burraco_to_close a team "
+                                      "cannot close without a clean burraco (R45)"),
+    (["4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ JK"], {"require_clean_burraco_to_close": True,
+                                    "semi_clean_bonus": 150}, "without a clean burraco (R45)"),
+])
+def test_score_refuses_a_close_that_r45_forbids(melds, rules, needle):
+    """R45: a close needs a burraco (a clean one under require_clean_burraco_to_close; a
+    semi-clean burraco is not clean, L35)."""
+    from sim import scoring
+
+    rules = sim_rules(rules)
+    with pytest.raises(ValueError) as info:
+        scoring.score_team(melds, ["", "4♦"], True, "taken", rules=rules)
+    assert needle in str(info.value) and "\n" not in str(info.value)
+    # the same table without a close scores as usual
+    assert scoring.score_team(melds, ["", "4♦"], False, "taken", rules=rules).closing_bonus == 0
+
+
+@pytest.mark.parametrize("melds, rules, total", [
+    ([DIRTY], None, 65 + 100 + 100 - 5),
+    ([CLEAN], "fibur_international", 45 + 200 + 100 - 5),
+    ([DIRTY, CLEAN.replace("♠", "♥")], "fibur_international", 65 + 45 + 300 + 100 - 5),
+])
+def test_score_of_an_allowed_close(melds, rules, total):
+    from sim import scoring
+
+    ts = scoring.score_team(melds, ["", "4♦"], True, "taken", rules=sim_rules(rules))
+    assert (ts.total, ts.closing_bonus) == (total, 100)
+
+
+def sim_rules(spec):
+    from sim import Rules
+
+    if spec is None:
+        return None
+    return Rules.preset(spec) if isinstance(spec, str) else Rules(**spec)
 
 
 # =============================================================================== melds
