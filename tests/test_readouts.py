@@ -85,7 +85,7 @@ def test_simulate_of_a_complete_run_says_everything_was_read_back(hand_run, tmp_
     assert "hands/s" not in got, text
     assert got["mean score per hand"] == first["mean score per hand"]
     # a partial resume says how many hands came from disk
-    (out / "shard-000000000100-000000000200.parquet").unlink()
+    (out / "hands" / "shard-000000000100-000000000200.parquet").unlink()
     assert main(cli_run(out)) == 0
     got = rows(capsys.readouterr().out)
     assert got["hands simulated now"] == f"{SHARD:,}  ({HANDS - SHARD:,} hands read back from " \
@@ -182,7 +182,7 @@ def test_sweep_table_with_one_deal_shows_no_nan(capsys):
 def test_resimulated_shard_notice_goes_to_stderr(hand_run, tmp_path, capsys, quiet):
     out = tmp_path / "run"
     sim.simulate(HANDS, SEED, out=out, shard_size=SHARD, return_frame=False)
-    victim = out / "shard-000000000100-000000000200.parquet"
+    victim = out / "hands" / "shard-000000000100-000000000200.parquet"
     victim.write_bytes(b"not a parquet file")
     argv = cli_run(out)[:-1] + (["--quiet"] if quiet else [])
     assert main(argv) == 0
