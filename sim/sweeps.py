@@ -14,6 +14,8 @@ summary table and ``_sweep.json`` the configuration (with ``finished`` true
 once the sweep is complete).  A point file is written as the hidden
 ``.point-NNN.parquet.tmp`` and renamed when complete, so the dataset never
 shows a half-written file; the text files' temporary names start with ``_``.
+Every point file carries its sweep's identity in its Parquet key-value metadata
+(:data:`POINT_META_KEY`: the JSON of ``_sweep.json`` without ``finished``).
 
 A sweep takes :class:`sim.lock.DirectoryLock` on the directory before it looks
 at it.  Running the same sweep again (``_sweep.json`` equal in base, grid,
@@ -21,7 +23,11 @@ hands, seed, reference and rules) resumes it: the sound point files are read
 back, the others computed, and the files end as those of an uninterrupted
 sweep.  A different sweep is refused, or replaced with ``overwrite``; a
 directory holding files that are not a sweep's is always refused, and only a
-sweep's own files are ever deleted.
+sweep's own files are ever deleted: a point file of another sweep (its
+metadata names another configuration, or, in a file without that metadata, the
+parameter values, columns or deals are not those of its point) is refused
+with or without ``overwrite``, while a damaged point file of this sweep
+(unreadable, truncated, wrong rows) is computed again.
 """
 from __future__ import annotations
 
@@ -49,6 +55,7 @@ SWEEP_JSON = "_sweep.json"
 SUMMARY_CSV = "_summary.csv"
 SWEEP_FORMAT = 1
 MAX_POINTS = 1000                   # point file names hold 3 digits
+POINT_META_KEY = b"burraco_sweep"   # Parquet key-value metadata: the sweep of a point file
 
 
 def parse_grid(items) -> dict:
@@ -125,7 +132,8 @@ def sweep(base: str, grid: dict, hands: int, seed: int, reference: str | None = 
     overwrite : bool
         Delete the files of an earlier sweep in ``out`` (whatever its
         configuration) instead of resuming or refusing it.  Only the sweep's
-        own files are deleted, and only after every check has passed.
+        own files are deleted, and only after every check has passed (a point
+        file of a sweep other than the one its ``_sweep.json`` names is refused).
     threads : int, optional
         Numba threads (default all).
     progress : bool
@@ -149,7 +157,9 @@ def sweep(base: str, grid: dict, hands: int, seed: int, reference: str | None = 
         seed or rules; an ``out`` that is a file, holds files that are not a
         sweep's (refused with or without ``overwrite``), or holds a different
         sweep, an unreadable ``_sweep.json`` or point files without one
-        (refused unless ``overwrite``); nothing in ``out`` is deleted then.
+        (refused unless ``overwrite``), or a point file of another sweep
+        (refused with or without ``overwrite``); nothing in ``out`` is
+        deleted then.
     sim.lock.LockedError
         Another process is writing ``out`` (a ``ValueError`` too).
     sim.runner.OutputError
@@ -308,6 +318,21 @@ def _open_out(out: Path, config: dict, overwrite: bool, points: list, names: lis
             found = min(point_files.values()).name if point_files else SUMMARY_CSV
             raise ValueError(f"out: {where!r} holds sweep files ({found}) but no {SWEEP_JSON}; "
                              "use another directory or overwrite (--overwrite)")
+        owner = (config, __version__)
+    else:
+        owner = _old_sweep(meta_path)       # the sweep overwrite deletes (None: unknown)
+    if owner is not None:                   # refuse a point file of another sweep
+        own_config, own_version = owner
+        own_names = list(own_config["grid"])
+        own_points = [dict(zip(own_names, c))
+                      for c in itertools.product(*own_config["grid"].values())]
+        for k, p in sorted(point_files.items()):
+            why = _foreign(p, own_points[k] if k < len(own_points) else None, own_names,
+                           own_config, own_version)
+            if why:
+                raise ValueError(f"out: {os.fspath(p)!r} belongs to another sweep ({why}); "
+                                 "move it out of the directory, then run the command again "
+                                 "(nothing was changed)")
     # every check passed: delete what an earlier sweep left (all of it with overwrite)
     for p in files:
         if p.name != LOCK_NAME and (overwrite or p.name.endswith(".tmp")):
@@ -329,10 +354,70 @@ def _open_out(out: Path, config: dict, overwrite: bool, points: list, names: lis
     return resumed
 
 
+def _identity(config: dict, n_points: int) -> dict:
+    """``_sweep.json`` without ``finished``: what a point file's metadata holds."""
+    return {"format": SWEEP_FORMAT, **config, "points": n_points,
+            "versions": {"burraco_sim": __version__}}
+
+
 def _write_meta(out: Path, config: dict, n_points: int, finished: bool) -> None:
     _write_text(out / SWEEP_JSON, json.dumps(
-        {"format": SWEEP_FORMAT, **config, "points": n_points,
-         "versions": {"burraco_sim": __version__}, "finished": finished}, indent=2) + "\n")
+        {**_identity(config, n_points), "finished": finished}, indent=2) + "\n")
+
+
+def _old_sweep(meta_path: Path):
+    """``(config, version)`` of the sweep in a readable ``_sweep.json``, else None."""
+    try:
+        meta = json.loads(meta_path.read_text())
+        config = {k: meta[k] for k in ("base", "grid", "hands", "seed", "reference", "rules")}
+        version = meta.get("versions", {}).get("burraco_sim", "unknown")
+        if not isinstance(config["grid"], dict) or not all(
+                isinstance(v, list) for v in config["grid"].values()):
+            return None
+        return config, version
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def _foreign(path: Path, point: dict | None, names: list, config: dict,
+             version: str) -> str | None:
+    """Why the point file ``path`` belongs to another sweep than ``config`` (whose point
+    it would be is ``point``, None if beyond its grid), or None: it is this sweep's, or
+    too damaged to belong to anyone (unreadable Parquet), so computing it again is right.
+
+    A file with :data:`POINT_META_KEY` is judged by it; one without (written before it
+    existed) by its columns, parameter values and deals, as :func:`_read_point` does."""
+    try:
+        schema = pq.read_schema(path)
+    except (OSError, pa.ArrowException):
+        return None
+    raw = (schema.metadata or {}).get(POINT_META_KEY)
+    if raw is not None:
+        try:
+            meta = json.loads(raw)
+            keys = [k for k in config if k not in meta or not _same(k, meta[k], config[k])]
+            theirs = meta.get("versions", {}).get("burraco_sim", "unknown")
+        except (ValueError, TypeError, AttributeError):
+            return f"its {POINT_META_KEY.decode()} metadata is unreadable"
+        if keys:
+            return f"its metadata differs in: {', '.join(keys)}"
+        if theirs != version:
+            return f"written by burraco-sim {theirs}, this sweep by {version}"
+        return None
+    try:
+        table = pq.read_table(path)
+    except (OSError, pa.ArrowException):
+        return None
+    if point is None or table.schema.remove_metadata() != _point_schema(point, names):
+        return "no sweep metadata, and its columns are not this sweep's"
+    for n in names:
+        if not (table.column(n).to_numpy() == point[n]).all():
+            return f"no sweep metadata, and its {n} is not {point[n]!r}"
+    hands = config["hands"]
+    if table.num_rows != hands or \
+            not np.array_equal(table.column("hand_index").to_numpy(), np.arange(hands)):
+        return f"no sweep metadata, and its deals are not hands 0..{hands - 1}"
+    return None
 
 
 def _point_schema(point: dict, names: list) -> pa.Schema:
@@ -395,7 +480,11 @@ def _run_points(points: list, specs: list, names: list, config: dict, rules, out
             path = out / f"point-{k:03d}.parquet"
             tmp = out / f".{path.name}.tmp"     # hidden: pd.read_parquet(out) never reads it
             try:
-                pq.write_table(pa.Table.from_pandas(per, preserve_index=False), tmp)
+                table = pa.Table.from_pandas(per, preserve_index=False)
+                table = table.replace_schema_metadata({
+                    **(table.schema.metadata or {}),
+                    POINT_META_KEY: json.dumps(_identity(config, len(points))).encode()})
+                pq.write_table(table, tmp)
                 os.replace(tmp, path)
             except OSError as exc:
                 tmp.unlink(missing_ok=True)

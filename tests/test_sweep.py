@@ -192,6 +192,65 @@ def test_resume_recomputes_corrupt_point_files_saying_so(reference, tmp_path, ca
     assert data_files(out) == ref_files
 
 
+def without_sweep_metadata(data: bytes, tmp: Path) -> bytes:
+    """A point file as burraco-sim wrote it before point files carried their sweep."""
+    src, dst = tmp / "with.parquet", tmp / "without.parquet"
+    src.write_bytes(data)
+    table = pq.read_table(src)
+    meta = dict(table.schema.metadata)
+    assert sweeps.POINT_META_KEY in meta
+    del meta[sweeps.POINT_META_KEY]
+    pq.write_table(table.replace_schema_metadata(meta), dst)
+    return dst.read_bytes()
+
+
+@pytest.mark.parametrize("kind", ["other seed, same point values", "no metadata, other point"])
+def test_a_point_file_of_another_sweep_is_refused_and_kept(reference, tmp_path, capsys, kind):
+    _ref_dir, ref_files, _ = reference
+    out = tmp_path / "sw"
+    with pytest.raises(KeyboardInterrupt):
+        sim.sweep("heuristic", GRID, HANDS, SEED, out=out, threads=1,
+                  callback=interrupt_after(1))
+    if kind.startswith("other seed"):       # passes every column check: only its metadata tells
+        other = tmp_path / "other"
+        sim.sweep("heuristic", GRID, HANDS, SEED + 1, out=other, threads=1)
+        stranger = (other / "point-002.parquet").read_bytes()
+        why = "its metadata differs in: seed"
+    else:                                   # an earlier version's file of point 3, not 2
+        stranger = without_sweep_metadata(ref_files["point-003.parquet"], tmp_path)
+        why = "no sweep metadata, and its set_bias is not 0.0"
+    (out / "point-002.parquet").write_bytes(stranger)   # under a missing point's name
+    before = data_files(out)
+    capsys.readouterr()
+    for extra in ([], ["--overwrite"]):
+        assert main(CLI + ["--out", str(out)] + extra) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("burraco: error: out: ")
+        assert f"{str(out / 'point-002.parquet')!r} belongs to another sweep ({why})" in err
+        assert "move it out of the directory" in err and "nothing was changed" in err
+        assert data_files(out) == before and holder(out) is None
+    (out / "point-002.parquet").unlink()
+    assert main(CLI + ["--out", str(out)]) == 0
+    assert data_files(out) == ref_files
+
+
+def test_point_files_without_sweep_metadata_of_this_sweep_are_resumed(reference, tmp_path):
+    _ref_dir, ref_files, ref_summary = reference
+    out = tmp_path / "sw"
+    with pytest.raises(KeyboardInterrupt):
+        sim.sweep("heuristic", GRID, HANDS, SEED, out=out, threads=1,
+                  callback=interrupt_after(1))
+    for name in ("point-000.parquet", "point-001.parquet"):
+        (out / name).write_bytes(without_sweep_metadata((out / name).read_bytes(), tmp_path))
+    legacy = {n: (out / n).read_bytes() for n in ("point-000.parquet", "point-001.parquet")}
+    seen = []
+    summary = sim.sweep("heuristic", GRID, HANDS, SEED, out=out, threads=1,
+                        callback=lambda d: seen.append((d.index, d.resumed)))
+    assert seen == [(0, True), (1, True), (2, False), (3, False)]
+    pd.testing.assert_frame_equal(summary, ref_summary)
+    assert data_files(out) == ref_files | legacy         # read back, not rewritten
+
+
 def test_finished_sweep_run_again_reads_everything_back(reference, tmp_path, capsys):
     _ref_dir, ref_files, ref_summary = reference
     out = tmp_path / "sw"
