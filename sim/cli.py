@@ -130,7 +130,8 @@ def _rules(args: argparse.Namespace) -> Rules:
                              f"{changes['num_players']} disagree; give one of them")
         changes["num_players"] = args.players
     if getattr(args, "rules_dict", None) is not None:       # the manifest's (resume)
-        return Rules.from_dict(args.rules_dict)
+        base = Rules.from_dict(args.rules_dict)
+        return base.replace(**changes) if changes else base
     base = Rules.preset("default" if args.rules is None else args.rules)
     return base.replace(**changes) if changes else base
 
@@ -341,10 +342,13 @@ def _resume_defaults(args: argparse.Namespace) -> None:
     from .rundir import read_manifest
 
     manifest = None
-    if os.path.isfile(os.path.join(args.out, "_manifest.json")):
+    if os.path.isfile(os.path.join(args.out, "_manifest.json")) or (
+            args.hands is None and args.matches is None and os.path.isdir(args.out)):
         try:
             manifest = read_manifest(args.out, "out")
-        except ValueError:
+        except ValueError as exc:
+            if args.hands is None and args.matches is None or args.seed is None:
+                raise                 # nothing to fall back on: say what is wrong with it
             manifest = None           # the runner refuses it in one line
     if manifest is None:
         if args.hands is None and args.matches is None:
@@ -359,9 +363,11 @@ def _resume_defaults(args: argparse.Namespace) -> None:
         setattr(args, manifest["kind"], int(config[manifest["kind"]]))
     if args.seed is None:
         args.seed = int(config["seed"])
-    if not (args.strategy or args.team0 or args.team1 or args.strategy_file):
+    if not (args.strategy or args.strategy_file):
+        # --team0/--team1 alone change the run's seats, as they change --strategy's
         args.strategy = [s if s is not None else "heuristic" for s in config["strategies"]]
-    if args.rules is None and not args.rule and args.players is None:
+    if args.rules is None:
+        # --rule and --players alone change the run's rules, as they change a preset's
         args.rules_dict = config["rules"]
     if (args.matches is not None and args.max_hands_per_match is None
             and manifest["kind"] == "matches"):
@@ -427,7 +433,7 @@ def _cmd_summarize(args: argparse.Namespace) -> int:
     print(status.format())
     if summary.hands:
         print(summary.format())
-    return 1 if (status.corrupt or status.stray) else 0
+    return 1 if (status.corrupt or status.stray or status.manifest_problem) else 0
 
 
 def _json_value(v):
@@ -459,14 +465,15 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
                         rules=_rules(args), out=args.out, overwrite=args.overwrite,
                         threads=args.threads, progress=not args.quiet,
                         callback=lambda done: kept.add(done.index) if done.path else None)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        what, code = _stopped(exc)
         if args.out is None:
-            print("burraco: interrupted (without --out nothing is kept)", file=sys.stderr)
+            print(f"burraco: {what} (without --out nothing is kept)", file=sys.stderr)
         else:
             total = math.prod(len(v) for v in grid.values())
-            print(f"burraco: interrupted; {len(kept)} of {total} points are kept in "
+            print(f"burraco: {what}; {len(kept)} of {total} points are kept in "
                   f"{args.out!r}; run the same command again to resume", file=sys.stderr)
-        return 130
+        return code
     ref = args.reference or args.base.partition(":")[0]
     print(f"{args.base} with {', '.join(grid)} against {ref}: {args.hands:,} deals per point "
           f"(each played twice, seats swapped), seed {args.seed}; differences in points per hand")

@@ -126,8 +126,9 @@ def _record_column(name: str) -> Column:
 #: Every Parquet column, in file order.
 COLUMNS: list = (
     [Column("run_id", _DICT, "id",
-            "run identifier: hash of the run configuration (hands or matches, seed, strategies, "
-            "rules, shard size)"),
+            "run identifier: hash of what decides a hand's record (kind of run, seed, strategies, "
+            "rules, a match run's hand cap), not of the number of hands or the shard size, so "
+            "an extended run keeps it"),
      Column("hand_index", pa.int64(), "index",
             "hand number within the run, 0-based; with the seed it determines the deal")]
     + [Column(f"strategy_s{s}", _DICT, "spec",

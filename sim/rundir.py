@@ -111,21 +111,32 @@ def read_manifest(directory: str | os.PathLike, what: str = "run") -> dict:
     """
     directory = Path(directory)
     where = os.fspath(directory)
+    if not directory.exists():
+        raise ManifestError(f"{what}: {where!r} does not exist")
     if not directory.is_dir():
         raise ManifestError(f"{what}: {where!r} is not a directory")
+    parent = inside_run_data(directory)
+    if parent is not None:
+        raise ManifestError(f"{what}: {where!r} is the data directory of the run in "
+                            f"{os.fspath(parent)!r}, not a run directory; give {os.fspath(parent)!r}")
     path = directory / MANIFEST
     try:
         manifest = json.loads(path.read_text())
         manifest.setdefault("kind", "hands")
         manifest.setdefault("format", 1)
         config, kind = manifest["config"], manifest["kind"]
-        total, size = int(config[kind]), int(config["shard_size"])
+        total, size = config[kind], config["shard_size"]
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (total, size)):
+            raise ValueError
         manifest.setdefault("extents", [[0, total]])
         extents = [(int(a), int(b)) for a, b in manifest["extents"]]
         str(manifest["run_id"])
         if kind not in ("hands", "matches") or kind_of(config) != kind or size < 1:
             raise ValueError
     except FileNotFoundError:
+        if any((directory / sub).glob("shard-*.parquet") for sub in (dataset.HANDS_DIR, ".")):
+            raise ManifestError(f"{what}: {where!r} holds shard files but no {MANIFEST}; "
+                                f"{repair_hint(where)}") from None
         raise ManifestError(f"{what}: {where!r} holds no {MANIFEST} (not a burraco simulate "
                             "output directory)") from None
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -145,6 +156,41 @@ def read_manifest(directory: str | os.PathLike, what: str = "run") -> dict:
                 f"{what}: the {MANIFEST} of {where!r} disagrees with itself: its extents "
                 f"{manifest['extents']} do not cover {kind} 0..{total - 1}; {repair_hint(where)}")
     return manifest
+
+
+def inside_run_data(path: str | os.PathLike) -> Path | None:
+    """The run directory whose data directory (``hands/``, ``matches/``, or a folder
+    below them) ``path`` is, or None.
+
+    Nothing may be written there: a plain reader of the run's data would read it.
+    """
+    p = Path(os.path.abspath(os.fspath(path)))
+    for child, parent in zip([p, *p.parents], p.parents):
+        if child.name in (dataset.HANDS_DIR, dataset.MATCHES_DIR, dataset.LEGACY_MATCHES_DIR) \
+                and (parent / MANIFEST).is_file():
+            return parent
+    return None
+
+
+def foreign_shards(directory: Path, manifest: dict) -> dict:
+    """Files under the run's own shard names that carry another run's id (rel path -> why).
+
+    They are not the run's data (copied in, or left by another run): nothing may delete
+    or overwrite them.  A file without readable metadata is damage, not another run's.
+    """
+    out = {}
+    for a, b in manifest_bounds(manifest):
+        for f in shard_files(directory, manifest["kind"], manifest["format"], a, b):
+            if not f.is_file():
+                continue
+            try:
+                rid = dataset.read_metadata(f).get("run_id")
+            except Exception:
+                continue
+            if rid and rid != manifest["run_id"]:
+                rel = os.fspath(f.relative_to(directory))
+                out[rel] = f"a shard of another run ({rid}) under one of this run's names"
+    return out
 
 
 def bounds(extents, shard_size: int) -> list:
@@ -196,7 +242,7 @@ class Listing:
     others: list = field(default_factory=list)
 
 
-def _stray_reason(path: Path, run_id: str | None) -> str:
+def _stray_reason(path: Path, run_id: str | None, config: dict | None = None) -> str:
     """Why a file in a data subdirectory is not part of the run."""
     if not SHARD_RE.match(path.name):
         return "not a shard file"
@@ -205,8 +251,13 @@ def _stray_reason(path: Path, run_id: str | None) -> str:
     except Exception:
         return "an unreadable Parquet file under a shard's name outside the run's range"
     if run_id is not None and meta.get("run_id") == run_id:
-        return ("a shard of this run under a name outside its range (a changed shard size "
-                "or a damaged manifest)")
+        theirs = meta.get("config") or {}
+        if config is not None and theirs.get("shard_size") != config.get("shard_size"):
+            return ("a shard of this run written with shard size "
+                    f"{theirs.get('shard_size')}, not the manifest's {config.get('shard_size')} "
+                    "(if the manifest was edited, --repair rebuilds it; if the file was "
+                    "copied in, move it out)")
+        return "a shard of this run under a name outside its range (copied or renamed?)"
     if meta.get("run_id"):
         return f"a shard of another run ({meta['run_id']})"
     return "not a burraco-sim shard"
@@ -225,6 +276,7 @@ def listing(directory: Path, manifest: dict | None) -> Listing:
     fmt = manifest["format"] if manifest else FORMAT
     kind = manifest["kind"] if manifest else "hands"
     run_id = manifest["run_id"] if manifest else None
+    config = manifest["config"] if manifest else None
     expected = set()
     if manifest:
         for a, b in manifest_bounds(manifest):
@@ -241,21 +293,22 @@ def listing(directory: Path, manifest: dict | None) -> Listing:
             continue
         if name in subdirs and entry.is_dir():
             for f in sorted(entry.iterdir()):
-                _classify(f, f"{name}/{f.name}", expected, run_id, out)
+                _classify(f, f"{name}/{f.name}", expected, run_id, out, config)
             continue
         if fmt == 1 and manifest is not None and entry.is_file() and (
                 SHARD_RE.match(name) or name.endswith(".parquet.tmp")):
-            _classify(entry, name, expected, run_id, out)
+            _classify(entry, name, expected, run_id, out, config)
             continue
         out.others.append(name + ("/" if entry.is_dir() else ""))
     return out
 
 
-def _classify(path: Path, rel: str, expected: set, run_id, out: Listing) -> None:
+def _classify(path: Path, rel: str, expected: set, run_id, out: Listing,
+              config: dict | None = None) -> None:
     name = path.name
     if path.is_file() and (name.endswith(".parquet.tmp") and (
             name.startswith(".shard-") or name.startswith("shard-"))):
         out.temps.append(path)
     elif path.resolve() not in expected:
-        out.stray[rel] = (_stray_reason(path, run_id) if path.is_file()
+        out.stray[rel] = (_stray_reason(path, run_id, config) if path.is_file()
                           else "a directory inside the data directory")

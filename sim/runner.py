@@ -510,6 +510,7 @@ class OutputError(ValueError):
 
 
 def _os_error(what, exc: OSError) -> OutputError:
+    what = exc.filename if isinstance(exc.filename, str) and exc.filename else what
     return OutputError(f"out: cannot write {os.fspath(what)!r}: {exc.strerror or exc}; the "
                        "completed shards are kept: fix it and run the same command again")
 
@@ -584,13 +585,24 @@ def _open_out(out: Path, config: dict, overwrite: bool, kind: str = "hands") -> 
             raise ValueError(f"out: {where!r} is not empty and holds no burraco-sim run "
                              f"(found {_first(list(found.stray) + found.others)}); use an "
                              "empty or new directory")
+    if manifest is not None:
+        foreign = rundir.foreign_shards(out, manifest)
+        if manifest["format"] < rundir.FORMAT:       # a new-layout directory in the way
+            for sub in (dataset.HANDS_DIR, dataset.MATCHES_DIR):
+                if (out / sub).is_dir() and any((out / sub).iterdir()):
+                    foreign[sub + "/"] = ("a data directory of the current layout beside a run "
+                                          "of the first layout")
+        if foreign:
+            rel, why = next(iter(foreign.items()))
+            more = f" (and {len(foreign) - 1} more)" if len(foreign) > 1 else ""
+            raise ValueError(f"out: {where!r} holds {rel!r}{more}, {why}; move it out of the "
+                             "directory, then run the command again (nothing was changed)")
     if found.stray:
         rel, why = next(iter(found.stray.items()))
         more = f" (and {len(found.stray) - 1} more)" if len(found.stray) > 1 else ""
-        if "of this run" in why:
+        if "--repair" in why and "edited" in why:
             raise ValueError(f"out: the {rundir.MANIFEST} of {where!r} disagrees with its shards: "
-                             f"{rel!r}{more} is {why}; {rundir.repair_hint(where)} (nothing "
-                             "was changed)")
+                             f"{rel!r}{more} is {why} (nothing was changed)")
         raise ValueError(f"out: {where!r} holds {rel!r}{more}, which is not part of the run "
                          f"({why}); readers of the directory would take it for data: move it "
                          "out, then run the command again (nothing was changed)")
@@ -624,8 +636,16 @@ def _open_out(out: Path, config: dict, overwrite: bool, kind: str = "hands") -> 
     keys = _differs(old, config)
     if keys and keys != [kind]:
         shown = [k for k in keys if k != kind]
+        if "rules" in shown:
+            opts = _differs(old.get("rules") or {}, config.get("rules") or {})
+            shown[shown.index("rules")] = f"rules: {', '.join(opts)}"
+        if "strategies" in shown:
+            seats = [str(i) for i, (x, y) in enumerate(zip(old.get("strategies") or [],
+                                                            config.get("strategies") or []))
+                     if x != y]
+            shown[shown.index("strategies")] = f"strategies of seat {', '.join(seats)}"
         raise ValueError(f"out: {where!r} holds a different run (differs in: "
-                         f"{', '.join(shown)}); use another directory or overwrite (--overwrite)")
+                         f"{'; '.join(shown)}); use another directory or overwrite (--overwrite)")
     if manifest["versions"].get("burraco_sim") != __version__:
         raise ValueError(f"out: {where!r} holds a run of burraco-sim "
                          f"{manifest['versions'].get('burraco_sim')}, this is {__version__}; use "
@@ -880,13 +900,18 @@ def _run(work: HandWork, total: int, config: dict, o: _Options) -> dict | None:
     lock = None
     if out is not None:
         where = os.fspath(out)
+        parent = rundir.inside_run_data(out)
+        if parent is not None:
+            raise ValueError(f"out: {where!r} is inside the data directory of the run in "
+                             f"{os.fspath(parent)!r}; a plain reader of that run would read it: "
+                             "use a directory outside it")
         if out.exists() and not out.is_dir():
             raise ValueError(f"out: {where!r} exists and is not a directory")
         try:
             out.mkdir(parents=True, exist_ok=True)
             lock = DirectoryLock(out, "out").acquire()    # before anything is looked at
         except OSError as exc:
-            raise _os_error(out, exc) from None
+            raise _os_error(exc.filename or out, exc) from None
     try:
         return _run_locked(work, total, config, o, lock)
     finally:

@@ -84,6 +84,7 @@ class RunStatus:
     others: list = field(default_factory=list)
     writer: dict | None = None
     manifest_format: int = rundir.FORMAT
+    manifest_problem: str | None = None
     rows: dict = field(default_factory=dict, repr=False)           # ok shard -> hand rows
     rows_matches: dict = field(default_factory=dict, repr=False)   # ok shard -> matches
 
@@ -116,6 +117,8 @@ class RunStatus:
             state = "incomplete: run the same 'burraco simulate' command again to finish it"
         lines = [f"run: {self.directory}", f"progress: {done} in {len(self.ok)} of {n} shards; "
                  + state]
+        if self.manifest_problem:
+            lines.append(f"manifest: {self.manifest_problem}")
         for name, why in sorted(self.corrupt.items()):
             lines.append(f"corrupt shard {name}: {why}")
         for rel, why in sorted(self.stray.items()):
@@ -257,11 +260,26 @@ def check_run(directory: str | os.PathLike) -> RunStatus:
         status.matches_total = total
     else:
         status.hands_total = total
+    listed = set(manifest.get("shards") or [])
+    foreign = rundir.foreign_shards(directory, manifest)
     for a, b in rundir.manifest_bounds(manifest):
         files = rundir.shard_files(directory, kind, fmt, a, b)
         name = files[-1].name
         if not files[-1].exists():
-            status.missing.append(name)
+            if name in listed:
+                status.corrupt[name] = ("lost: the manifest lists it as complete but the file "
+                                        "is gone; the same 'burraco simulate' command simulates "
+                                        "it again")
+            else:
+                status.missing.append(name)
+            if kind == "matches" and files[0].exists():
+                status.stray[os.fspath(files[0].relative_to(directory))] = (
+                    "the match table of a shard whose hand rows were never written (an "
+                    "interrupted write); the same 'burraco simulate' command completes it")
+            continue
+        rel = os.fspath(files[-1].relative_to(directory))
+        if rel in foreign:
+            status.corrupt[name] = foreign[rel] + "; move it out of the directory"
             continue
         if kind == "matches":
             why, rows = _match_shard_problem(files[0], files[1], a, b, manifest["run_id"])
@@ -276,7 +294,17 @@ def check_run(directory: str | os.PathLike) -> RunStatus:
         else:
             status.corrupt[name] = why
     found = rundir.listing(directory, manifest)
-    status.stray, status.others = found.stray, found.others
+    status.stray.update(found.stray)
+    status.others = found.others
+    if fmt < rundir.FORMAT and any(o.rstrip("/") in (dataset.HANDS_DIR, dataset.MATCHES_DIR)
+                                   for o in found.others):
+        status.manifest_problem = (f"the {MANIFEST} says the first layout (shards beside it) "
+                                   "but the directory has hands/ or matches/: "
+                                   f"{rundir.repair_hint(os.fspath(directory))}")
+    for rel, why in found.stray.items():
+        if "if the manifest was edited" in why:
+            status.manifest_problem = (f"the {MANIFEST} disagrees with its shards ({rel} is {why})")
+            break
     return status
 
 
@@ -286,6 +314,8 @@ def _sound(directory, what: str) -> RunStatus:
         status = check_run(directory)
     except rundir.ManifestError as exc:
         raise ValueError(f"{what}: {str(exc).partition(': ')[2]}") from None
+    if status.manifest_problem:
+        raise ValueError(f"{what}: {status.directory!r}: {status.manifest_problem}")
     if status.corrupt:
         name, why = sorted(status.corrupt.items())[0]
         raise ValueError(f"{what}: shard {name} of {status.directory!r} is corrupt ({why}); "
@@ -483,7 +513,7 @@ class RepairReport:
 
     def format(self) -> str:
         """The report as ``burraco summarize --repair`` prints it."""
-        lines = [f"repaired: {self.directory}: a {self.kind[:-1] if self.kind == 'matches' else 'hand'}"
+        lines = [f"repaired: {self.directory}: a {'match' if self.kind == 'matches' else 'hand'}"
                  f" run ({self.run_id}); the manifest was rebuilt from {len(self.ok)} sound "
                  "shards (nothing was simulated or deleted)"]
         if self.backup:
@@ -535,101 +565,127 @@ def repair_run(directory: str | os.PathLike) -> RepairReport:
     where = os.fspath(directory)
     if not directory.is_dir():
         raise ValueError(f"repair: {where!r} is not a directory")
-    with DirectoryLock(directory, "repair"):
-        try:
-            old = rundir.read_manifest(directory)
-        except rundir.ManifestError:
-            old = None
-        groups: dict = {}
-        left: dict = {}
-        for sub in (dataset.HANDS_DIR, ""):            # the current layout, then the first
-            folder = directory / sub
-            if not folder.is_dir():
+    parent = rundir.inside_run_data(directory)
+    if parent is not None:
+        raise ValueError(f"repair: {where!r} is the data directory of the run in "
+                         f"{os.fspath(parent)!r}; repair {os.fspath(parent)!r} itself")
+    lock = DirectoryLock(directory, "repair")
+    try:
+        lock.acquire()
+    except OSError as exc:
+        raise ValueError(f"repair: cannot lock {where!r} ({exc.strerror or exc}: "
+                         f"{exc.filename or rundir.LOCK_NAME})") from None
+    try:
+        return _repair_locked(directory, where)
+    finally:
+        lock.release()
+
+
+def _repair_locked(directory: Path, where: str) -> RepairReport:
+    from .runner import _now, _write_json
+
+    try:
+        old = rundir.read_manifest(directory)
+    except rundir.ManifestError:
+        old = None
+    groups: dict = {}
+    left: dict = {}
+    for sub in (dataset.HANDS_DIR, ""):            # the current layout, then the first
+        folder = directory / sub
+        if not folder.is_dir():
+            continue
+        for f in sorted(folder.iterdir()):
+            if not (f.is_file() and rundir.SHARD_RE.match(f.name)):
                 continue
-            for f in sorted(folder.iterdir()):
-                if not (f.is_file() and rundir.SHARD_RE.match(f.name)):
-                    continue
-                rel = f"{sub}/{f.name}" if sub else f.name
-                try:
-                    meta = dataset.read_metadata(f)
-                except Exception:
-                    left[rel] = "unreadable Parquet file"
-                    continue
-                if not meta.get("run_id") or not isinstance(meta.get("config"), dict):
-                    left[rel] = "no burraco-sim metadata"
-                    continue
-                groups.setdefault(meta["run_id"], []).append((sub, f, rel, meta))
-        if not groups:
-            raise ValueError(f"repair: {where!r} holds no shard of a burraco-sim run "
-                             "(hands/shard-*.parquet); nothing to repair")
-        if len(groups) > 1 and not (old and old["run_id"] in groups):
-            parts = ", ".join(f"{rid}: {len(items)} shards"
-                              for rid, items in sorted(groups.items()))
-            raise ValueError(f"repair: {where!r} holds shards of {len(groups)} runs ({parts}); "
-                             "move the shards of the runs you do not want out of the directory, "
-                             "then repair again (nothing was changed)")
-        run_id = old["run_id"] if len(groups) > 1 else next(iter(groups))
-        for rid, items in groups.items():
-            if rid != run_id:
-                for _sub, _f, rel, _m in items:
-                    left[rel] = f"a shard of another run ({rid})"
-        items = groups[run_id]
-        kind = rundir.kind_of(items[0][3]["config"])
-        best = max(items, key=lambda it: int(it[3]["config"].get(kind, 0)))[3]
-        config = best["config"]
-        legacy = int(best.get("format", 1)) < 2
-        expected = rundir.legacy_run_id(config) if legacy else rundir.identity(config)
-        if not legacy and expected != run_id:
-            raise ValueError(f"repair: the shards of {where!r} carry run id {run_id} but a "
-                             "configuration that does not give it; they cannot be trusted, "
-                             "nothing was changed")
-        use = []
-        for it in items:
-            if _same_run(it[3]["config"], config, kind):
-                use.append(it)
-            else:
-                left[it[2]] = "a shard of this run id with another configuration"
-        total = int(config[kind])
-        extents = best.get("extents") or [[0, total]]
-        # moves from the first layout, all checked before any is made
-        moves = []
-        for sub, f, rel, _meta in use:
-            if sub == "":
-                moves.append((f, directory / dataset.HANDS_DIR / f.name))
-                table = directory / dataset.LEGACY_MATCHES_DIR / f.name
-                if kind == "matches" and table.exists():
-                    moves.append((table, directory / dataset.MATCHES_DIR / f.name))
-        clash = [dst for _src, dst in moves if dst.exists()]
-        if clash:
-            raise ValueError(f"repair: {os.fspath(clash[0])!r} is in the way of moving the run "
-                             "to the current layout; move it out, then repair again (nothing "
-                             "was changed)")
-        moved = []
-        for src, dst in moves:
-            dst.parent.mkdir(exist_ok=True)
-            os.rename(src, dst)
-            moved.append(os.fspath(dst.relative_to(directory)))
-        for sub in ("", dataset.LEGACY_MATCHES_DIR):
-            legacy_dir = directory / dataset.LEGACY_MATCHES_DIR
-            if sub and legacy_dir.is_dir() and not any(legacy_dir.iterdir()):
-                legacy_dir.rmdir()
-        backup = None
-        path = directory / rundir.MANIFEST
-        if path.exists():
-            stamp = _now().replace(":", "").replace("+0000", "Z")
-            backup = f"{rundir.MANIFEST}.replaced-{stamp}"
-            os.rename(path, directory / backup)
-        manifest = {"format": rundir.FORMAT, "kind": kind, "run_id": run_id, "config": config,
-                    "extents": extents, "created": (old or {}).get("created", _now()),
-                    "updated": _now(), "repaired": _now(), "shards": [], "finished": False,
-                    "versions": best.get("versions", {}), "debug": (old or {}).get("debug", False),
-                    "shards_total": len(rundir.bounds(extents, int(config["shard_size"])))}
-        if legacy:
-            manifest["id_scheme"] = 1           # the first layout's run id: kept as it is
-        _write_json(path, manifest)
-        status = check_run(directory)
-        manifest["shards"] = sorted(status.ok)
-        manifest["finished"] = status.complete
-        _write_json(path, manifest)
-        return RepairReport(where, run_id, kind, moved, sorted(status.ok), left, backup,
-                            check_run(directory))
+            rel = f"{sub}/{f.name}" if sub else f.name
+            try:
+                meta = dataset.read_metadata(f)
+            except Exception:
+                left[rel] = "unreadable Parquet file"
+                continue
+            if not meta.get("run_id") or not isinstance(meta.get("config"), dict):
+                left[rel] = "no burraco-sim metadata"
+                continue
+            groups.setdefault(meta["run_id"], []).append((sub, f, rel, meta))
+    if not groups:
+        raise ValueError(f"repair: {where!r} holds no shard of a burraco-sim run "
+                         "(hands/shard-*.parquet); nothing to repair")
+    if len(groups) > 1 and not (old and old["run_id"] in groups):
+        parts = ", ".join(f"{rid}: {len(items)} shards"
+                          for rid, items in sorted(groups.items()))
+        raise ValueError(f"repair: {where!r} holds shards of {len(groups)} runs ({parts}); "
+                         "move the shards of the runs you do not want out of the directory, "
+                         "then repair again (nothing was changed)")
+    run_id = old["run_id"] if len(groups) > 1 else next(iter(groups))
+    for rid, items in groups.items():
+        if rid != run_id:
+            for _sub, _f, rel, _m in items:
+                left[rel] = f"a shard of another run ({rid})"
+    items = groups[run_id]
+    kind = rundir.kind_of(items[0][3]["config"])
+    best = max(items, key=lambda it: int(it[3]["config"].get(kind, 0)))[3]
+    config = best["config"]
+    legacy = int(best.get("format", 1)) < 2
+    expected = rundir.legacy_run_id(config) if legacy else rundir.identity(config)
+    if not legacy and expected != run_id:
+        raise ValueError(f"repair: the shards of {where!r} carry run id {run_id} but a "
+                         "configuration that does not give it; they cannot be trusted, "
+                         "nothing was changed")
+    use = []
+    for it in items:
+        if _same_run(it[3]["config"], config, kind):
+            use.append(it)
+        else:
+            left[it[2]] = "a shard of this run id with another configuration"
+    total = int(config[kind])
+    extents = best.get("extents") or [[0, total]]
+    if (old is not None and old["run_id"] == run_id and _same_run(old["config"], config, kind)
+            and int(old["config"][kind]) >= total):
+        # a sound manifest (an interrupted extension, say): keep its target
+        config, extents = old["config"], old["extents"]
+    # moves from the first layout, all checked before any is made
+    moves = []
+    for sub, f, rel, _meta in use:
+        if sub == "":
+            moves.append((f, directory / dataset.HANDS_DIR / f.name))
+            table = directory / dataset.LEGACY_MATCHES_DIR / f.name
+            if kind == "matches" and table.exists():
+                moves.append((table, directory / dataset.MATCHES_DIR / f.name))
+    clash = [dst for _src, dst in moves if dst.exists()]
+    if clash:
+        raise ValueError(f"repair: {os.fspath(clash[0])!r} is in the way of moving the run "
+                         "to the current layout; move it out, then repair again (nothing "
+                         "was changed)")
+    moved = []
+    for src, dst in moves:
+        dst.parent.mkdir(exist_ok=True)
+        os.rename(src, dst)
+        moved.append(os.fspath(dst.relative_to(directory)))
+    legacy_dir = directory / dataset.LEGACY_MATCHES_DIR
+    if moved and legacy_dir.is_dir() and not any(legacy_dir.iterdir()):
+        legacy_dir.rmdir()
+    backup = None
+    path = directory / rundir.MANIFEST
+    if path.exists():
+        stamp = _now().replace(":", "").replace("+0000", "Z")
+        backup = f"{rundir.MANIFEST}.replaced-{stamp}"
+        k = 1
+        while (directory / backup).exists():           # never replace a kept manifest
+            k += 1
+            backup = f"{rundir.MANIFEST}.replaced-{stamp}-{k}"
+        os.rename(path, directory / backup)
+    manifest = {"format": rundir.FORMAT, "kind": kind, "run_id": run_id, "config": config,
+                "extents": extents, "created": (old or {}).get("created", _now()),
+                "updated": _now(), "repaired": _now(), "shards": [], "finished": False,
+                "versions": best.get("versions", {}), "debug": (old or {}).get("debug", False),
+                "shards_total": len(rundir.bounds(extents, int(config["shard_size"])))}
+    if legacy:
+        manifest["id_scheme"] = 1           # the first layout's run id: kept as it is
+    _write_json(path, manifest)
+    status = check_run(directory)
+    manifest["shards"] = sorted(status.ok)
+    manifest["finished"] = status.complete
+    _write_json(path, manifest)
+    final = check_run(directory)
+    final.writer = None                     # the lock held now is this repair's own
+    return RepairReport(where, run_id, kind, moved, sorted(status.ok), left, backup, final)

@@ -208,18 +208,69 @@ def test_simulate_refuses_to_write_beside_a_stray_shard(with_stray, capsys):
     pd.testing.assert_frame_equal(sim.load(out), sim.simulate(5000, SEED))
 
 
-def test_a_foreign_shard_under_an_expected_name_is_corrupt_and_resimulated(tmp_path, capsys,
-                                                                           reference):
+def test_a_foreign_shard_under_an_expected_name_is_never_deleted(tmp_path, capsys, reference):
+    """Another run's shard under one of the run's own names: reported, never read, and
+    neither a resume nor --overwrite deletes or overwrites it."""
     out = make_run(tmp_path / "run")
     other = make_run(tmp_path / "other", seed=SEED + 7)
     name = "shard-000000001000-000000002000.parquet"
     shutil.copy(other / "hands" / name, out / "hands" / name)
-    assert sim.check_run(out).corrupt == {name: "belongs to another run"}
+    why = sim.check_run(out).corrupt[name]
+    assert why.startswith("a shard of another run (") and "move it out" in why
     with pytest.raises(ValueError, match=f"shard {name} .* is corrupt"):
         sim.load(out)
+    before = snapshot(out)
+    for argv in (cli_args(out), cli_args(out, HANDS, SEED + 1, SHARD, "--overwrite")):
+        refused(capsys, main(argv), f"hands/{name}", "a shard of another run",
+                "nothing was changed")
+        assert snapshot(out) == before
+    (out / "hands" / name).unlink()                     # the user moves it out
     assert main(cli_args(out)) == 0
-    assert "hands/" + name + " is incomplete or corrupt" in capsys.readouterr().err
+    capsys.readouterr()
     pd.testing.assert_frame_equal(sim.load(out), reference)
+
+
+def test_out_inside_a_runs_data_directory_is_refused(tmp_path, capsys):
+    out = make_run(tmp_path / "run")
+    before = snapshot(out)
+    for inner in (out / "hands", out / "hands" / "sub", out / "matches"):
+        refused(capsys, main(cli_args(inner, 100)), "inside the data directory of the run")
+    refused(capsys, main(["summarize", str(out / "hands"), "--repair"]),
+            "is the data directory of the run")
+    assert snapshot(out) == before and not (out / "matches").exists()
+
+
+def test_a_lost_shard_of_a_finished_run_is_reported(tmp_path, capsys, reference):
+    out = make_run(tmp_path / "run")
+    (out / "hands" / "shard-000000001000-000000002000.parquet").unlink()
+    status = sim.check_run(out)
+    assert "lost: the manifest lists it as complete" in status.corrupt[
+        "shard-000000001000-000000002000.parquet"]
+    assert main(["summarize", str(out)]) == 1
+    capsys.readouterr()
+    with pytest.raises(ValueError, match="lost"):
+        sim.load(out)
+    assert main(cli_args(out)) == 0
+    capsys.readouterr()
+    pd.testing.assert_frame_equal(sim.load(out), reference)
+
+
+def test_an_orphan_match_table_is_reported(tmp_path, capsys):
+    out = tmp_path / "m"
+    sim.simulate_matches(30, 2, out=out, shard_size=10, return_frame=False)
+    (out / "hands" / "shard-000000000010-000000000020.parquet").unlink()
+    m = json.loads((out / "_manifest.json").read_text())
+    m["shards"].remove("shard-000000000010-000000000020.parquet")   # as an interrupted write
+    m["finished"] = False
+    (out / "_manifest.json").write_text(json.dumps(m))
+    status = sim.check_run(out)
+    assert "matches/shard-000000000010-000000000020.parquet" in status.stray
+    assert main(["summarize", str(out)]) == 1
+    assert "hand rows were never written" in capsys.readouterr().out
+    assert main(["simulate", "--out", str(out), "--quiet"]) == 0      # completes it
+    capsys.readouterr()
+    pd.testing.assert_frame_equal(sim.load_matches(out), sim.simulate_matches(30, 2).matches)
+    assert sim.check_run(out).sound
 
 
 # ------------------------------------------------------------------ 4. one reader
@@ -297,7 +348,7 @@ def test_a_damaged_manifest_is_rebuilt_from_the_shards(tmp_path, capsys, referen
         needle = "holds shard files"
     else:
         edit_manifest(out, shard_size=500)
-        needle = "a shard of this run under a name outside its range"
+        needle = "written with shard size 1000, not the manifest's 500"
     before = snapshot(out)
     refused(capsys, main(cli_args(out, HANDS, SEED, 500 if damage == "shard_size" else SHARD)),
             needle, "--repair")
@@ -548,3 +599,35 @@ def test_a_sound_footer_over_damaged_data_is_one_line_everywhere(tmp_path, capsy
     assert main(cli_args(out)) == 0
     assert "is incomplete or corrupt" in capsys.readouterr().err
     pd.testing.assert_frame_equal(sim.load(out), reference)
+
+
+def test_resume_with_one_option_of_the_run_given_again(tmp_path, capsys):
+    """--rule X (or --team1 S) alone on resume changes the run's rules (seats), not the
+    default preset's, so the run's own value is accepted and a new one names the option."""
+    out = tmp_path / "run"
+    base = ["simulate", "--hands", "300", "--seed", "1", "--out", str(out), "--quiet"]
+    assert main(base + ["--rule", "target_score=1505", "--rule", "stall_turn_limit=16",
+                        "--team0", "expert"]) == 0
+    capsys.readouterr()
+    for extra in (["--rule", "target_score=1505"], ["--players", "4"], ["--team1", "heuristic"],
+                  ["--team0", "expert"]):
+        assert main(["simulate", "--out", str(out), "--quiet", *extra]) == 0, extra
+        capsys.readouterr()
+    refused(capsys, main(["simulate", "--out", str(out), "--quiet", "--rule",
+                          "target_score=2005"]), "differs in: rules: target_score")
+    refused(capsys, main(["simulate", "--out", str(out), "--quiet", "--team1", "random"]),
+            "differs in: strategies of seat 1, 3")
+
+
+def test_repair_keeps_the_target_of_a_sound_manifest_and_every_old_manifest(tmp_path):
+    out = make_run(tmp_path / "run")
+    m = json.loads((out / "_manifest.json").read_text())
+    m["config"]["hands"] = 5000                     # an extension interrupted before a shard
+    m["extents"] = [[0, 3000], [3000, 5000]]
+    m["finished"] = False
+    (out / "_manifest.json").write_text(json.dumps(m))
+    for _ in range(3):
+        report = sim.repair_run(out)
+    assert report.status.hands_total == 5000 and len(report.status.missing) == 2
+    assert report.status.writer is None
+    assert len(list(out.glob("_manifest.json.replaced-*"))) == 3     # none replaced

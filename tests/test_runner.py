@@ -161,11 +161,11 @@ def test_different_run_refused_and_overwrite(tmp_path):
     out = tmp_path / "run"
     runner.simulate(20, 1, out=out, return_frame=False)
     for kwargs, word in (({"seed": 2}, "seed"), ({"shard_size": 7}, "shard_size"),
-                         ({"strategies": "random"}, "strategies"),
-                         ({"rules": Rules(stall_turn_limit=20)}, "rules")):
+                         ({"strategies": "random"}, "strategies of seat 0, 1, 2, 3"),
+                         ({"rules": Rules(stall_turn_limit=20)}, "rules: stall_turn_limit")):
         args = {"hands": 20, "seed": 1, "out": out}
         args.update(kwargs)
-        with pytest.raises(ValueError, match=f"different run \\(differs in: {word}\\)"):
+        with pytest.raises(ValueError, match=f"different run \\(differs in: {word}"):
             runner.simulate(**args)
     with pytest.raises(ValueError, match="holds a run of 20 hands; --hands 10 is fewer"):
         runner.simulate(10, 1, out=out)
