@@ -391,6 +391,10 @@ def summarize(blocks: Iterable[np.ndarray] | pd.DataFrame) -> Summary:
     """
     s = Summary(read_back=True)
     if isinstance(blocks, pd.DataFrame):
+        missing = [c for c in L.REC_COLUMNS if c not in blocks.columns]
+        if missing:
+            raise ValueError(f"summarize: the frame has no column {missing[0]!r}: give hand rows "
+                             "(sim.simulate, sim.load), not a match table (sim.load_matches)")
         blocks = [dataset.table_to_records(pa.Table.from_pandas(blocks, preserve_index=False))]
     for rec in blocks:
         s.add(rec, resumed=True)

@@ -388,10 +388,10 @@ def _read(status: RunStatus, sub: str, schema: pa.Schema, columns, filter, key: 
             text = (f"unknown column {field.group(1)!r}; the columns are sim.dataset.COLUMNS "
                     "(a match run's hands: MATCH_HAND_COLUMNS)")
         elif filter is None or isinstance(exc, OSError):
-            raise ValueError(f"{what}: a shard of {status.directory!r} cannot be read "
-                             f"({text[:160]}); its footer is sound but its data is damaged: "
-                             "delete that shard and run the same 'burraco simulate' command "
-                             "again") from None
+            bad = next((f for f in files if not _readable(f)), "a shard")
+            raise ValueError(f"{what}: {os.fspath(bad)!r} cannot be read ({text[:120]}); its "
+                             "footer is sound but its data is damaged: delete that shard and "
+                             "run the same 'burraco simulate' command again") from None
         raise ValueError(f"{what}: filter {filter}: {text[:200]}") from None
     frame = dataset.table_to_frame(table)
     if key in frame.columns:
@@ -399,6 +399,14 @@ def _read(status: RunStatus, sub: str, schema: pa.Schema, columns, filter, key: 
         if len(values) > 1 and not (values[1:] >= values[:-1]).all():
             frame = frame.sort_values(key, kind="stable").reset_index(drop=True)
     return frame
+
+
+def _readable(path) -> bool:
+    try:
+        pq.read_table(path)
+        return True
+    except (OSError, pa.ArrowException):
+        return False
 
 
 def _filter_expression(filter, schema: pa.Schema, what: str):

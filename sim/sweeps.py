@@ -321,6 +321,12 @@ def _open_out(out: Path, config: dict, overwrite: bool, points: list, names: lis
         owner = (config, __version__)
     else:
         owner = _old_sweep(meta_path)       # the sweep overwrite deletes (None: unknown)
+        if owner is None and point_files:
+            raise ValueError(f"out: {where!r} holds point files "
+                             f"({min(point_files.values()).name}) but no readable "
+                             f"{SWEEP_JSON}, so whose they are cannot be told; move them out "
+                             "of the directory, then run the command again (nothing was "
+                             "changed)")
     if owner is not None:                   # refuse a point file of another sweep
         own_config, own_version = owner
         own_names = list(own_config["grid"])

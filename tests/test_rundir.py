@@ -274,6 +274,12 @@ def test_an_orphan_match_table_is_reported(tmp_path, capsys):
 
 
 # ------------------------------------------------------------------ 4. one reader
+def test_summarize_of_a_match_table_is_one_line():
+    with pytest.raises(ValueError, match="not a match table") as exc:
+        sim.summarize(sim.simulate_matches(3, 1).matches)
+    assert "\n" not in str(exc.value)
+
+
 def test_one_reader_that_checks(tmp_path, reference):
     assert not hasattr(dataset, "read_run") and "read_run" not in sim.__all__
     with pytest.raises(AttributeError):
@@ -592,6 +598,7 @@ def test_a_sound_footer_over_damaged_data_is_one_line_everywhere(tmp_path, capsy
     with pytest.raises(ValueError) as exc:
         sim.load(out)
     assert "\n" not in str(exc.value) and "cannot be read" in str(exc.value)
+    assert victim.name in str(exc.value)
     assert main(["summarize", str(out)]) == 1
     text = capsys.readouterr().out
     assert f"corrupt shard {victim.name}: damaged data" in text

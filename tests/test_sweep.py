@@ -350,6 +350,11 @@ def test_unreadable_or_missing_sweep_json_is_refused(reference, tmp_path):
         sim.sweep("heuristic", GRID, HANDS, SEED, out=out)
     assert data_files(out) == {"_sweep.json": b"{not json",
                                "point-000.parquet": ref_files["point-000.parquet"]}
+    # --overwrite cannot tell whose the point files are: refused, nothing deleted
+    with pytest.raises(ValueError, match="but no readable _sweep.json.*nothing was changed"):
+        sim.sweep("heuristic", GRID, HANDS, SEED, out=out, overwrite=True)
+    assert data_files(out) == {"_sweep.json": b"{not json",
+                               "point-000.parquet": ref_files["point-000.parquet"]}
     # only temp files of a run killed before its _sweep.json: a new sweep
     (out / "_sweep.json").unlink()
     (out / "point-000.parquet").unlink()
