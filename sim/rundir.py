@@ -134,7 +134,8 @@ def read_manifest(directory: str | os.PathLike, what: str = "run") -> dict:
         if kind not in ("hands", "matches") or kind_of(config) != kind or size < 1:
             raise ValueError
     except FileNotFoundError:
-        if any((directory / sub).glob("shard-*.parquet") for sub in (dataset.HANDS_DIR, ".")):
+        if any(next((directory / sub).glob("shard-*.parquet"), None) is not None
+               for sub in (dataset.HANDS_DIR, ".")):
             raise ManifestError(f"{what}: {where!r} holds shard files but no {MANIFEST}; "
                                 f"{repair_hint(where)}") from None
         raise ManifestError(f"{what}: {where!r} holds no {MANIFEST} (not a burraco simulate "

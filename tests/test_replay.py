@@ -238,7 +238,7 @@ def test_refuses_hands_the_run_does_not_hold(mixed_run, match_run, capsys):
         sim.replay(hand_index=3)
     with pytest.raises(ValueError, match="run must be a run directory path"):
         sim.replay(run=21, hand_index=3)
-    with pytest.raises(ValueError, match="not a directory"):
+    with pytest.raises(ValueError, match="does not exist"):
         sim.replay(run=out / "nothing", hand_index=3)
 
 
@@ -253,12 +253,20 @@ def test_refuses_exit_code_in_a_process(mixed_run):
                                               "DIR; leave it out\n")
 
 
+def _not_yet_written(run, shard) -> None:
+    """Make ``shard`` of a copied run a shard not written yet (as in an interrupted run)."""
+    shard.unlink()
+    m = json.loads((run / "_manifest.json").read_text())
+    m["shards"] = [n for n in m["shards"] if n != shard.name]
+    m["finished"] = False
+    (run / "_manifest.json").write_text(json.dumps(m))
+
+
 def test_incomplete_shards(mixed_run, match_run, tmp_path, capsys):
     out, df = mixed_run
     part = tmp_path / "hands"
     shutil.copytree(out, part)
-    missing = hand_shards(part)[1]                          # hands 200..399
-    missing.unlink()
+    _not_yet_written(part, hand_shards(part)[1])             # hands 200..399
     assert len(sim.load(part)) == 300
     # a hand run's deal is fixed by its manifest: replayed, nothing to compare with
     same_record(sim.replay(run=part, hand_index=250), df.iloc[250])
@@ -266,7 +274,7 @@ def test_incomplete_shards(mixed_run, match_run, tmp_path, capsys):
     mpart = tmp_path / "matches"
     shutil.copytree(mout, mpart)
     for p in hand_shards(mpart):
-        p.unlink()
+        _not_yet_written(mpart, p)
     _one_line_error(capsys, ["replay", str(mpart), "--hand", "1"],
                     "match 0 is not in a complete shard yet")
 

@@ -94,6 +94,10 @@ def test_partial_run_is_summarized_and_loaded(reference, tmp_path, capsys):
     out = tmp_path / "run"
     sim.simulate(HANDS, SEED, out=out, shard_size=SHARD, return_frame=False)
     (out / "hands" / "shard-000000005000-000000006000.parquet").unlink()
+    manifest = json.loads((out / "_manifest.json").read_text())      # as an interrupted run
+    manifest["shards"].remove("shard-000000005000-000000006000.parquet")
+    manifest["finished"] = False
+    (out / "_manifest.json").write_text(json.dumps(manifest))
     assert main(["summarize", str(out)]) == 0
     assert "5,000 of 6,000 hands (83.3%) in 5 of 6 shards; incomplete" in capsys.readouterr().out
     assert len(sim.load(out)) == 5000
