@@ -316,4 +316,6 @@ def load_file(path) -> list[str]:
         raise ValueError(f"strategy file {str(path)!r}: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"strategy file {str(path)!r}: not valid TOML ({exc})") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"strategy file {str(path)!r}: not a text (UTF-8) TOML file") from None
     return seat_specs(doc)

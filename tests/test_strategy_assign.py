@@ -42,6 +42,10 @@ def test_toml_strategy_file(tmp_path):
         load_file(bad)
     with pytest.raises(ValueError, match="No such file"):
         load_file(tmp_path / "missing.toml")
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(bytes(range(200, 256)) * 3)          # not text at all
+    with pytest.raises(ValueError, match="binary.toml.*not a text .UTF-8. TOML file"):
+        load_file(binary)
 
 
 def test_cli_teams_are_recorded_in_manifest_and_parquet(tmp_path, capsys):
