@@ -8,6 +8,7 @@ points) and exits with 130 (Ctrl-C, SIGINT) or 143 (SIGTERM).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -396,13 +397,13 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     except KeyboardInterrupt as exc:
         what, code = _stopped(exc)
         hands, matches = summary.hands, (None if args.matches is None else summary.matches)
-        try:        # a shard renamed into place just before the signal is kept too
-            from .runs import check_run
+        from .runs import check_run
+        # a shard renamed into place just before the signal is kept too; no manifest yet
+        # (stopped before it was written) leaves the callback's count
+        with contextlib.suppress(ValueError, OSError):
             status = check_run(args.out)
             hands = max(hands, status.hands_done)
             matches = None if matches is None else max(matches, status.matches_done)
-        except (ValueError, OSError):       # stopped before the manifest was written
-            pass
         done = f"{hands:,} hands" if matches is None else f"{matches:,} matches"
         print(f"burraco: {what}; {done} in completed shards are kept in "
               f"{args.out!r}; run the same command again to resume", file=sys.stderr)

@@ -12,6 +12,7 @@ refused second writer is told.
 """
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import json
 import os
@@ -159,10 +160,8 @@ class DirectoryLock:
     def release(self) -> None:
         """Give the lock up (the file stays; closing the descriptor releases the flock)."""
         if self._fd is not None:
-            try:
+            with contextlib.suppress(OSError):   # clearing the holder's name is a courtesy
                 os.ftruncate(self._fd, 0)
-            except OSError:
-                pass
             os.close(self._fd)
             self._fd = None
 

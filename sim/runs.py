@@ -261,7 +261,6 @@ def check_run(directory: str | os.PathLike) -> RunStatus:
     else:
         status.hands_total = total
     listed = set(manifest.get("shards") or [])
-    foreign = rundir.foreign_shards(directory, manifest)
     for a, b in rundir.manifest_bounds(manifest):
         files = rundir.shard_files(directory, kind, fmt, a, b)
         name = files[-1].name
@@ -277,14 +276,17 @@ def check_run(directory: str | os.PathLike) -> RunStatus:
                     "the match table of a shard whose hand rows were never written (an "
                     "interrupted write); the same 'burraco simulate' command completes it")
             continue
-        rel = os.fspath(files[-1].relative_to(directory))
-        if rel in foreign:
-            status.corrupt[name] = foreign[rel] + "; move it out of the directory"
-            continue
         if kind == "matches":
             why, rows = _match_shard_problem(files[0], files[1], a, b, manifest["run_id"])
         else:
             why, rows = _shard_problem(files[0], a, b, manifest["run_id"]), b - a
+        if why is not None and "belongs to another run" in why:
+            # another run's file under this run's name: never re-simulated over (sim.rundir)
+            try:
+                rid = dataset.read_metadata(files[-1]).get("run_id", "?")
+            except Exception:
+                rid = "?"
+            why = f"a shard of another run ({rid}) under one of this run's names; move it out"
         if why is None:
             status.ok.append(name)
             status.rows[name] = rows

@@ -160,14 +160,19 @@ def test_interrupted_sweep_resumes_to_the_files_of_an_uninterrupted_one(referenc
     pd.testing.assert_frame_equal(pd.read_parquet(out), pd.read_parquet(ref_dir))
 
 
-def test_resume_recomputes_corrupt_point_files_saying_so(reference, tmp_path, capsys):
-    _ref_dir, ref_files, ref_summary = reference
-    out = tmp_path / "sw"
+def unfinished_copy(out, ref_files):
+    """A copy of the reference sweep whose _sweep.json is not marked finished."""
     out.mkdir()
     for name, data in ref_files.items():
         (out / name).write_bytes(data)
     meta = json.loads((out / "_sweep.json").read_text())
     (out / "_sweep.json").write_text(json.dumps(dict(meta, finished=False)))
+    return out
+
+
+def test_resume_recomputes_corrupt_point_files_saying_so(reference, tmp_path, capsys):
+    _ref_dir, ref_files, ref_summary = reference
+    out = unfinished_copy(tmp_path / "sw", ref_files)
     # point 0: truncated; point 1: point 3's file (other parameter values);
     # point 2: one row short; point 3: hand_index 1..N instead of 0..N-1
     (out / "point-000.parquet").write_bytes(ref_files["point-000.parquet"][:500])
@@ -443,12 +448,7 @@ with DirectoryLock(sys.argv[1]):
 
 def test_second_writer_is_refused_while_the_lock_is_held(reference, tmp_path):
     _ref_dir, ref_files, _ = reference
-    out = tmp_path / "sw"
-    out.mkdir()
-    for name, data in ref_files.items():
-        (out / name).write_bytes(data)
-    meta = json.loads((out / "_sweep.json").read_text())
-    (out / "_sweep.json").write_text(json.dumps(dict(meta, finished=False)))
+    out = unfinished_copy(tmp_path / "sw", ref_files)
     (out / "point-003.parquet").unlink()                 # an interrupted sweep to resume
     child = subprocess.Popen([sys.executable, "-c", HOLD, str(out)], cwd=ROOT,
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
