@@ -9,61 +9,21 @@ from numba import njit, prange
 
 from . import layout as L
 from .deal import deal_offsets, pozzetto_sizes, shuffle_deal
-from .legal import OK, can_discard, can_take_pile, find_placement, trio_sel
-from .melds import ANY_RANK, KIND_NONE, analyze
-from .policies import (heur_discard, heur_meld_step, heur_pickup, rand_discard,
-                       rand_meld_step, rand_pickup)
+from .actions import (ERR_ILLEGAL_CHOICE, PH_DISCARD, PH_OVER, apply_action, begin_hand,
+                      debug_check, finish_hand)
+from .legal import OK
+from .policies import heur_choose, rand_choose
 from .rng import seed_hand
 from .scoring import POZ_TAKEN, POZ_UNPLAYED, POZ_UNTAKEN, score_team
-from .state import (G_ACTIONS, G_BARRED, G_CLOSER, G_ERR, G_HIDDEN, G_PC,
-                    G_PMODE, G_PN, G_POZ_SIZE, G_PP, G_PTURN, G_SLEN, G_SP,
-                    G_NPOZ, G_SOLO, G_SOLO18, G_STALL, G_TEAM, G_TOOK_PILE, G_TPOZ, G_TURN, MI_KIND, MI_LEN, NTEAMS,
-                    EV_END, G_NEV, G_NEVC, I0, log_event,
-                    conservation_check, discard_card, draw_stock, give_pozzetto,
-                    hand_add, meld_add, meld_create, pozzetto_to_stock, take_pile, STATE_WORDS, EV_COLS, state_views, view_f64,
-                    view_i64, view_u64, set_lock_two_roles)
+from .state import (G_LEN, G_CLOSER, G_DEALER, G_END, G_ERR, G_FIRST, G_HIDDEN, G_NEV,
+                    G_NEVC, G_NPOZ, G_PC, G_PHASE, G_PMODE, G_PN, G_POZ_SIZE, G_PP, G_PTURN,
+                    G_SEAT, G_SLEN, G_SOLO, G_SOLO18, G_SP, G_TEAM, G_TOOK_PILE, G_TPOZ, G_TURN,
+                    hand_add, set_lock_two_roles, state_of, state_views, view_i64)
+from .work import EV_AT, W_EV_CARDS, W_EV_ROWS, W_DEBUG, W_G, views, work_words
 
-CAND_ROWS = 2048
-# a hand's work buffer (int64 words): the state, then the per-hand arrays
-# below, then the event log (EV_AT on)
-W_RNG = STATE_WORDS
-W_DECK = W_RNG + 4
-W_SEL = W_DECK + 108
-W_SCRATCH = W_SEL + 53
-W_VALS = W_SCRATCH + 53
-W_HC2 = W_VALS + 53
-W_RV = W_HC2 + 2 * 53
-W_PARAMS = W_RV + L.N_RULES
-W_CAND = W_PARAMS + 4 * L.N_PARAMS
-W_DBG = W_CAND + CAND_ROWS * 4
-W_NEED = W_DBG + 108 + 53
-EV_AT = W_NEED + 53
 # simulate_range splits its hands into this many chunks (one work buffer each);
 # a constant, because numba.get_num_threads() would make the function uncacheable
 N_CHUNKS = 256
-
-
-@njit(cache=True, _nrt=False)
-def work_words(ev_rows, ev_cards):
-    """Length (int64 words) of the work buffer :func:`play_hand` needs."""
-    return EV_AT + ev_rows * EV_COLS + ev_cards
-
-
-@njit(cache=True, _nrt=False)
-def _debug_check(st, dbg):
-    """Debug-mode invariants after an action; sets ``G_ERR`` bits.
-
-    ``dbg`` is an int64[108 + 53] work array (overwritten).
-    """
-    g = st[10]
-    if not conservation_check(st, dbg[:108], dbg[108:]):
-        g[G_ERR] |= L.ERR_CONSERVATION
-    mcnt, minfo, nm = st[6], st[8], st[9]
-    for t in range(NTEAMS):
-        for mi in range(nm[t]):
-            kind, nw, n2, key, lo, hi, ws, why = analyze(mcnt[t, mi], ANY_RANK)
-            if kind == KIND_NONE or kind != minfo[t, mi, MI_KIND]:
-                g[G_ERR] |= L.ERR_INVALID_MELD
 
 
 @njit(cache=True, _nrt=False)
@@ -73,7 +33,7 @@ def setup_hand(st, deck, rv):
     Also sets who plays for which team: ``s % 2`` with 2 or 4 players, each
     player alone with 3 (R62, R63).
     """
-    stock, pile, poz, g = st[3], st[4], st[5], st[10]
+    stock, pile, poz, g = st.stock, st.pile, st.poz, st.g
     n = rv[L.RV_NUM_PLAYERS]
     h = rv[L.RV_HAND_SIZE]
     for s in range(n):
@@ -110,128 +70,113 @@ def _half_round_up(points):
     return q * 5
 
 
-@njit(cache=True, _nrt=False)
-def _place_any(st, rv, team, seat, need, sel, scratch):
-    """Make the first placement :func:`find_placement` finds (any card); False if none."""
-    for f in range(53):
-        need[f] = 1
-    what, a, b, c = find_placement(st, rv, team, seat, need, sel, scratch)
-    if what == 1:
-        meld_add(st, team, seat, a, b)
-    elif what == 2:
-        trio_sel(st[2][seat], a, b, c, sel)
-        meld_create(st, team, seat, sel)
-    return what != 0
+@njit(cache=True)
+def choose(work):
+    """The action id that the strategy of the seat to move chooses (its policy
+    kind and parameter row are in ``work``, :mod:`kernels.work`).
 
-
-@njit(cache=True, _nrt=False)
-def play_turn(st, rv, seat, kind, p, rng, sel, scratch, vals, cand, dbg, need, debug):
-    """Play one turn of ``seat`` (R32-R52); returns an end reason or -1.
-
-    Mutates ``st`` and the generator ``rng`` (uint64[4]).
+    The state is not mutated; the hand's generator may be advanced.
     """
-    hn, g = st[1], st[10]
-    team = g[G_TEAM + seat]
-    g[G_TURN] += 1
-    g[G_HIDDEN + seat] = 0            # an assigned pozzetto is usable from now (R41)
-    g[G_BARRED] = -1
-    g[G_TOOK_PILE] = 0
-    g[G_ACTIONS] = 0
-    # ---- PICKUP (R33, R34)
-    if kind == L.POLICY_RANDOM:
-        take = rand_pickup(st, rng)
-    else:
-        take = heur_pickup(st, rv, seat, p)
-    if take and not can_take_pile(st, rv, team, seat, need, sel, scratch):
-        take = False                     # R34, take_pile_requires_meld: draw instead
-    must_place = take and rv[L.RV_TAKE_PILE_REQUIRES_MELD] != 0
-    last_turn = False
-    single = False
-    if take:
-        pn = g[G_PN]
-        if pn == 1 and rv[L.RV_FORBID_REDISCARD_SINGLE_PILE] != 0:
-            g[G_BARRED] = st[4][0]       # R36
-        single = pn == 1
-        take_pile(st, seat)
-        g[G_TOOK_PILE] = 1
-        g[G_PP + team] += 1
-        g[G_PC + team] += pn
-    else:
-        draw_stock(st, seat)
-        if g[G_SLEN] - g[G_SP] <= rv[L.RV_STOCK_RESERVE] and not (
-                rv[L.RV_UNTAKEN_POZZETTO_AS_STOCK] != 0 and pozzetto_to_stock(st, seat)):
-            last_turn = True              # R50, finish_turn
-            if rv[L.RV_STOCK_END_MODE] == 1:
-                if debug:
-                    _debug_check(st, dbg)
-                return L.END_STOCK_EXHAUSTED     # R50, immediate: no meld, no discard
-    if debug:
-        _debug_check(st, dbg)
-    # ---- MELD (R35)
-    while True:
-        if kind == L.POLICY_RANDOM:
-            acted = rand_meld_step(st, rv, seat, rng, sel, scratch, cand)
-        else:
-            acted = heur_meld_step(st, rv, seat, p, sel, scratch)
-        if not acted and must_place and g[G_ACTIONS] == 0:
-            acted = _place_any(st, rv, team, seat, need, sel, scratch)   # R34 obligation
-        if not acted:
-            break
-        g[G_ACTIONS] += 1
-        if hn[seat] == 0:
-            give_pozzetto(st, seat, np.int64(L.POZ_DIRECT))   # al volo (R41)
-        if debug:
-            _debug_check(st, dbg)
-    # ---- DISCARD (R37-R39, R45)
-    if kind == L.POLICY_RANDOM:
-        cid = rand_discard(st, rv, seat, rng)
-    else:
-        cid = heur_discard(st, rv, seat, p, vals, scratch)
-    if cid < 0:
-        g[G_ERR] |= L.ERR_NO_DISCARD
-        return L.END_TURN_CAP
-    code, closes = can_discard(st, rv, team, seat, cid)
-    if code != OK:
-        g[G_ERR] |= L.ERR_NO_DISCARD
-    discard_card(st, seat, cid, closes)
-    if closes == 1:
-        g[G_CLOSER] = seat
-        if debug:
-            _debug_check(st, dbg)
-        return L.END_CLOSED               # R47
-    if hn[seat] == 0:
-        give_pozzetto(st, seat, np.int64(L.POZ_DISCARD))     # con lo scarto (R41)
-        g[G_HIDDEN + seat] = 1
-    if debug:
-        _debug_check(st, dbg)
-    if last_turn:
-        return L.END_STOCK_EXHAUSTED
-    # ---- stall counter (R51)
-    if single and g[G_ACTIONS] == 0:
-        g[G_STALL] += 1
-    else:
-        g[G_STALL] = 0
-    if g[G_STALL] >= rv[L.RV_STALL_TURN_LIMIT]:
-        return L.END_STALL
-    if g[G_TURN] >= rv[L.RV_MAX_TURNS_PER_HAND]:
-        return L.END_TURN_CAP
-    return -1
+    st, rv, params, kinds, rng, deck, sel, scratch, need, vals, hc2, cand, dbg = views(work)
+    seat = st.g[G_SEAT]
+    if kinds[seat] == L.POLICY_RANDOM:
+        return rand_choose(st, rv, seat, rng, sel, scratch, cand, need)
+    return heur_choose(st, rv, seat, params[seat], sel, scratch, vals, need)
 
 
 @njit(cache=True)
-def play_hand(run_seed, hand_index, dealer_in, rv_in, kinds, params_in, debug, rec, ev_rows,
-              ev_cards, work):
-    """Play hand ``hand_index`` of the run and fill ``rec`` (int32[N_REC], mutated).
+def play_turn(work):
+    """Play the decisions of the seat to move until the turn passes or the
+    hand ends (choose, then apply: R32-R52); returns the end reason or -1.
+
+    Mutates the state and generator in ``work``.  A chooser's illegal action
+    ends the hand as ``turn_cap`` with an error bit in the record.
+    """
+    g = view_i64(work, W_G, G_LEN)
+    seat = g[G_SEAT]
+    while g[G_PHASE] != PH_OVER and g[G_SEAT] == seat:
+        a = choose(work)
+        code = apply_action(work, a)
+        if code != OK:
+            g[G_ERR] |= L.ERR_NO_DISCARD if g[G_PHASE] == PH_DISCARD else ERR_ILLEGAL_CHOICE
+            finish_hand(state_of(work, EV_AT, work[W_EV_ROWS], work[W_EV_CARDS]), seat,
+                        np.int64(L.END_TURN_CAP))
+    return g[G_END]
+
+
+@njit(cache=True)
+def new_hand(run_seed, hand_index, dealer_in, rv_in, kinds_in, params_in, debug, ev_rows,
+             ev_cards, work):
+    """Deal hand ``hand_index`` of the run into ``work`` and wait for the first
+    player's pickup (R6-R8, R61-R63); nothing is played.
+
+    ``work`` (int64[>= work_words(ev_rows, ev_cards)], overwritten) receives
+    the whole hand (layout in :mod:`kernels.work`): the state, the hand's
+    generator after the deal, the rules vector ``rv_in`` (int64[N_RULES]),
+    each seat's policy kind ``kinds_in`` (int64[4]) and parameter row
+    ``params_in`` (float64[4, N_PARAMS]), the debug flag and an empty event
+    log of ``ev_rows`` rows and ``ev_cards`` card slots.
 
     ``dealer_in`` (int64) is the dealer seat, or -1 for the dealer drawn from
     the hand's generator (R6).  The generator draws the dealer either way, so
     the cards dealt do not depend on ``dealer_in``; matches pass the rotating
     dealer (R6: the deal passes to the next seat after each hand).
 
-    ``work`` (int64[>= work_words(ev_rows, ev_cards)], overwritten) holds the
-    whole hand: the state, scratch arrays and, with ``ev_rows`` > 0, the
-    event log (``ev_rows`` rows of ``EV_COLS`` words from ``work[EV_AT]``,
-    then ``ev_cards`` card slots), which the caller reads after the call.
+    Raises
+    ------
+    ValueError
+        ``work`` is shorter than ``work_words(ev_rows, ev_cards)``.
+    """
+    if work.shape[0] < work_words(ev_rows, ev_cards):
+        raise ValueError("new_hand: work buffer shorter than work_words(ev_rows, ev_cards)")
+    work[W_EV_ROWS] = ev_rows
+    work[W_EV_CARDS] = ev_cards
+    work[W_DEBUG] = debug
+    state_views(work, EV_AT, ev_rows, ev_cards)             # an empty table
+    st, rv, params, kinds, rng, deck, sel, scratch, need, vals, hc2, cand, dbg = views(work)
+    for f in range(L.N_RULES):
+        rv[f] = rv_in[f]
+    for s in range(4):
+        kinds[s] = kinds_in[s]
+        for f in range(L.N_PARAMS):
+            params[s, f] = params_in[s, f]
+    seed_hand(run_seed, hand_index, rng)
+    dealer = shuffle_deal(rng, deck, rv[L.RV_NUM_PLAYERS])
+    if dealer_in >= 0:
+        dealer = dealer_in
+    setup_hand(st, deck, rv)
+    if debug:
+        debug_check(st, dbg)
+    begin_hand(st, rv, dealer)
+
+
+@njit(cache=True)
+def record(work, rec):
+    """Score the finished hand in ``work`` into ``rec`` (int32[N_REC], mutated; R55-R59)."""
+    st, rv, params, kinds, rng, deck, sel, scratch, need, vals, hc2, cand, dbg = views(work)
+    score_hand(st, rv, hc2, rec)
+
+
+@njit(cache=True)
+def play_out(work):
+    """Play the hand in ``work`` to its end with each seat's strategy (the
+    kinds and parameter rows in ``work``); returns the end reason."""
+    g = view_i64(work, W_G, G_LEN)
+    while g[G_PHASE] != PH_OVER:
+        play_turn(work)
+    return g[G_END]
+
+
+@njit(cache=True)
+def play_hand(run_seed, hand_index, dealer_in, rv_in, kinds_in, params_in, debug, rec, ev_rows,
+              ev_cards, work):
+    """Play hand ``hand_index`` of the run and fill ``rec`` (int32[N_REC], mutated).
+
+    The hand is dealt by :func:`new_hand` (same arguments), each seat's
+    strategy plays it through :func:`play_turn` (choose, then apply), and it
+    is scored by :func:`score_hand`.  With ``ev_rows`` > 0 the event log in
+    ``work`` (rows of ``EV_COLS`` words from ``work[EV_AT]``, then
+    ``ev_cards`` card slots) is read by the caller after the call.
 
     Returns
     -------
@@ -243,43 +188,25 @@ def play_hand(run_seed, hand_index, dealer_in, rv_in, kinds, params_in, debug, r
     ValueError
         ``work`` is shorter than ``work_words(ev_rows, ev_cards)``.
     """
-    if work.shape[0] < work_words(ev_rows, ev_cards):
-        raise ValueError("play_hand: work buffer shorter than work_words(ev_rows, ev_cards)")
-    st = state_views(work, EV_AT, ev_rows, ev_cards)
-    hand, hn, hcnt, stock, pile, poz, mcnt, mids, minfo, nm, g, ev, evc = st
-    rng = view_u64(work, W_RNG, 4)
-    deck = view_i64(work, W_DECK, 108)
-    sel = view_i64(work, W_SEL, 53)
-    scratch = view_i64(work, W_SCRATCH, 53)
-    vals = view_f64(work, W_VALS, 53)
-    hc2 = view_i64(work, W_HC2, (2, 53))
-    rv = view_i64(work, W_RV, L.N_RULES)
-    params = view_f64(work, W_PARAMS, (4, L.N_PARAMS))
-    cand = view_i64(work, W_CAND, (CAND_ROWS, 4))
-    dbg = view_i64(work, W_DBG, 108 + 53)
-    need = view_i64(work, W_NEED, 53)
-    for f in range(L.N_RULES):
-        rv[f] = rv_in[f]
-    for s in range(4):
-        for f in range(L.N_PARAMS):
-            params[s, f] = params_in[s, f]
-    seed_hand(run_seed, hand_index, rng)
+    new_hand(run_seed, hand_index, dealer_in, rv_in, kinds_in, params_in, debug, ev_rows,
+             ev_cards, work)
+    play_out(work)
+    g = view_i64(work, W_G, G_LEN)
+    record(work, rec)
+    return g[G_NEV], g[G_NEVC]
+
+
+@njit(cache=True, _nrt=False)
+def score_hand(st, rv, hc2, rec):
+    """Score a finished hand (R55-R59) into ``rec`` (int32[N_REC], mutated).
+
+    ``hc2`` is an int64[2, 53] work array (overwritten).
+    """
+    hcnt, mcnt, minfo, nm, g = st.hcnt, st.mcnt, st.minfo, st.nm, st.g
     n_seats = rv[L.RV_NUM_PLAYERS]
-    dealer = shuffle_deal(rng, deck, n_seats)
-    if dealer_in >= 0:
-        dealer = dealer_in
-    setup_hand(st, deck, rv)
-    if debug:
-        _debug_check(st, dbg)
-    first = (dealer + 1) % n_seats
-    seat = first
-    end = -1
-    while end < 0:
-        end = play_turn(st, rv, seat, kinds[seat], params[seat], rng, sel, scratch, vals,
-                        cand, dbg, need, debug)
-        if end < 0:
-            seat = (seat + 1) % n_seats
-    log_event(st, seat, EV_END, end, I0, I0)
+    end = g[G_END]
+    dealer = g[G_DEALER]
+    first = g[G_FIRST]
     # ---- scoring (R55-R59)
     for f in range(L.N_REC):
         rec[f] = 0
@@ -340,7 +267,6 @@ def play_hand(run_seed, hand_index, dealer_in, rv_in, kinds, params_in, debug, r
         for f in range(L.N_HAND_COLS + 2 * L.N_TEAM_COLS, L.N_REC):
             rec[f] = L.NULL32
     rec[L.REC_ERROR] = g[G_ERR]
-    return g[G_NEV], g[G_NEVC]
 
 
 @njit(cache=True, parallel=True)

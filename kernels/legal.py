@@ -9,7 +9,7 @@ from numba import njit
 
 from . import layout as L
 from .cards import CIDX, JOKER
-from .melds import ANY_RANK, KIND_NONE, KIND_SET, KIND_SEQ, analyze, layoff_step, layoff_step_roles
+from .melds import ANY_RANK, KIND_NONE, KIND_SET, analyze, layoff_step, layoff_step_roles
 from .state import (I0, I1, G_BARRED, G_PN, G_TPOZ, MI_HI, MI_KIND, MI_KEY, MI_LEN, MI_LO, MI_LOCK,
                     MI_NAT2, MI_NWILD, MMAX, no_pozzetto_left)
 
@@ -63,7 +63,7 @@ def team_has_burraco(st, rv, team, extra_mi, extra_len, extra_nwild):
     ``extra_len``/``extra_nwild`` describes a meld as it will be after a
     pending action.
     """
-    minfo, nm = st[8], st[9]
+    minfo, nm = st.minfo, st.nm
     need_clean = rv[L.RV_REQUIRE_CLEAN_BURRACO_TO_CLOSE] != 0
     if extra_mi != -2 and extra_len >= 7 and (not need_clean or extra_nwild == 0):
         return True
@@ -93,7 +93,7 @@ def after_action_ok(st, rv, team, seat, sel, nsel, extra_mi, extra_len, extra_nw
     int
         ``OK`` or a ``BAD_*`` code.
     """
-    hn, hcnt, g = st[1], st[2], st[10]
+    hn, hcnt, g = st.hn, st.hcnt, st.g
     left = hn[seat] - nsel
     if left == 0:
         if g[G_TPOZ + team] != 0:
@@ -138,7 +138,7 @@ def can_create(st, rv, team, seat, sel):
     tuple of int
         ``(code, kind, nwild)``; ``code`` is ``OK`` when legal.
     """
-    hcnt, minfo, nm = st[2], st[8], st[9]
+    hcnt, minfo, nm = st.hcnt, st.minfo, st.nm
     nsel = np.int64(0)
     for c in range(53):
         if sel[c] > hcnt[seat, c]:
@@ -153,7 +153,7 @@ def can_create(st, rv, team, seat, sel):
                 return BAD_DUP_SET_RANK, kind, nwild
     if nm[team] >= MMAX:
         return BAD_TOO_MANY_MELDS, kind, nwild
-    if st[1][seat] - nsel >= 2:
+    if st.hn[seat] - nsel >= 2:
         return OK, kind, nwild           # two or more cards stay: R38 cannot bite
     code = after_action_ok(st, rv, team, seat, sel, nsel, NEW_MELD, nsel, nwild)
     return code, kind, nwild
@@ -252,12 +252,12 @@ def can_layoff(st, rv, team, seat, mi, c, scratch):
     tuple of int
         ``(code, new_len, new_nwild)``.
     """
-    hn, hcnt, minfo, nm = st[1], st[2], st[8], st[9]
+    hn, hcnt, minfo, nm = st.hn, st.hcnt, st.minfo, st.nm
     if mi < 0 or mi >= nm[team]:
         return BAD_NO_MELD, 0, 0
     if hcnt[seat, c] < 1:
         return BAD_NOT_IN_HAND, 0, 0
-    v = layoff_fits(st[6], minfo, team, mi, c)
+    v = layoff_fits(st.mcnt, minfo, team, mi, c)
     if v == 0:
         return BAD_LAYOFF, 0, 0
     nwild = v - 1
@@ -280,7 +280,7 @@ def can_discard(st, rv, team, seat, cid):
     tuple of int
         ``(code, closes)``; ``closes`` is 1 when the discard is a close (R45).
     """
-    hand, hn, g = st[0], st[1], st[10]
+    hand, hn, g = st.hand, st.hn, st.g
     held = False
     for i in range(hn[seat]):
         if hand[seat, i] == cid:
@@ -347,7 +347,7 @@ def find_placement(st, rv, team, seat, need, sel, scratch):
         ``(what, a, b, c)``: ``what`` 0 = none; 1 = lay off count index ``b``
         on meld ``a``; 2 = create a meld of count indices ``a, b, c``.
     """
-    hcnt, nm = st[2], st[9]
+    hcnt, nm = st.hcnt, st.nm
     hc = hcnt[seat]
     for mi in range(nm[team]):
         for c in range(53):
@@ -388,7 +388,7 @@ def can_take_pile(st, rv, team, seat, need, sel, scratch):
     """
     if rv[L.RV_TAKE_PILE_REQUIRES_MELD] == 0:
         return True
-    hn, hcnt, pile, g = st[1], st[2], st[4], st[10]
+    hn, hcnt, pile, g = st.hn, st.hcnt, st.pile, st.g
     pn = g[G_PN]
     from_pile = rv[L.RV_PILE_MELD_SOURCE] == 1
     for f in range(53):

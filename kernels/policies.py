@@ -13,17 +13,20 @@ import numpy as np
 from numba import njit
 
 from . import layout as L
-from .cards import CIDX, CVALUE, JOKER
+from .cards import CIDX, CVALUE, JOKER, N_COUNT
 from .layout import (HP_CLOSE_MIN_BURRACOS, HP_DISCARD_W_DANGER, HP_DISCARD_W_MIDDLE,
                      HP_DISCARD_W_NEIGHBOR, HP_DISCARD_W_PAIR, HP_DISCARD_W_POINTS,
                      HP_DISCARD_W_WILD, HP_MELD_DELAY_ROUNDS, HP_PILE_AVOID_OPP_2_OR_5,
                      HP_PILE_MIN_SIZE, HP_PILE_MIN_STOCK, HP_PILE_SIZE_WEIGHT, HP_PILE_THRESHOLD, HP_PILE_W_WILD,
                      HP_SET_BIAS, HP_USE_WILD_TO_MELD, HP_WILD_LAYOFF_MIN_LEN)
-from .legal import OK, can_create, can_discard, can_layoff, layoff_fits, trio_sel
+from .actions import (A_CREATE, A_DISCARD, A_DRAW, A_END_MELD, A_LAYOFF, A_TAKE, N_ACTIONS,
+                      PH_DISCARD, PH_MELD, PH_PICKUP, PH_PLACE, create_action, meld_sel)
+from .legal import (OK, can_create, can_discard, can_layoff, can_take_pile, find_placement,
+                    layoff_fits, trio_sel)
 from .melds import KIND_SEQ, KIND_SET
 from .rng import bounded
-from .state import (G_BARRED, G_PN, G_SLEN, G_SP, G_TEAM, G_TPOZ, G_TURN, MI_KEY, MI_KIND,
-                    MI_LEN, MI_NAT2, MI_NWILD, NTEAMS, meld_add, meld_create, reset_g)
+from .state import (G_BARRED, G_PHASE, G_PN, G_SLEN, G_SP, G_TEAM, G_TPOZ, G_TURN, MI_KEY, MI_KIND,
+                    MI_LEN, MI_NWILD, NTEAMS, meld_add, meld_create, reset_g)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -105,8 +108,8 @@ def _forms_natural_meld(cnt, c):
 @njit(cache=True, _nrt=False)
 def heur_pickup(st, rv, seat, p):
     """Take the discard pile (True) or draw from the stock (False)."""
-    hn, hcnt, pile, g = st[1], st[2], st[4], st[10]
-    mcnt, minfo, nm = st[6], st[8], st[9]
+    hn, hcnt, pile, g = st.hn, st.hcnt, st.pile, st.g
+    mcnt, minfo, nm = st.mcnt, st.minfo, st.nm
     team = g[G_TEAM + seat]
     pn = g[G_PN]
     # gates: pile too small, hand too far on (stock), an opponent on 2 or 5 cards
@@ -151,19 +154,17 @@ def _hold_for_burracos(minfo, nm, g, team, left, extra_mi, extra_len, p):
 
 
 @njit(cache=True, _nrt=False)
-def _try_create(st, rv, team, seat, sel, p):
+def _create_ok(st, rv, team, seat, sel, p):
+    """Is the new meld counted in ``sel`` legal and not held back by ``close_min_burracos``?"""
     if p[HP_CLOSE_MIN_BURRACOS] > 0.0:
         nsel = 0
         for f in range(53):
             nsel += sel[f]
-        if _hold_for_burracos(st[8], st[9], st[10], team, st[1][seat] - nsel,
+        if _hold_for_burracos(st.minfo, st.nm, st.g, team, st.hn[seat] - nsel,
                               np.int64(-1), nsel, p):
             return False
     code, kind, nwild = can_create(st, rv, team, seat, sel)
-    if code == OK:
-        meld_create(st, team, seat, sel)
-        return True
-    return False
+    return code == OK
 
 
 def _run_table():
@@ -206,15 +207,16 @@ def _best_run(hc, base):
 
 
 @njit(cache=True, _nrt=False)
-def heur_meld_step(st, rv, seat, p, sel, scratch):
-    """Apply the heuristic's next meld-phase action; False when it stops.
+def heur_meld_choice(st, rv, seat, p, sel, scratch):
+    """The heuristic's next meld-phase action id, or -1 when it stops.
 
     Order: natural lay-offs, natural sets and sequences (largest first), then
     plays that use a wild.  Every action is checked by :mod:`kernels.legal`
-    (R38 included) before it is applied; ``st`` is mutated.
+    (R38 included) before it is chosen; ``st`` is not mutated (``sel`` and
+    ``scratch``, int64[53] work arrays, are).
     """
-    hn, hcnt, mcnt, minfo, nm, g = st[1], st[2], st[6], st[8], st[9], st[10]
-    team = st[10][G_TEAM + seat]
+    hn, hcnt, mcnt, minfo, nm, g = st.hn, st.hcnt, st.mcnt, st.minfo, st.nm, st.g
+    team = st.g[G_TEAM + seat]
     hc = hcnt[seat]
     small = hn[seat] <= 4
     # A. lay off naturals (and same-suit 2s entering as natural 2s); remember the
@@ -245,8 +247,7 @@ def heur_meld_step(st, rv, seat, p, sel, scratch):
             if code == OK and not _hold_for_burracos(minfo, nm, g, team, hn[seat] - 1, mi,
                                                       minfo[team, mi, MI_LEN] + 1, p):
                 if nnw <= nw:
-                    meld_add(st, team, seat, mi, c)
-                    return True
+                    return A_LAYOFF + N_COUNT * mi + c
                 if d1_mi < 0 and d1_ok and c % 13 != 1:
                     d1_mi = mi
                     d1_c = c
@@ -286,8 +287,8 @@ def heur_meld_step(st, rv, seat, p, sel, scratch):
                     take = min(hc[c], left)
                     sel[c] = take
                     left -= take
-                if _try_create(st, rv, team, seat, sel, p):
-                    return True
+                if _create_ok(st, rv, team, seat, sel, p):
+                    return create_action(sel)
         if (not do_set) and best_run >= 3:
             base = 13 * best_s
             for ln in range(best_run, 2, -1):
@@ -299,8 +300,8 @@ def heur_meld_step(st, rv, seat, p, sel, scratch):
                             sel[base + 1] = 1
                         else:
                             sel[_slot_c(base, sl)] = 1
-                    if _try_create(st, rv, team, seat, sel, p):
-                        return True
+                    if _create_ok(st, rv, team, seat, sel, p):
+                        return create_action(sel)
     # D. plays that use a wild
     wc = -1
     if hc[JOKER] > 0:
@@ -313,10 +314,9 @@ def heur_meld_step(st, rv, seat, p, sel, scratch):
     min_len = p[HP_WILD_LAYOFF_MIN_LEN]
     # D1. natural lay-offs that turn a clean meld dirty (R25.2), for a burraco or to go out
     if d1_mi >= 0:
-        meld_add(st, team, seat, d1_mi, d1_c)
-        return True
+        return A_LAYOFF + N_COUNT * d1_mi + d1_c
     if wc < 0:
-        return False
+        return -1
     # D2. a wild on a clean meld long enough (a burraco), or to go out
     for mi in range(nm[team]):
         if minfo[team, mi, MI_NWILD] > 0:
@@ -330,10 +330,9 @@ def heur_meld_step(st, rv, seat, p, sel, scratch):
                 code, nlen, nnw = can_layoff(st, rv, team, seat, mi, wc, scratch)
             if code == OK and not _hold_for_burracos(minfo, nm, g, team, hn[seat] - 1, mi,
                                                       ln + 1, p):
-                meld_add(st, team, seat, mi, wc)
-                return True
+                return A_LAYOFF + N_COUNT * mi + wc
     if (p[HP_USE_WILD_TO_MELD] < 0.5 and not small) or not opening:
-        return False
+        return -1
     # D3. open a meld from two naturals and the wild
     for r in range(13):
         if r == 1:
@@ -345,8 +344,8 @@ def heur_meld_step(st, rv, seat, p, sel, scratch):
             for s in range(4):
                 sel[13 * s + r] = hc[13 * s + r]
             sel[wc] += 1
-            if _try_create(st, rv, team, seat, sel, p):
-                return True
+            if _create_ok(st, rv, team, seat, sel, p):
+                return create_action(sel)
     for s in range(4):
         base = 13 * s
         for a in range(1, 13):
@@ -367,9 +366,9 @@ def heur_meld_step(st, rv, seat, p, sel, scratch):
                 sel[wc] += 1
                 if sel[wc] > hc[wc]:
                     continue
-                if _try_create(st, rv, team, seat, sel, p):
-                    return True
-    return False
+                if _create_ok(st, rv, team, seat, sel, p):
+                    return create_action(sel)
+    return -1
 
 
 @njit(cache=True, _nrt=False)
@@ -424,8 +423,8 @@ def heur_discard(st, rv, seat, p, vals, known):
     ``vals`` (float64[53]) and ``known`` (int64[53]) are work arrays
     (overwritten).
     """
-    hand, hn, g = st[0], st[1], st[10]
-    hc, mcnt, minfo, nm = st[2][seat], st[6], st[8], st[9]
+    hand, hn, g = st.hand, st.hn, st.g
+    hc, mcnt, minfo, nm = st.hcnt[seat], st.mcnt, st.minfo, st.nm
     team = g[G_TEAM + seat]
     opp = g[G_TEAM + (seat + 1) % rv[L.RV_NUM_PLAYERS]]     # who may take this discard
     if hn[seat] == 1:
@@ -461,15 +460,17 @@ def rand_pickup(st, rng):
 
 
 @njit(cache=True, _nrt=False)
-def rand_meld_step(st, rv, seat, rng, sel, scratch, cand):
-    """One uniform choice among the legal meld-phase actions and stopping.
+def rand_meld_choice(st, rv, seat, rng, sel, scratch, cand):
+    """One uniform choice among stopping and the random strategy's candidate
+    meld-phase actions: an action id, or -1 for "stop".
 
-    Candidate actions: every legal single-card lay-off, and every legal new
-    3-card meld (3 naturals, or 2 naturals and a wild).  ``cand`` is an
-    ``int64[K, 4]`` work array.  Returns False when "stop" was chosen.
+    Candidates: every legal single-card lay-off, and every legal new 3-card
+    meld (3 naturals, or 2 naturals and a wild), in that order.  ``cand`` is
+    an ``int64[K, 4]`` work array; ``sel`` and ``scratch`` int64[53] ones.
+    Draws one number from ``rng`` (uint64[4], mutated).
     """
-    hcnt, minfo, nm = st[2], st[8], st[9]
-    team = st[10][G_TEAM + seat]
+    hcnt, nm = st.hcnt, st.nm
+    team = st.g[G_TEAM + seat]
     hc = hcnt[seat]
     k = 0
     kmax = cand.shape[0]
@@ -504,20 +505,18 @@ def rand_meld_step(st, rv, seat, rng, sel, scratch, cand):
                     k += 1
     pick = bounded(rng, k + 1)
     if pick == k:
-        return False
+        return -1
     if cand[pick, 0] == 1:
-        meld_add(st, team, seat, cand[pick, 1], cand[pick, 2])
-    else:
-        trio_sel(hc, cand[pick, 1], cand[pick, 2], cand[pick, 3], sel)
-        meld_create(st, team, seat, sel)
-    return True
+        return A_LAYOFF + N_COUNT * cand[pick, 1] + cand[pick, 2]
+    trio_sel(hc, cand[pick, 1], cand[pick, 2], cand[pick, 3], sel)
+    return create_action(sel)
 
 
 @njit(cache=True, _nrt=False)
 def rand_discard(st, rv, seat, rng):
     """A uniformly chosen legal discard (by card id)."""
-    hand, hn = st[0], st[1]
-    team = st[10][G_TEAM + seat]
+    hand, hn = st.hand, st.hn
+    team = st.g[G_TEAM + seat]
     n = np.int64(0)
     for i in range(hn[seat]):
         code, closes = can_discard(st, rv, team, seat, hand[seat, i])
@@ -542,7 +541,7 @@ def meld_search(hand_ids, rv, p, st, sel, scratch):
 
     Puts ``hand_ids`` (int64[k]) into seat 0 of the scratch state ``st``
     (a :func:`kernels.state.new_state` tuple, reset here) and applies
-    :func:`heur_meld_step` until it stops (pozzetto taken: no, so the hand
+    :func:`heur_meld_choice`'s actions until it stops (pozzetto taken: no, so the hand
     may be melded out entirely).  Used by the benchmarks.
 
     Returns
@@ -550,7 +549,7 @@ def meld_search(hand_ids, rv, p, st, sel, scratch):
     tuple of int
         ``(melds, cards_melded)``.
     """
-    hand, hn, hcnt, mcnt, minfo, nm, g = st[0], st[1], st[2], st[6], st[8], st[9], st[10]
+    hand, hn, hcnt, mcnt, minfo, nm, g = st.hand, st.hn, st.hcnt, st.mcnt, st.minfo, st.nm, st.g
     for s in range(4):
         hn[s] = 0
         for c in range(53):
@@ -573,7 +572,100 @@ def meld_search(hand_ids, rv, p, st, sel, scratch):
         if f >= 52:
             f = JOKER
         hcnt[0, f] += 1
-    acted = True
-    while acted:
-        acted = heur_meld_step(st, rv, 0, p, sel, scratch)
+    a = heur_meld_choice(st, rv, 0, p, sel, scratch)
+    while a >= 0:
+        if a < A_CREATE:
+            meld_add(st, 0, 0, (a - A_LAYOFF) // N_COUNT, (a - A_LAYOFF) % N_COUNT)
+        else:
+            meld_sel(a - A_CREATE, sel)
+            meld_create(st, 0, 0, sel)
+        a = heur_meld_choice(st, rv, 0, p, sel, scratch)
     return nm[0], k - hn[0]
+
+
+# ---------------------------------------------------------------- choosers
+@njit(cache=True, _nrt=False)
+def placement_action(st, rv, seat, need, sel, scratch):
+    """The first placement :func:`kernels.legal.find_placement` finds for the
+    R34 obligation (any card): an action id, or -1 if none exists."""
+    team = st.g[G_TEAM + seat]
+    for f in range(53):
+        need[f] = 1
+    what, a, b, c = find_placement(st, rv, team, seat, need, sel, scratch)
+    if what == 1:
+        return A_LAYOFF + N_COUNT * a + b
+    if what == 2:
+        trio_sel(st.hcnt[seat], a, b, c, sel)
+        return create_action(sel)
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def meld_or_end(a, st, rv, seat, need, sel, scratch):
+    """A chooser's meld-phase action ``a``, or when it stops (-1): "end the meld
+    phase", or right after an R34 pickup with no placement yet (phase
+    ``place``) the first placement found (the R34 obligation)."""
+    if a >= 0:
+        return a
+    if st.g[G_PHASE] == PH_PLACE:
+        return placement_action(st, rv, seat, need, sel, scratch)
+    return A_END_MELD
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def heur_choose(st, rv, seat, p, sel, scratch, vals, need):
+    """The ``heuristic`` strategy's action id at the decision ``st`` waits for.
+
+    Reads only what ``seat`` may know (R11); ``st`` is not mutated.  Pickup:
+    :func:`heur_pickup`, drawing when R34 forbids the pile.  Meld phase:
+    :func:`heur_meld_choice`, or "end"; right after an R34 pickup that made no
+    placement yet, the first placement found instead of "end".  Discard: the
+    face of :func:`heur_discard`'s card (the engine discards the same copy).
+    ``sel``, ``scratch``, ``need`` (int64[53]) and ``vals`` (float64[53]) are
+    work arrays.
+    """
+    g = st.g
+    ph = g[G_PHASE]
+    if ph == PH_PICKUP:
+        team = g[G_TEAM + seat]
+        if heur_pickup(st, rv, seat, p) and can_take_pile(st, rv, team, seat, need, sel,
+                                                          scratch):
+            return A_TAKE
+        return A_DRAW
+    if ph == PH_MELD or ph == PH_PLACE:
+        return meld_or_end(heur_meld_choice(st, rv, seat, p, sel, scratch), st, rv, seat, need, sel,
+                           scratch)
+    if ph == PH_DISCARD:
+        cid = heur_discard(st, rv, seat, p, vals, scratch)
+        if cid < 0:
+            return -1
+        return A_DISCARD + CIDX[cid]
+    return -1
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def rand_choose(st, rv, seat, rng, sel, scratch, cand, need):
+    """The ``random`` strategy's action id (``rng``, uint64[4], is advanced).
+
+    Pickup: the pile or the stock with even odds, drawing when R34 forbids
+    the pile.  Meld phase: :func:`rand_meld_choice`; a "stop" right after an
+    R34 pickup with no placement yet plays the first placement found.
+    Discard: a uniformly chosen hand position among the legal discards, as
+    the copy-naming id ``N_ACTIONS + card id``.
+    """
+    g = st.g
+    ph = g[G_PHASE]
+    if ph == PH_PICKUP:
+        team = g[G_TEAM + seat]
+        if rand_pickup(st, rng) and can_take_pile(st, rv, team, seat, need, sel, scratch):
+            return A_TAKE
+        return A_DRAW
+    if ph == PH_MELD or ph == PH_PLACE:
+        return meld_or_end(rand_meld_choice(st, rv, seat, rng, sel, scratch, cand), st, rv, seat, need, sel,
+                           scratch)
+    if ph == PH_DISCARD:
+        cid = rand_discard(st, rv, seat, rng)
+        if cid < 0:
+            return -1
+        return N_ACTIONS + cid
+    return -1

@@ -1,8 +1,8 @@
 """Array layout of a hand in progress, and the primitive moves on it.
 
-A hand's state is a tuple of int64 arrays (``st``)::
+A hand's state is a :class:`State` named tuple of int64 arrays (``st``)::
 
-    (hand, hn, hcnt, stock, pile, poz, mcnt, mids, minfo, nm, g, ev, evc)
+    State(hand, hn, hcnt, stock, pile, poz, mcnt, mids, minfo, nm, g, ev, evc)
 
 ``hand``  int64[4, 108]   card ids held by each seat (first ``hn[s]`` valid)
 ``hn``    int64[4]        hand sizes (cards)
@@ -17,6 +17,10 @@ A hand's state is a tuple of int64 arrays (``st``)::
 ``g``     int64[G_LEN]    scalars (``G_*`` slots)
 ``ev``    int64[E, 8]     event log rows (``EV_*`` columns), E = 0 when off
 ``evc``   int64[C]        card ids referred to by the event rows
+``known`` int64[4, 53]    per seat and count face, the cards every player knows the
+                          seat holds (R11): taken with the discard pile and not
+                          melded or discarded since (each card of the face that
+                          leaves the hand lowers the count by one, down to 0)
 
 The event log records every action of the hand (issue: replay/referee): a
 row is ``(turn, seat, type, a, b, c, first, n)`` where ``type`` is one of
@@ -34,6 +38,8 @@ without pozzetto A become partners in ``solo_18`` (R62).  Team slot 2 is used
 only with 3 players.  Moves keep every card id in exactly one place (card
 conservation, RULES.md section 19).
 """
+from collections import namedtuple
+
 import numpy as np
 from numba import carray, config, njit, types
 from numba.extending import intrinsic
@@ -85,7 +91,14 @@ G_TEAM = 35         # +seat: the team (table) the seat plays for (R5, R61-R63)
 G_NPOZ = 39         # pozzetti in the deal (2, or 3 in individual_3x11)
 G_SOLO = 40         # 3 players, solo_18: the seat that took pozzetto A and plays alone, -1
 G_SOLO18 = 41       # 1 in a 3-player solo_18 hand (R62): pozzetto A makes the other two partners
-G_LEN = 42
+G_PHASE = 42        # the decision the hand waits for (kernels.actions.PH_*)
+G_SEAT = 43         # the seat to move
+G_END = 44          # end reason (layout.END_*) once the hand is over, -1 before
+G_LAST_TURN = 45    # 1 when this turn's draw left the stock at its reserve (R50, finish_turn)
+G_SINGLE = 46       # 1 when this turn's pickup took a one-card pile (R51 stall count)
+G_DEALER = 47       # the dealer seat (R6)
+G_FIRST = 48        # the first player, left of the dealer (R7)
+G_LEN = 49
 
 # event types (ev[:, EVC_TYPE]); np.int64 so that Numba compiles log_event
 # once, not once per literal
@@ -121,6 +134,9 @@ def reset_g(g):
         g[G_PTURN + t] = -1
     g[G_CLOSER] = -1
     g[G_SOLO] = -1
+    g[G_END] = -1
+    g[G_DEALER] = -1
+    g[G_FIRST] = -1
     for s in range(4):
         g[G_TEAM + s] = s % 2
     g[G_NPOZ] = 2
@@ -148,11 +164,44 @@ def new_state(ev_rows, ev_cards):
     reset_g(g)
     ev = np.zeros((ev_rows, EV_COLS), np.int64)
     evc = np.full(ev_cards, -1, np.int64)
-    return (hand, hn, hcnt, stock, pile, poz, mcnt, mids, minfo, nm, g, ev, evc)
+    known = np.zeros((4, 53), np.int64)
+    return State(hand, hn, hcnt, stock, pile, poz, mcnt, mids, minfo, nm, g, ev, evc, known)
 
 
-STATE_WORDS = (4 * HMAX + 4 + 4 * 53 + 2 * HMAX + NTEAMS * PMAX + NTEAMS * MMAX * 53
-               + NTEAMS * MMAX * MCARDS + NTEAMS * MMAX * MI_COLS + NTEAMS + G_LEN)
+# The state's arrays in a work buffer: name, shape; laid out one after the other
+# from word 0 (the event log, ev and evc, lives elsewhere: kernels.work).
+STATE_FIELDS = (
+    ("hand", (4, HMAX)), ("hn", (4,)), ("hcnt", (4, 53)), ("stock", (HMAX,)),
+    ("pile", (HMAX,)), ("poz", (NTEAMS, PMAX)), ("mcnt", (NTEAMS, MMAX, 53)),
+    ("mids", (NTEAMS, MMAX, MCARDS)), ("minfo", (NTEAMS, MMAX, MI_COLS)), ("nm", (NTEAMS,)),
+    ("g", (G_LEN,)), ("known", (4, 53)),
+)
+State = namedtuple("State", [name for name, _ in STATE_FIELDS[:-1]] + ["ev", "evc", "known"])
+State.__doc__ = "A hand's state: the arrays of the module docstring, by name (``st.g`` is ``st[10]``)."
+
+
+def _field_offsets():
+    at = 0
+    out = {}
+    for name, shape in STATE_FIELDS:
+        out[name] = at
+        at += int(np.prod(shape))
+    return out, at
+
+
+_AT, STATE_WORDS = _field_offsets()
+S_HAND, S_HN, S_HCNT, S_STOCK, S_PILE, S_POZ, S_MCNT, S_MIDS, S_MINFO, S_NM, S_G, S_KNOWN = (
+    _AT[name] for name, _ in STATE_FIELDS)
+assert S_KNOWN + 4 * 53 == STATE_WORDS and State._fields.index("g") == 10
+
+
+def state_numpy(work, ev_at, ev_rows, ev_cards):
+    """:func:`state_of` for Python code: the same :class:`State`, as numpy views of ``work``."""
+    arrays = {name: work[_AT[name]:_AT[name] + int(np.prod(shape))].reshape(shape)
+              for name, shape in STATE_FIELDS}
+    arrays["ev"] = work[ev_at:ev_at + ev_rows * EV_COLS].reshape(ev_rows, EV_COLS)
+    arrays["evc"] = work[ev_at + ev_rows * EV_COLS:ev_at + ev_rows * EV_COLS + ev_cards]
+    return State(**arrays)
 
 
 def _pointer_intrinsic(nbtype):
@@ -207,43 +256,35 @@ else:
         return carray(_f64_ptr(work.ctypes.data + 8 * at), shape)
 
 
-@njit(cache=True)
-def state_views(work, ev_at, ev_rows, ev_cards):
-    """The state tuple as *borrowed* views of ``work`` (int64), reset to an
-    empty table (like :func:`new_state`): the state in ``work[:STATE_WORDS]``,
-    the event log (``ev_rows`` rows, then ``ev_cards`` card slots) from
-    ``work[ev_at]``.
+@njit(cache=True, inline="always")
+def state_of(work, ev_at, ev_rows, ev_cards):
+    """The :class:`State` held in ``work`` (int64) as *borrowed* views, unchanged:
+    the state in ``work[:STATE_WORDS]``, the event log (``ev_rows`` rows, then
+    ``ev_cards`` card slots) from ``work[ev_at]``.
 
     The views carry no reference count: ``work`` must outlive them (the batch
-    loop owns it).  Numba reference-counts every array handed to a function,
-    with an atomic operation; the state is handed around millions of times per
-    second, and with owned arrays that bookkeeping took three quarters of the
-    run time (issue 4 profile).
+    loop and ``sim.Game`` own it).  Numba reference-counts every array handed
+    to a function, with an atomic operation; the state is handed around
+    millions of times per second, and with owned arrays that bookkeeping took
+    three quarters of the run time (issue 4 profile).
     """
-    a = 0
-    hand = view_i64(work, a, (4, HMAX))
-    a += 4 * HMAX
-    hn = view_i64(work, a, 4)
-    a += 4
-    hcnt = view_i64(work, a, (4, 53))
-    a += 4 * 53
-    stock = view_i64(work, a, HMAX)
-    a += HMAX
-    pile = view_i64(work, a, HMAX)
-    a += HMAX
-    poz = view_i64(work, a, (NTEAMS, PMAX))
-    a += NTEAMS * PMAX
-    mcnt = view_i64(work, a, (NTEAMS, MMAX, 53))
-    a += NTEAMS * MMAX * 53
-    mids = view_i64(work, a, (NTEAMS, MMAX, MCARDS))
-    a += NTEAMS * MMAX * MCARDS
-    minfo = view_i64(work, a, (NTEAMS, MMAX, MI_COLS))
-    a += NTEAMS * MMAX * MI_COLS
-    nm = view_i64(work, a, NTEAMS)
-    a += NTEAMS
-    g = view_i64(work, a, G_LEN)
-    ev = view_i64(work, ev_at, (ev_rows, EV_COLS))
-    evc = view_i64(work, ev_at + ev_rows * EV_COLS, ev_cards)
+    return State(view_i64(work, S_HAND, (4, HMAX)), view_i64(work, S_HN, 4),
+                 view_i64(work, S_HCNT, (4, 53)), view_i64(work, S_STOCK, HMAX),
+                 view_i64(work, S_PILE, HMAX), view_i64(work, S_POZ, (NTEAMS, PMAX)),
+                 view_i64(work, S_MCNT, (NTEAMS, MMAX, 53)),
+                 view_i64(work, S_MIDS, (NTEAMS, MMAX, MCARDS)),
+                 view_i64(work, S_MINFO, (NTEAMS, MMAX, MI_COLS)), view_i64(work, S_NM, NTEAMS),
+                 view_i64(work, S_G, G_LEN), view_i64(work, ev_at, (ev_rows, EV_COLS)),
+                 view_i64(work, ev_at + ev_rows * EV_COLS, ev_cards),
+                 view_i64(work, S_KNOWN, (4, 53)))
+
+
+@njit(cache=True)
+def state_views(work, ev_at, ev_rows, ev_cards):
+    """:func:`state_of`, reset to an empty table (like :func:`new_state`)."""
+    st = state_of(work, ev_at, ev_rows, ev_cards)
+    hand, hn, hcnt, stock, pile, poz, mcnt, mids, minfo, nm, g, ev, evc, known = st
+    known[:, :] = 0
     hand[:, :] = -1
     hn[:] = 0
     hcnt[:, :] = 0
@@ -254,13 +295,13 @@ def state_views(work, ev_at, ev_rows, ev_cards):
     reset_g(g)
     ev[:, :] = 0
     evc[:] = -1
-    return (hand, hn, hcnt, stock, pile, poz, mcnt, mids, minfo, nm, g, ev, evc)
+    return st
 
 
 @njit(cache=True, _nrt=False)
 def log_event(st, seat, etype, a, b, c):
     """Append an event row (no cards yet); returns its row or -1 when off/full."""
-    g, ev = st[10], st[11]
+    g, ev = st.g, st.ev
     i = g[G_NEV]
     if i >= ev.shape[0]:
         if ev.shape[0] > 0:
@@ -283,7 +324,7 @@ def log_card(st, row, cid):
     """Attach card ``cid`` to event ``row`` (no-op when ``row`` < 0)."""
     if row < 0:
         return
-    g, ev, evc = st[10], st[11], st[12]
+    g, ev, evc = st.g, st.ev, st.evc
     k = g[G_NEVC]
     if k >= evc.shape[0]:
         g[G_ERR] |= 16
@@ -296,7 +337,7 @@ def log_card(st, row, cid):
 @njit(cache=True, _nrt=False)
 def hand_add(st, seat, cid):
     """Put card ``cid`` into ``seat``'s hand (mutates ``st``)."""
-    hand, hn, hcnt = st[0], st[1], st[2]
+    hand, hn, hcnt = st.hand, st.hn, st.hcnt
     hand[seat, hn[seat]] = cid
     hn[seat] += 1
     hcnt[seat, CIDX[cid]] += 1
@@ -305,14 +346,17 @@ def hand_add(st, seat, cid):
 @njit(cache=True, _nrt=False)
 def hand_remove_id(st, seat, cid):
     """Remove card id ``cid`` from ``seat``'s hand; returns 1 if it was there."""
-    hand, hn, hcnt = st[0], st[1], st[2]
+    hand, hn, hcnt = st.hand, st.hn, st.hcnt
     n = hn[seat]
     for i in range(n):
         if hand[seat, i] == cid:
             hand[seat, i] = hand[seat, n - 1]
             hand[seat, n - 1] = -1
             hn[seat] = n - 1
-            hcnt[seat, CIDX[cid]] -= 1
+            c = CIDX[cid]
+            hcnt[seat, c] -= 1
+            if st.known[seat, c] > 0:
+                st.known[seat, c] -= 1    # R11: others can no longer be sure this copy stays
             return 1
     return 0
 
@@ -325,8 +369,8 @@ def hand_pick_id(st, seat, c, prefer_barred):
     ``prefer_barred`` (melding it keeps the other copy discardable) and
     avoided otherwise.
     """
-    hand, hn = st[0], st[1]
-    barred = st[10][G_BARRED]
+    hand, hn = st.hand, st.hn
+    barred = st.g[G_BARRED]
     found = -1
     for i in range(hn[seat]):
         cid = hand[seat, i]
@@ -358,7 +402,7 @@ def meld_info_full(mcnt, minfo, team, mi):
 @njit(cache=True, _nrt=False)
 def set_meld_info(st, team, mi):
     """Recompute ``minfo[team, mi]`` from ``mcnt[team, mi]`` (R18, R20)."""
-    meld_info_full(st[6], st[8], team, mi)
+    meld_info_full(st.mcnt, st.minfo, team, mi)
 
 
 @njit(cache=True, _nrt=False)
@@ -433,7 +477,7 @@ def meld_info_roles(mcnt, minfo, team, mi, nat, free):
 @njit(cache=True, _nrt=False)
 def set_lock_two_roles(st, on):
     """Mark every meld row of the table with option ``lock_two_roles`` (0/1, R25)."""
-    minfo = st[8]
+    minfo = st.minfo
     for t in range(minfo.shape[0]):
         for mi in range(minfo.shape[1]):
             minfo[t, mi, MI_LOCK] = on
@@ -445,7 +489,7 @@ def meld_create(st, team, seat, sel):
 
     The caller has checked legality.  Returns the new meld's index.
     """
-    mcnt, mids, nm = st[6], st[7], st[9]
+    mcnt, mids, nm = st.mcnt, st.mids, st.nm
     mi = nm[team]
     nm[team] = mi + 1
     for f in range(53):
@@ -469,7 +513,7 @@ def meld_create(st, team, seat, sel):
 @njit(cache=True, _nrt=False)
 def meld_add(st, team, seat, mi, c):
     """Lay off one card of count index ``c`` from hand onto meld ``mi``."""
-    mcnt, mids, minfo = st[6], st[7], st[8]
+    mcnt, mids, minfo = st.mcnt, st.mids, st.minfo
     cid = hand_pick_id(st, seat, c, True)
     hand_remove_id(st, seat, cid)
     log_card(st, log_event(st, seat, EV_LAYOFF, team, mi, I0), cid)
@@ -482,7 +526,7 @@ def meld_add(st, team, seat, mi, c):
 @njit(cache=True, _nrt=False)
 def draw_stock(st, seat):
     """Draw the stock's top card into ``seat``'s hand (R33a); returns its id."""
-    stock, g = st[3], st[10]
+    stock, g = st.stock, st.g
     cid = stock[g[G_SP]]
     stock[g[G_SP]] = -1
     g[G_SP] += 1
@@ -494,11 +538,12 @@ def draw_stock(st, seat):
 @njit(cache=True, _nrt=False)
 def take_pile(st, seat):
     """Take the whole discard pile into ``seat``'s hand (R33b); returns its size."""
-    pile, g = st[4], st[10]
+    pile, g = st.pile, st.g
     n = g[G_PN]
     row = log_event(st, seat, EV_TAKE_PILE, I0, I0, I0)
     for i in range(n):
         hand_add(st, seat, pile[i])
+        st.known[seat, CIDX[pile[i]]] += 1      # R11: everyone saw the pile go to this hand
         log_card(st, row, pile[i])
         pile[i] = -1
     g[G_PN] = 0
@@ -511,7 +556,7 @@ def discard_card(st, seat, cid, closes):
 
     ``closes`` (0/1) is only recorded in the event log.
     """
-    pile, g = st[4], st[10]
+    pile, g = st.pile, st.g
     hand_remove_id(st, seat, cid)
     log_card(st, log_event(st, seat, EV_DISCARD, closes, I0, I0), cid)
     pile[g[G_PN]] = cid
@@ -521,7 +566,7 @@ def discard_card(st, seat, cid, closes):
 @njit(cache=True, _nrt=False)
 def give_pozzetto(st, seat, mode):
     """Hand the next pozzetto to ``seat`` (R40, R41); mutates ``st``."""
-    poz, g = st[5], st[10]
+    poz, g = st.poz, st.g
     team = g[G_TEAM + seat]
     p = g[G_POZ_NEXT]
     g[G_POZ_NEXT] = p + 1
@@ -552,7 +597,7 @@ def pozzetto_to_stock(st, seat):
     by one).  Returns False, changing nothing, if every pozzetto has been
     taken.  Mutates ``st``.
     """
-    stock, poz, g = st[3], st[5], st[10]
+    stock, poz, g = st.stock, st.poz, st.g
     if g[G_POZ_NEXT] >= g[G_NPOZ]:
         return False
     k = g[G_NPOZ] - 1
@@ -583,7 +628,7 @@ def merge_pair(st, solo):
     one rank both stay, R62), its pile counters are added, and that seat
     plays for the pair from now on.  Mutates ``st``.
     """
-    mcnt, mids, minfo, nm, g = st[6], st[7], st[8], st[9], st[10]
+    mcnt, mids, minfo, nm, g = st.mcnt, st.mids, st.minfo, st.nm, st.g
     a = np.int64(-1)
     b = np.int64(-1)
     for s in range(3):
@@ -617,13 +662,14 @@ def merge_pair(st, solo):
 
 @njit(cache=True, _nrt=False)
 def conservation_check(st, seen, cnt):
-    """True when each of the 108 ids is in exactly one place (RULES.md section 19)
-    and the count arrays match the id lists.
+    """True when each of the 108 ids is in exactly one place (RULES.md section 19),
+    the count arrays match the id lists and no seat is known to hold more
+    cards of a face than it holds.
 
     ``seen`` (int64[108]) and ``cnt`` (int64[53]) are work arrays
     (overwritten), so that the check allocates nothing.
     """
-    hand, hn, hcnt, stock, pile, poz, mcnt, mids, minfo, nm, g, ev, evc = st
+    hand, hn, hcnt, stock, pile, poz, mcnt, mids, minfo, nm, g, ev, evc, known = st
     for i in range(108):
         seen[i] = 0
     for s in range(4):
@@ -633,7 +679,7 @@ def conservation_check(st, seen, cnt):
             seen[hand[s, i]] += 1
             cnt[CIDX[hand[s, i]]] += 1
         for c in range(53):
-            if cnt[c] != hcnt[s, c]:
+            if cnt[c] != hcnt[s, c] or known[s, c] > cnt[c]:
                 return False
     for i in range(g[G_SP], g[G_SLEN]):
         seen[stock[i]] += 1

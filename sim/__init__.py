@@ -40,15 +40,15 @@ from .deal import Deal, deal
 from .rules import Rules
 
 _LAZY_MODULES = ("melds", "scoring", "runner", "dataset", "cli", "trace", "position",
-                 "comparison", "sweeps", "runs", "match", "rundir", "lock")
+                 "comparison", "sweeps", "runs", "match", "rundir", "lock", "game")
 _LAZY_ATTRS = {"simulate": "runner", "summarize": "runner", "Summary": "runner",
                "simulate_matches": "runner", "MatchSummary": "runner",
                "load_matches": "runs",
                "replay": "trace", "compare": "comparison",
                "compare_hands": "comparison", "sweep": "sweeps", "load": "runs",
-               "check_run": "runs", "repair_run": "runs"}
+               "check_run": "runs", "repair_run": "runs", "Game": "game"}
 
-__all__ = ["Rules", "simulate", "summarize", "Summary", "deal", "Deal", "replay",
+__all__ = ["Rules", "Game", "simulate", "summarize", "Summary", "deal", "Deal", "replay",
            "compare", "compare_hands", "sweep", "load", "check_run", "repair_run",
            "simulate_matches", "MatchSummary", "load_matches",
            "notation", "melds", "scoring", "strategies", "__version__"]

@@ -221,7 +221,8 @@ def replay(seed=None, hand_index=None, strategies=None, rules=None, dealer=None,
 
 def _play(seed, hand_index, strategies, rules, dealer) -> dict:
     """The replay document of hand ``hand_index`` under explicit settings."""
-    from kernels.game import EV_AT, play_hand, work_words
+    from kernels.game import play_hand
+    from kernels.work import work_words
 
     seed = check_int("seed", seed, 0, 2**64 - 1)
     r = rules_or_default(rules)
@@ -231,19 +232,18 @@ def _play(seed, hand_index, strategies, rules, dealer) -> dict:
     dealer_in = -1 if dealer is None else check_int("dealer", dealer, 0, r.num_players - 1)
     rec = np.zeros(L.N_REC, np.int32)
     work = np.empty(work_words(EV_ROWS, EV_CARDS), np.int64)
-    n_ev, n_evc = play_hand(np.uint64(seed), np.int64(hand_index), np.int64(dealer_in),
-                            r.to_vector(),
-                            kinds, params, np.int64(0), rec, EV_ROWS, EV_CARDS, work)
-    ev = work[EV_AT:EV_AT + EV_ROWS * KS.EV_COLS].reshape(EV_ROWS, KS.EV_COLS)
-    evc = work[EV_AT + EV_ROWS * KS.EV_COLS:EV_AT + EV_ROWS * KS.EV_COLS + EV_CARDS]
-    if rec[L.REC_ERROR] & L.ERR_LOG_OVERFLOW:
-        raise RuntimeError("replay: the event log overflowed; raise sim.trace.EV_ROWS/EV_CARDS")
-    d = _deal(seed, hand_index, r)
-    deal_ids = {"hands": [h.astype(int).tolist() for h in d.hands],
-                "pozzetti": [p.astype(int).tolist() for p in d.pozzetti],
-                "discard": int(d.discard), "stock": d.stock.astype(int).tolist()}
+    play_hand(np.uint64(seed), np.int64(hand_index), np.int64(dealer_in), r.to_vector(),
+              kinds, params, np.int64(0), rec, EV_ROWS, EV_CARDS, work)
+    return document(seed, hand_index, r, specs, work, rec)
+
+
+def events_of(work) -> list:
+    """The events logged in a work buffer (:mod:`kernels.work`), as document events."""
+    from kernels.work import EV_AT, W_EV_CARDS, W_EV_ROWS
+    st = KS.state_numpy(work, EV_AT, int(work[W_EV_ROWS]), int(work[W_EV_CARDS]))
+    ev, evc, g = st.ev, st.evc, st.g
     events = []
-    for i in range(int(n_ev)):
+    for i in range(int(g[KS.G_NEV])):
         turn, seat, etype, a, b, _c, first, n = (int(x) for x in ev[i])
         ids = [int(x) for x in evc[first:first + n]]
         e = {"turn": turn, "seat": seat, "type": _TYPES[etype]}
@@ -265,6 +265,24 @@ def _play(seed, hand_index, strategies, rules, dealer) -> dict:
             e["cards"] = _cards(ids)
             e["card_ids"] = ids
         events.append(e)
+    return events
+
+
+def document(seed, hand_index, r, specs, work, rec) -> dict:
+    """The replay document of a hand played in ``work`` (int64, :mod:`kernels.work`,
+    with its event log) whose record is ``rec`` (int32[N_REC]).
+
+    Raises
+    ------
+    RuntimeError
+        The event log overflowed (the document would be incomplete).
+    """
+    if rec[L.REC_ERROR] & L.ERR_LOG_OVERFLOW:
+        raise RuntimeError("replay: the event log overflowed; raise sim.trace.EV_ROWS/EV_CARDS")
+    d = _deal(seed, hand_index, r)
+    deal_ids = {"hands": [h.astype(int).tolist() for h in d.hands],
+                "pozzetti": [p.astype(int).tolist() for p in d.pozzetti],
+                "discard": int(d.discard), "stock": d.stock.astype(int).tolist()}
     return {
         "seed": seed, "hand_index": hand_index, "rules": r.to_dict(),
         "strategies": list(specs), "dealer": int(rec[L.REC_DEALER]),
@@ -274,7 +292,7 @@ def _play(seed, hand_index, strategies, rules, dealer) -> dict:
                  "discard": notation.format_card(deal_ids["discard"]),
                  "stock": _cards(deal_ids["stock"])},
         "deal_ids": deal_ids,
-        "events": events,
+        "events": events_of(work),
         "result": dataset.record_to_dict(rec, hand_index, specs),
     }
 

@@ -9,43 +9,31 @@ import numpy as np
 import pytest
 
 import sim
-from kernels import game as KG
-from kernels import layout as L
-from kernels import policies as KP
 from kernels import state as KS
 from kernels.cards import CIDX
-from kernels.deal import shuffle_deal
-from kernels.rng import seed_hand
-from sim import strategies
-
-RV = sim.Rules().to_vector()
+from sim.game import Game
 
 
-def start(seed, hand_index):
-    rng = np.empty(4, np.uint64)
-    seed_hand(np.uint64(seed), np.int64(hand_index), rng)
-    deck = np.empty(108, np.int64)
-    dealer = shuffle_deal(rng, deck, np.int64(4))
-    st = KS.new_state(0, 0)
-    KG.setup_hand(st, deck, RV)
-    return st, rng, (dealer + 1) % 4
-
-
-def copy_state(st):
-    return tuple(a.copy() for a in st)
-
-
-def reshuffle_hidden(st, seat, gen):
-    """Deal the cards ``seat`` cannot see again among their places (mutates ``st``)."""
-    hand, hn, hcnt, stock, _pile, poz, *_rest = st
-    g = st[10]
+def reshuffle_hidden(game, seat, gen):
+    """Deal the cards ``seat`` cannot see again among their places (mutates ``game``):
+    the other hands (except the cards known to be there, R11), the stock and the
+    untaken pozzetti; every count is kept."""
+    st = game.state
+    hand, hn, hcnt, stock, poz, known, g = st.hand, st.hn, st.hcnt, st.stock, st.poz, st.known, st.g
     places = []
     for s in range(4):
-        if s != seat:
-            places += [(hand, (s, i)) for i in range(hn[s])]
+        if s == seat:
+            continue
+        keep = known[s].copy()
+        for i in range(hn[s]):
+            c = CIDX[hand[s, i]]
+            if keep[c] > 0:
+                keep[c] -= 1              # a card everyone saw it take with the pile
+            else:
+                places.append((hand, (s, i)))
     places += [(stock, (i,)) for i in range(g[KS.G_SP], g[KS.G_SLEN])]
-    for p in range(g[KS.G_POZ_NEXT], 2):
-        places += [(poz, (p, i)) for i in range(g[KS.G_POZ_SIZE])]
+    for p in range(g[KS.G_POZ_NEXT], g[KS.G_NPOZ]):
+        places += [(poz, (p, i)) for i in range(g[KS.G_POZ_SIZE + p])]
     ids = [arr[ix] for arr, ix in places]
     gen.shuffle(ids)
     for (arr, ix), cid in zip(places, ids):
@@ -55,79 +43,39 @@ def reshuffle_hidden(st, seat, gen):
             hcnt[s] = 0
             for i in range(hn[s]):
                 hcnt[s, CIDX[hand[s, i]]] += 1
+    assert KS.conservation_ok(st)
 
 
-def own_view(st, seat):
-    """What the decisions produce, as far as the player can see: own hand, tables, pile."""
-    hand, hn, hcnt, _stock, pile, _poz, mcnt, _mids, minfo, nm, g, *_ = st
-    return (hcnt[seat].tolist(), sorted(hand[seat, :hn[seat]].tolist()), mcnt.tolist(),
-            minfo.tolist(), nm.tolist(), pile[:g[KS.G_PN]].tolist())
-
-
-def decisions_agree(st, seat, kind, p, rng, gen):
-    """Check pickup, meld steps and discard of one turn against a hidden-card reshuffle;
-    then play the turn on ``st`` for real. Returns the number of decisions compared."""
-    sel = np.zeros(53, np.int64)
-    scratch = np.zeros(53, np.int64)
-    vals = np.zeros(53, np.float64)
-    cand = np.zeros((KG.CAND_ROWS, 4), np.int64)
-    other = copy_state(st)
-    reshuffle_hidden(other, seat, gen)
-    r1, r2 = rng.copy(), rng.copy()
-    if kind == L.POLICY_RANDOM:
-        t1, t2 = KP.rand_pickup(st, r1), KP.rand_pickup(other, r2)
-    else:
-        t1, t2 = KP.heur_pickup(st, RV, seat, p), KP.heur_pickup(other, RV, seat, p)
-    assert t1 == t2, "pickup decision depends on hidden cards"
-    n = 1
-    # the rest of the turn on a copy: take the pile or draw, then meld step by step
-    a = copy_state(st)
-    if t1:
-        KS.take_pile(a, seat)
-    else:
-        KS.draw_stock(a, seat)            # the drawn card is now the player's
-    b = copy_state(a)
-    reshuffle_hidden(b, seat, gen)
-    while True:
-        if kind == L.POLICY_RANDOM:
-            acted_a = KP.rand_meld_step(a, RV, seat, r1, sel, scratch, cand)
-            acted_b = KP.rand_meld_step(b, RV, seat, r2, sel, scratch, cand)
-        else:
-            acted_a = KP.heur_meld_step(a, RV, seat, p, sel, scratch)
-            acted_b = KP.heur_meld_step(b, RV, seat, p, sel, scratch)
+def play_checked(spec, seed, hand_index, gen, rules=None):
+    """Play one hand with ``spec`` on every seat; before every decision, compare the
+    choice with the one made after the hidden cards were dealt again. Returns the
+    number of decisions compared."""
+    game = Game.new(seed, hand_index, rules=rules, strategies=spec)
+    n = 0
+    while not game.is_over:
+        other = game.clone()
+        reshuffle_hidden(other, game.current_seat, gen)
+        a = game.choose()
+        assert other.choose() == a, f"decision {n} of hand {hand_index} depends on hidden cards"
+        game.apply(a)
         n += 1
-        assert acted_a == acted_b and own_view(a, seat) == own_view(b, seat), \
-            "meld-phase action depends on hidden cards"
-        if not acted_a or a[1][seat] == 0:
-            break
-        reshuffle_hidden(b, seat, gen)
-    if a[1][seat] > 0:
-        if kind == L.POLICY_RANDOM:
-            d1, d2 = KP.rand_discard(a, RV, seat, r1), KP.rand_discard(b, RV, seat, r2)
-        else:
-            d1 = KP.heur_discard(a, RV, seat, p, vals, scratch)
-            d2 = KP.heur_discard(b, RV, seat, p, vals, scratch)
-        n += 1
-        assert d1 == d2, "discard depends on hidden cards"
-    end = KG.play_turn(st, RV, seat, kind, p, rng, sel, scratch, vals, cand,
-                       np.zeros(108 + 53, np.int64), np.zeros(53, np.int64), 0)
-    return n, end
+    return n
 
 
 @pytest.mark.parametrize("spec", ["heuristic", "random",
-                                  "heuristic:pile_threshold=3,use_wild_to_meld=0"])
+                                  "heuristic:pile_threshold=3,use_wild_to_meld=0", "expert"])
 def test_decisions_do_not_depend_on_hidden_cards(spec):
-    _, kind, p = strategies.resolve(spec)
     gen = np.random.default_rng(20261129)
-    compared = 0
-    for hand_index in range(40 if kind == L.POLICY_RANDOM else 120):
-        st, rng, seat = start(77, hand_index)
-        end = -1
-        while end < 0:
-            n, end = decisions_agree(st, seat, kind, p, rng, gen)
-            compared += n
-            seat = (seat + 1) % 4
+    compared = sum(play_checked(spec, 77, i, gen) for i in range(40 if spec == "random" else 120))
     assert compared > 2_000
+
+
+@pytest.mark.parametrize("rules", ["fibur_italian", "fibur_international",
+                                   {"num_players": 2}, {"num_players": 3}])
+def test_under_other_rules(rules):
+    gen = np.random.default_rng(5)
+    assert sum(play_checked("heuristic", 78, i, gen, sim.Rules.preset(rules) if isinstance(
+        rules, str) else sim.Rules(**rules)) for i in range(30)) > 500
 
 
 def test_the_check_notices_a_peeking_decision():
@@ -136,11 +84,14 @@ def test_the_check_notices_a_peeking_decision():
     gen = np.random.default_rng(1)
     changed = 0
     for hand_index in range(20):
-        st, _rng, seat = start(5, hand_index)
-        other = copy_state(st)
+        game = Game.new(5, hand_index)
+        seat = game.current_seat
+        other = game.clone()
         reshuffle_hidden(other, seat, gen)
         nxt = (seat + 1) % 4
-        changed += st[2][nxt].tolist() != other[2][nxt].tolist()
-        changed += st[3][st[10][KS.G_SP]] != other[3][other[10][KS.G_SP]]
-        assert own_view(st, seat) == own_view(other, seat)
+        a, b = game.state, other.state
+        changed += a.hcnt[nxt].tolist() != b.hcnt[nxt].tolist()
+        changed += a.stock[a.g[KS.G_SP]] != b.stock[b.g[KS.G_SP]]
+        assert game.observation(seat) == other.observation(seat)
+        assert np.array_equal(game.observation_tensor(seat), other.observation_tensor(seat))
     assert changed >= 30

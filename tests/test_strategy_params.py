@@ -9,6 +9,8 @@ import pytest
 
 import sim
 from kernels import policies as KP
+from kernels import actions as KA
+from kernels import melds as KM
 from kernels import state as KS
 from kernels.cards import CIDX
 from sim import strategies
@@ -100,12 +102,13 @@ def position(faces):
 
 
 def first_meld_kind(spec, faces):
+    """The kind of the first meld the heuristic chooses to create from ``faces``."""
     _, _, p = strategies.resolve(spec)
     st = position(faces)
     sel = np.zeros(53, np.int64)
-    assert KP.heur_meld_step(st, RV, 0, p, sel, np.zeros(53, np.int64))
-    assert st[9][0] == 1
-    return int(st[8][0, 0, KS.MI_KIND])
+    a = KP.heur_meld_choice(st, RV, 0, p, sel, np.zeros(53, np.int64))
+    assert a >= KA.A_CREATE, a
+    return int(KM.analyze(KA.MELD_CNT[a - KA.A_CREATE].astype(np.int64), KM.ANY_RANK)[0])
 
 
 def test_set_bias():

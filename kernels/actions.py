@@ -1,0 +1,546 @@
+"""Decisions as data: the phases of a turn, the action space, and the two
+kernels every way of playing runs through, :func:`legal_actions` and
+:func:`apply_action` (RULES.md R32-R52).
+
+Phases (``g[G_PHASE]``)
+-----------------------
+``PH_PICKUP``   draw from the stock or take the discard pile (R33, R34);
+``PH_PLACE``    the meld phase right after a pickup under
+                ``take_pile_requires_meld`` (R34): at least one create or
+                lay-off must come before the meld phase may end;
+``PH_MELD``     any number of creates and lay-offs (R35), then "end the meld
+                phase";
+``PH_DISCARD``  discard one card (R37-R39, R45);
+``PH_OVER``     the hand is over (``g[G_END]`` holds the end reason).
+
+The action space (``N_ACTIONS`` ids, fixed for every rule set)
+--------------------------------------------------------------
+======================  ==========================================  ======
+ids                     action                                      phase
+======================  ==========================================  ======
+``A_DRAW`` (0)          draw the stock's top card (R33a)            pickup
+``A_TAKE`` (1)          take the whole discard pile (R33b)          pickup
+``A_END_MELD`` (2)      end the meld phase                          meld
+``A_DISCARD + f``       discard a card of count face ``f`` (0..52)  discard
+``A_LAYOFF + 53*m + f`` lay off a card of face ``f`` on meld ``m``  place, meld
+                        (index in the own side's melds, 0..39)
+``A_CREATE + k``        create meld ``k`` of :data:`MELD_CNT`       place, meld
+======================  ==========================================  ======
+
+A count face ``f`` is ``13*suit + rank`` for naturals and 52 for either joker
+(:mod:`kernels.cards`).  The engine picks the physical copy: a discard takes
+the first copy in hand order that may be discarded (so never the card barred
+by R36 when the other copy is held); creates and lay-offs meld the R36-barred
+copy first (it could not be discarded anyway).  A chooser may name the copy
+of a discard itself with the id ``N_ACTIONS + card id`` (the built-in
+``random`` strategy does: it picks a hand position); such ids are never in
+the legal list.
+
+:data:`MELD_CNT` lists every meld valid under some rule set (R15-R19, every
+set rank allowed): 5,352 sets (rank by rank, ace first) then 8,780 sequences
+(suit by suit), each as its counts per face.  A new meld of any length is one
+create; whether a given rule set allows it (``set_ranks``, R23, R38) is
+decided by :func:`kernels.legal.can_create` when it is played.
+"""
+import numpy as np
+from numba import njit
+
+from . import layout as L
+from .cards import CIDX, N_COUNT
+from .legal import (OK, can_create, can_discard, can_layoff, can_take_pile)
+from .melds import ANY_RANK, KIND_NONE, KIND_SEQ, KIND_SET, analyze
+from .state import (G_ACTIONS, G_BARRED, G_CLOSER, G_DEALER, G_END, G_ERR, G_FIRST, G_HIDDEN,
+                    G_LAST_TURN, G_PC, G_PHASE, G_PN, G_PP, G_SEAT, G_SINGLE, G_SLEN, G_SP,
+                    G_STALL, G_TEAM, G_TOOK_PILE, G_TURN, EV_END, I0, MI_KIND, MMAX, NTEAMS,
+                    conservation_check, discard_card, draw_stock, give_pozzetto, log_event,
+                    meld_add, meld_create, pozzetto_to_stock, take_pile)
+from .work import W_DEBUG, views
+
+# ---------------------------------------------------------------- phases
+PH_PICKUP = 0
+PH_PLACE = 1
+PH_MELD = 2
+PH_DISCARD = 3
+PH_OVER = 4
+PHASES = ("pickup", "place", "meld", "discard", "over")
+
+
+# ---------------------------------------------------------------- the meld table
+@njit(cache=True)
+def _enumerate_melds():
+    """Every count vector that :func:`kernels.melds.analyze` accepts with every
+    set rank allowed: ``(int8[K, 53] counts, number of sets)``.
+
+    Sets: rank ``r`` 0..12, 0..2 copies of each suit's card of that rank, and
+    no wild or one (a joker or a 2 of any suit).  Sequences: suit 0..3, 0..2
+    aces and 2s of the suit, 0..1 of each other rank, and no other wild or one
+    (a joker or a 2 of another suit).  Candidates ``analyze`` rejects are
+    dropped, so the table holds exactly the valid melds.
+    """
+    out = np.zeros((16384, N_COUNT), np.int8)
+    n = 0
+    cnt = np.zeros(N_COUNT, np.int64)
+    for r in range(13):
+        for code in range(81):
+            x = code
+            for s in range(4):
+                cnt[13 * s + r] = x % 3
+                x //= 3
+            for w in range(6):
+                wf = -1
+                if w == 1:
+                    wf = 52
+                elif w >= 2:
+                    if r == 1:
+                        continue              # a 2 in a set of 2s is one of its naturals
+                    wf = 13 * (w - 2) + 1
+                if wf >= 0:
+                    cnt[wf] += 1
+                if analyze(cnt, ANY_RANK)[0] == KIND_SET:
+                    for f in range(N_COUNT):
+                        out[n, f] = cnt[f]
+                    n += 1
+                if wf >= 0:
+                    cnt[wf] -= 1
+        for s in range(4):
+            cnt[13 * s + r] = 0
+    n_sets = n
+    for s in range(4):
+        base = 13 * s
+        for code in range(9 * 2048):
+            x = code
+            cnt[base] = x % 3
+            x //= 3
+            cnt[base + 1] = x % 3
+            x //= 3
+            for r in range(2, 13):
+                cnt[base + r] = x & 1
+                x >>= 1
+            for w in range(5):
+                wf = -1
+                if w == 1:
+                    wf = 52
+                elif w >= 2:
+                    o = w - 2
+                    if o >= s:
+                        o += 1
+                    wf = 13 * o + 1
+                if wf >= 0:
+                    cnt[wf] += 1
+                if analyze(cnt, ANY_RANK)[0] == KIND_SEQ:
+                    for f in range(N_COUNT):
+                        out[n, f] = cnt[f]
+                    n += 1
+                if wf >= 0:
+                    cnt[wf] -= 1
+        for r in range(13):
+            cnt[base + r] = 0
+    return out[:n].copy(), n_sets
+
+
+def _build_tables():
+    cnt, n_sets = _enumerate_melds()
+    k = cnt.shape[0]
+    group = np.empty(k, np.int64)           # 0..12 sets of rank r, 13..16 sequences of suit s
+    for i in range(k):
+        group[i] = _set_rank(cnt[i]) if i < n_sets else 13 + _seq_suit(cnt[i])
+    assert np.all(np.diff(group) >= 0), "meld table rows are grouped by rank, then suit"
+    start = np.searchsorted(group, np.arange(18)).astype(np.int64)
+    # int8/int32 tables: Numba embeds global arrays under 1 MB in the machine code
+    # (cacheable); a bigger one would be referenced by address and stop the caching
+    faces = np.full((k, 15), -1, np.int8)
+    counts = np.zeros((k, 15), np.int8)
+    nfaces = np.zeros(k, np.int8)
+    for i in range(k):
+        nz = np.flatnonzero(cnt[i])
+        nfaces[i] = len(nz)
+        faces[i, :len(nz)] = nz
+        counts[i, :len(nz)] = cnt[i, nz]
+    rng = np.random.RandomState(20261201)
+    zob = rng.randint(1, 2**62, size=N_COUNT, dtype=np.int64).astype(np.uint64) * np.uint64(3)
+    with np.errstate(over="ignore"):
+        keys = (cnt.astype(np.uint64) * zob[None, :]).sum(axis=1, dtype=np.uint64)
+    order = np.argsort(keys, kind="stable")
+    skeys = keys[order]
+    assert len(np.unique(skeys)) == k, "meld table keys collide"
+    return cnt, n_sets, start, faces, counts, nfaces, zob, skeys, order.astype(np.int32)
+
+
+def _set_rank(row):
+    """The rank of a set row: the rank held by two or more naturals (2s of
+    another rank are its wild)."""
+    nz = np.flatnonzero(row[:52])
+    ranks = np.bincount(nz % 13, weights=row[nz], minlength=13)
+    return int(np.argmax(ranks))
+
+
+def _seq_suit(row):
+    """The suit of a sequence row: the suit of most of its naturals."""
+    nz = np.flatnonzero(row[:52])
+    suits = np.bincount(nz // 13, weights=row[nz], minlength=4)
+    return int(np.argmax(suits))
+
+
+(MELD_CNT, N_SET_MELDS, MELD_GROUP_START, MELD_FACES, MELD_FACE_COUNTS, MELD_NFACES,
+ MELD_ZOBRIST, MELD_KEYS, MELD_KEY_ROW) = _build_tables()
+N_MELDS = MELD_CNT.shape[0]
+
+# ---------------------------------------------------------------- action ids
+A_DRAW = 0
+A_TAKE = 1
+A_END_MELD = 2
+A_DISCARD = 3
+A_LAYOFF = A_DISCARD + N_COUNT
+A_CREATE = A_LAYOFF + MMAX * N_COUNT
+N_ACTIONS = A_CREATE + N_MELDS
+assert (N_MELDS, N_SET_MELDS) == (14132, 5352), "the action space is fixed: see the docstring"
+
+# apply_action codes beyond kernels.legal's (text in sim.game)
+BAD_PHASE = 20          # the action is not one of this phase's
+BAD_ACTION_ID = 21      # no such action id
+BAD_TAKE = 22           # R34: taking the pile needs a placement that uses it
+BAD_MUST_PLACE = 23     # R34: the meld phase may not end before a placement
+BAD_EMPTY_PILE = 24     # there is no discard pile to take
+BAD_DISCARD_FACE = 25   # no copy of that face in hand may be discarded
+
+ERR_ILLEGAL_CHOICE = 32  # record error bit: a chooser returned an illegal action
+
+
+@njit(cache=True, _nrt=False)
+def meld_row(sel):
+    """The row of :data:`MELD_CNT` equal to the counts ``sel`` (int64[53]), or -1."""
+    h = np.uint64(0)
+    for f in range(N_COUNT):
+        if sel[f] != 0:
+            h += np.uint64(sel[f]) * MELD_ZOBRIST[f]
+    lo = 0
+    hi = MELD_KEYS.shape[0]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if MELD_KEYS[mid] < h:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo >= MELD_KEYS.shape[0] or MELD_KEYS[lo] != h:
+        return -1
+    row = MELD_KEY_ROW[lo]
+    n = 0
+    for j in range(MELD_NFACES[row]):
+        f = MELD_FACES[row, j]
+        if sel[f] != MELD_FACE_COUNTS[row, j]:
+            return -1
+        n += sel[f]
+    for f in range(N_COUNT):
+        n -= sel[f]
+    if n != 0:
+        return -1                 # sel holds a face the row does not
+    return np.int64(row)
+
+
+@njit(cache=True, _nrt=False)
+def create_action(sel):
+    """The action id that creates the meld counted in ``sel`` (int64[53]), or -1."""
+    row = meld_row(sel)
+    if row < 0:
+        return -1
+    return A_CREATE + row
+
+
+@njit(cache=True, _nrt=False)
+def meld_sel(row, sel):
+    """Fill ``sel`` (int64[53], overwritten) with the counts of meld ``row``."""
+    for f in range(N_COUNT):
+        sel[f] = 0
+    for j in range(MELD_NFACES[row]):
+        sel[MELD_FACES[row, j]] = MELD_FACE_COUNTS[row, j]
+
+
+# ---------------------------------------------------------------- the turn machine
+@njit(cache=True, _nrt=False)
+def debug_check(st, dbg):
+    """Debug-mode invariants after an action; sets ``G_ERR`` bits.
+
+    ``dbg`` is an int64[108 + 53] work array (overwritten).
+    """
+    g = st.g
+    if not conservation_check(st, dbg[:108], dbg[108:]):
+        g[G_ERR] |= L.ERR_CONSERVATION
+    mcnt, minfo, nm = st.mcnt, st.minfo, st.nm
+    for t in range(NTEAMS):
+        for mi in range(nm[t]):
+            kind = analyze(mcnt[t, mi], ANY_RANK)[0]
+            if kind == KIND_NONE or kind != minfo[t, mi, MI_KIND]:
+                g[G_ERR] |= L.ERR_INVALID_MELD
+
+
+@njit(cache=True, _nrt=False)
+def start_turn(st, seat):
+    """Begin ``seat``'s turn (R32): the pickup decision is next."""
+    g = st.g
+    g[G_SEAT] = seat
+    g[G_TURN] += 1
+    g[G_HIDDEN + seat] = 0            # an assigned pozzetto is usable from now (R41)
+    g[G_BARRED] = -1
+    g[G_TOOK_PILE] = 0
+    g[G_ACTIONS] = 0
+    g[G_LAST_TURN] = 0
+    g[G_SINGLE] = 0
+    g[G_PHASE] = PH_PICKUP
+
+
+@njit(cache=True, _nrt=False)
+def begin_hand(st, rv, dealer):
+    """Start a dealt hand (R6, R7): the player left of ``dealer`` moves first."""
+    g = st.g
+    g[G_DEALER] = dealer
+    first = (dealer + 1) % rv[L.RV_NUM_PLAYERS]
+    g[G_FIRST] = first
+    g[G_END] = -1
+    start_turn(st, first)
+
+
+@njit(cache=True, _nrt=False)
+def finish_hand(st, seat, end):
+    """End the hand with reason ``end`` (``layout.END_*``) on ``seat``'s turn."""
+    g = st.g
+    g[G_END] = end
+    g[G_PHASE] = PH_OVER
+    log_event(st, seat, EV_END, end, I0, I0)
+
+
+@njit(cache=True, _nrt=False)
+def _end_turn(st, rv, seat):
+    """After a discard that did not close: R50 last turn, R51 stall, turn cap,
+    else the next seat's turn."""
+    g = st.g
+    if g[G_LAST_TURN] != 0:
+        finish_hand(st, seat, np.int64(L.END_STOCK_EXHAUSTED))
+        return
+    if g[G_SINGLE] != 0 and g[G_ACTIONS] == 0:        # R51
+        g[G_STALL] += 1
+    else:
+        g[G_STALL] = 0
+    if g[G_STALL] >= rv[L.RV_STALL_TURN_LIMIT]:
+        finish_hand(st, seat, np.int64(L.END_STALL))
+        return
+    if g[G_TURN] >= rv[L.RV_MAX_TURNS_PER_HAND]:
+        finish_hand(st, seat, np.int64(L.END_TURN_CAP))
+        return
+    start_turn(st, (seat + 1) % rv[L.RV_NUM_PLAYERS])
+
+
+@njit(cache=True, _nrt=False)
+def discard_copy(st, rv, seat, f):
+    """The card id a discard of count face ``f`` moves: the first copy in hand
+    order that may be discarded, else -1."""
+    hand, hn = st.hand, st.hn
+    team = st.g[G_TEAM + seat]
+    for i in range(hn[seat]):
+        cid = hand[seat, i]
+        if CIDX[cid] == f:
+            code, closes = can_discard(st, rv, team, seat, cid)
+            if code == OK:
+                return cid
+    return -1
+
+
+@njit(cache=True)
+def apply_action(work, a):
+    """Play action ``a`` for the seat to move, if it is legal (R32-R52).
+
+    Parameters
+    ----------
+    work : numpy.ndarray
+        The hand's work buffer (:mod:`kernels.work`): the state is mutated
+        when ``a`` is legal and unchanged otherwise; the rules vector and the
+        debug flag (``W_DEBUG``: check card conservation and the melds after
+        the action) are read from it; its work arrays are overwritten.
+    a : int
+        Action id (module docstring), or ``N_ACTIONS + card id`` for a
+        discard of that physical copy.
+
+    Returns
+    -------
+    int
+        ``OK`` (0) when played, else the reason it is illegal: a code of
+        :mod:`kernels.legal` or one of this module's ``BAD_*``.
+    """
+    st, rv, params, kinds, rng, deck, sel, scratch, need, vals, hc2, cand, dbg = views(work)
+    debug = work[W_DEBUG]
+    g, hn = st.g, st.hn
+    ph = g[G_PHASE]
+    seat = g[G_SEAT]
+    team = g[G_TEAM + seat]
+    if a < 0 or a >= N_ACTIONS + 108:
+        return BAD_ACTION_ID
+    if ph == PH_OVER:
+        return BAD_PHASE
+    if a == A_DRAW or a == A_TAKE:
+        if ph != PH_PICKUP:
+            return BAD_PHASE
+        if a == A_TAKE:
+            pn = g[G_PN]
+            if pn == 0:
+                return BAD_EMPTY_PILE
+            if not can_take_pile(st, rv, team, seat, need, sel, scratch):
+                return BAD_TAKE
+            if pn == 1 and rv[L.RV_FORBID_REDISCARD_SINGLE_PILE] != 0:
+                g[G_BARRED] = st.pile[0]       # R36
+            g[G_SINGLE] = 1 if pn == 1 else 0
+            take_pile(st, seat)
+            g[G_TOOK_PILE] = 1
+            g[G_PP + team] += 1
+            g[G_PC + team] += pn
+            g[G_PHASE] = PH_PLACE if rv[L.RV_TAKE_PILE_REQUIRES_MELD] != 0 else PH_MELD
+        else:
+            draw_stock(st, seat)
+            g[G_PHASE] = PH_MELD
+            if g[G_SLEN] - g[G_SP] <= rv[L.RV_STOCK_RESERVE] and not (
+                    rv[L.RV_UNTAKEN_POZZETTO_AS_STOCK] != 0 and pozzetto_to_stock(st, seat)):
+                g[G_LAST_TURN] = 1              # R50, finish_turn
+                if rv[L.RV_STOCK_END_MODE] == 1:
+                    if debug:
+                        debug_check(st, dbg)
+                    finish_hand(st, seat, np.int64(L.END_STOCK_EXHAUSTED))  # R50, immediate
+                    return OK
+        if debug:
+            debug_check(st, dbg)
+        return OK
+    if a == A_END_MELD:
+        if ph == PH_PLACE:
+            return BAD_MUST_PLACE
+        if ph != PH_MELD:
+            return BAD_PHASE
+        g[G_PHASE] = PH_DISCARD
+        return OK
+    if a >= A_LAYOFF and a < N_ACTIONS:
+        if ph != PH_PLACE and ph != PH_MELD:
+            return BAD_PHASE
+        if a < A_CREATE:
+            mi = (a - A_LAYOFF) // N_COUNT
+            c = (a - A_LAYOFF) % N_COUNT
+            code, nlen, nnw = can_layoff(st, rv, team, seat, mi, c, scratch)
+            if code != OK:
+                return code
+            meld_add(st, team, seat, mi, c)
+        else:
+            meld_sel(a - A_CREATE, sel)
+            code, kind, nw = can_create(st, rv, team, seat, sel)
+            if code != OK:
+                return code
+            meld_create(st, team, seat, sel)
+        g[G_ACTIONS] += 1
+        g[G_PHASE] = PH_MELD
+        if hn[seat] == 0:
+            give_pozzetto(st, seat, np.int64(L.POZ_DIRECT))   # al volo (R41)
+        if debug:
+            debug_check(st, dbg)
+        return OK
+    # a discard: of a face (the engine picks the copy) or of a named copy
+    if ph != PH_DISCARD:
+        return BAD_PHASE
+    if a >= N_ACTIONS:
+        cid = a - N_ACTIONS
+    else:
+        cid = discard_copy(st, rv, seat, a - A_DISCARD)
+        if cid < 0:
+            return BAD_DISCARD_FACE
+    code, closes = can_discard(st, rv, team, seat, cid)
+    if code != OK:
+        return code
+    discard_card(st, seat, cid, closes)
+    if closes == 1:
+        g[G_CLOSER] = seat
+        if debug:
+            debug_check(st, dbg)
+        finish_hand(st, seat, np.int64(L.END_CLOSED))        # R47
+        return OK
+    if hn[seat] == 0:
+        give_pozzetto(st, seat, np.int64(L.POZ_DISCARD))      # con lo scarto (R41)
+        g[G_HIDDEN + seat] = 1
+    if debug:
+        debug_check(st, dbg)
+    _end_turn(st, rv, seat)
+    return OK
+
+
+@njit(cache=True)
+def legal_actions(work, out):
+    """The legal actions of the seat to move, in increasing id order.
+
+    Uses the checks :func:`apply_action` applies (one implementation of the
+    rules): an id is listed exactly when ``apply_action`` would play it.
+
+    Parameters
+    ----------
+    work : numpy.ndarray
+        The hand's work buffer (:mod:`kernels.work`); the state is not
+        mutated (the R34 test counts the pile into the hand and takes it out
+        again), the work arrays are overwritten.
+    out : numpy.ndarray
+        ``int64[>= N_ACTIONS]``; its first entries receive the ids (mutated).
+
+    Returns
+    -------
+    int
+        The number of legal actions (0 once the hand is over).
+    """
+    st, rv, params, kinds, rng, deck, sel, scratch, need, vals, hc2, cand, dbg = views(work)
+    g, hcnt, nm = st.g, st.hcnt, st.nm
+    ph = g[G_PHASE]
+    seat = g[G_SEAT]
+    team = g[G_TEAM + seat]
+    n = 0
+    if ph == PH_OVER:
+        return 0
+    if ph == PH_PICKUP:
+        out[0] = A_DRAW
+        n = 1
+        if g[G_PN] > 0 and can_take_pile(st, rv, team, seat, need, sel, scratch):
+            out[1] = A_TAKE
+            n = 2
+        return n
+    hc = hcnt[seat]
+    if ph == PH_DISCARD:
+        for f in range(N_COUNT):
+            if hc[f] > 0 and discard_copy(st, rv, seat, f) >= 0:
+                out[n] = A_DISCARD + f
+                n += 1
+        return n
+    if ph == PH_MELD:
+        out[n] = A_END_MELD
+        n += 1
+    for mi in range(nm[team]):
+        for c in range(N_COUNT):
+            if hc[c] == 0:
+                continue
+            code, nlen, nnw = can_layoff(st, rv, team, seat, mi, c, scratch)
+            if code == OK:
+                out[n] = A_LAYOFF + N_COUNT * mi + c
+                n += 1
+    for grp in range(17):
+        # every valid meld has two naturals of its rank (set) or suit (sequence)
+        nat = 0
+        if grp < 13:
+            for s in range(4):
+                nat += hc[13 * s + grp]
+        else:
+            base = 13 * (grp - 13)
+            for r in range(13):
+                nat += hc[base + r]
+        if nat < 2:
+            continue
+        for row in range(MELD_GROUP_START[grp], MELD_GROUP_START[grp + 1]):
+            fits = True
+            for j in range(MELD_NFACES[row]):
+                if hc[MELD_FACES[row, j]] < MELD_FACE_COUNTS[row, j]:
+                    fits = False
+                    break
+            if not fits:
+                continue
+            meld_sel(row, sel)
+            code, kind, nw = can_create(st, rv, team, seat, sel)
+            if code == OK:
+                out[n] = A_CREATE + row
+                n += 1
+    return n

@@ -1,0 +1,691 @@
+"""A hand of Burraco decision by decision: the step API (issue 13).
+
+:class:`Game` holds one hand in a kernel work buffer (:mod:`kernels.work`)
+and runs the kernels the batch simulation runs: :func:`kernels.actions.legal_actions`
+lists the legal actions, :func:`kernels.actions.apply_action` plays one, and
+the built-in strategies choose with :func:`kernels.game.choose`.  So a hand
+played through a :class:`Game` with the built-in strategy of every seat gives
+exactly the record ``simulate`` writes for that hand.
+
+Actions are integers of one fixed action space (``N_ACTIONS`` ids for every
+rule set; see :mod:`kernels.actions` and ``docs/step_api.md``)::
+
+    >>> g = Game.new(seed=1, hand_index=0)
+    >>> g.phase, g.current_seat
+    ('pickup', 1)
+    >>> [g.action_text(a) for a in g.legal_actions()]
+    ['draw from the stock', 'take the pile (1 card: 9♦)']
+    >>> g.apply(g.action_from_text("draw"))
+"""
+from __future__ import annotations
+
+import base64
+import json
+import re
+import zlib
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from kernels import actions as KA
+from kernels import layout as L
+from kernels import legal as KL
+from kernels import melds as KM
+from kernels import state as KS
+from kernels import work as KW
+from kernels.cards import CIDX, N_COUNT
+
+from . import notation
+from ._cards import check_int, rules_or_default
+from .rules import Rules
+
+__all__ = ["Game", "Observation", "N_ACTIONS", "PHASES", "action_reason"]
+
+N_ACTIONS = KA.N_ACTIONS
+PHASES = KA.PHASES
+FORMAT = 1                  # to_json's format number
+EV_ROWS = 4096              # event log of a game (rows, card slots): a hand uses a few hundred
+EV_CARDS = 16384
+
+_BAD_TEXT = {
+    KA.BAD_PHASE: "it is not an action of this phase",
+    KA.BAD_ACTION_ID: f"no such action id (ids are 0..{N_ACTIONS - 1})",
+    KA.BAD_TAKE: "R34 (take_pile_requires_meld): the pile may be taken only if a meld or "
+                 "lay-off can use it at once",
+    KA.BAD_MUST_PLACE: "R34 (take_pile_requires_meld): after taking the pile, a meld or lay-off "
+                       "must come before the meld phase ends",
+    KA.BAD_EMPTY_PILE: "R33: there is no discard pile to take",
+    KA.BAD_DISCARD_FACE: "R36/R37: no card of that face in the hand may be discarded",
+}
+
+
+def action_reason(code: int) -> str:
+    """The rule an illegal action breaks, from an ``apply_action`` code (0: legal)."""
+    code = int(code)
+    if code == 0:
+        return ""
+    if code in _BAD_TEXT:
+        return _BAD_TEXT[code]
+    if code >= KL.MELD_REASON_BASE:
+        return KM.REASONS[code - KL.MELD_REASON_BASE]
+    return KL.LEGAL_REASONS[code]
+
+
+def _kernels():
+    from kernels import game as KG
+    return KG
+
+
+def _face_text(f: int) -> str:
+    return "JK" if f == 52 else notation.format_card(int(f))
+
+
+def _meld_faces(cnt) -> list[int]:
+    """The faces of a meld's counts in reading order: a sequence by slot (the ace
+    high when the meld reaches the king), a set by suit; the wild last."""
+    kind, nwild, nat2, key, lo, hi, wslot, why = KM.analyze(np.asarray(cnt, np.int64), KM.ANY_RANK)
+    faces = []
+    for f in range(N_COUNT):
+        faces += [f] * int(cnt[f])
+    if kind == KM.KIND_SEQ:
+        def slot(f):
+            if f == 52 or (f % 13 == 1 and not (f // 13 == key and nat2)):
+                return 99                      # the wild
+            r = f % 13
+            if r == 0:
+                return 14 if hi == 14 else 1
+            return r + 1
+        aces = [f for f in faces if f % 13 == 0 and f // 13 == key and f != 52]
+        if len(aces) == 2:                     # A ... K A: one ace at each end
+            faces.remove(aces[0])
+            rest = sorted(faces, key=slot)
+            return [aces[0]] + rest
+        return sorted(faces, key=slot)
+    return sorted(faces, key=lambda f: (f == 52 or f % 13 != key, f))
+
+
+_CREATE_ROW = None
+
+
+def _create_rows() -> dict:
+    global _CREATE_ROW
+    if _CREATE_ROW is None:
+        _CREATE_ROW = {KA.MELD_CNT[k].tobytes(): k for k in range(KA.N_MELDS)}
+    return _CREATE_ROW
+
+
+def _parse_faces(text: str, what: str) -> list[int]:
+    """Count faces (0..52) of a card list; copies do not matter."""
+    try:
+        ids = notation.parse(text)
+    except ValueError as e:
+        raise ValueError(f"{what}: {e}") from None
+    return [int(CIDX[int(i)]) for i in ids]
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one seat may know of a hand (R11), at one moment.
+
+    Cards are given as card texts (``"10♥"``, ``"JK"``) in the ``*`` fields
+    and as count faces (0..51 ``13*suit + rank``, 52 a joker) in ``*_faces``.
+
+    Attributes
+    ----------
+    seat, team : int
+        The observing seat and the side it plays for.
+    phase : str
+        One of :data:`PHASES`; ``current_seat`` is the seat to move.
+    hand : tuple of str
+        The seat's own hand, in hand order.
+    melds : tuple of dict
+        Every meld on the table: ``{"team", "index", "cards", "kind", "wilds"}``
+        (``index`` is the meld's number on its side's table, the one lay-off
+        actions name).
+    pile : tuple of str
+        The whole discard pile, bottom first (R11).
+    hand_sizes : tuple of int
+        Cards held by each seat (4 entries; 0 for an empty seat).
+    known : tuple of tuple of str
+        For each seat, the cards every player knows it holds: taken with the
+        pile and not melded or discarded since (R11).
+    stock_size : int
+        Cards in the stock (cards).
+    pozzetti_left : int
+        Pozzetti not yet taken (R40).
+    pozzetto_taken : tuple of bool
+        Per side (3 entries), whether it has taken its pozzetto (R42).
+    barred : str or None
+        The card taken as a one-card pile this turn that may not be discarded (R36).
+    turn : int
+        Player turns started so far (turns).
+    team_of : tuple of int
+        The side each seat plays for.
+    """
+    seat: int
+    team: int
+    phase: str
+    current_seat: int
+    turn: int
+    hand: tuple
+    hand_faces: tuple
+    melds: tuple
+    pile: tuple
+    pile_faces: tuple
+    hand_sizes: tuple
+    known: tuple
+    known_faces: tuple
+    stock_size: int
+    pozzetti_left: int
+    pozzetto_taken: tuple
+    barred: str | None
+    team_of: tuple
+    num_players: int = 4
+    extra: dict = field(default_factory=dict, compare=False)
+
+    def to_dict(self) -> dict:
+        """The observation as plain JSON-ready values."""
+        d = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "extra"}
+        return json.loads(json.dumps(d, default=list))
+
+
+# observation tensor layout: (name, length); float32, documented in docs/step_api.md
+TENSOR_FIELDS = (
+    ("phase", len(PHASES)),            # one-hot
+    ("seat_to_move", 4),               # one-hot, relative to the observer (0 = itself)
+    ("hand", N_COUNT),                 # own hand: copies of each face / 2
+    ("known", 3 * N_COUNT),            # the next, partner, previous seat: known copies / 2
+    ("hand_sizes", 4),                 # relative seats, cards / 30 (capped at 1)
+    ("pile", N_COUNT),                 # discard pile: copies of each face / 2
+    ("pile_top", N_COUNT),             # one-hot of the top card's face
+    ("pile_size", 1),                  # cards / 30 (capped at 1)
+    ("barred", N_COUNT),               # one-hot of the R36-barred face
+    ("melds_own", KS.MMAX * N_COUNT),  # own side's meld slots: copies of each face / 2
+    ("melds_opp", KS.MMAX * N_COUNT),  # the (next) opponent side's meld slots
+    ("melds_third", KS.MMAX * N_COUNT),  # 3 players: the other opponent's slots
+    ("stock_size", 1),                 # cards / 108
+    ("pozzetti_left", 1),              # / 3
+    ("pozzetto_taken", 3),             # own, next opponent side, third side
+    ("turn", 1),                       # turns / 200 (capped at 1)
+)
+TENSOR_SIZE = sum(n for _, n in TENSOR_FIELDS)
+
+
+class Game:
+    """One hand of Burraco, decision by decision (R32-R52).
+
+    Make one with :meth:`new` (exactly the deal of hand ``hand_index`` of the
+    run seeded ``seed``), :meth:`from_json` or :meth:`clone`.  A game is
+    mutable: :meth:`apply` plays an action in place.
+
+    Attributes
+    ----------
+    seed, hand_index : int
+        The deal (as in ``simulate``).
+    rules : sim.Rules
+        The rule set.
+    strategies : list of str
+        The built-in strategy of each seat, used by :meth:`choose` and
+        :meth:`play` and written into :meth:`result` (None for an empty seat).
+    """
+
+    def __init__(self, work: np.ndarray, seed: int, hand_index: int, rules: Rules,
+                 strategies: list):
+        self._work = work
+        self.seed = seed
+        self.hand_index = hand_index
+        self.rules = rules
+        self.strategies = strategies
+        self._out = None
+        self.sampled_for = None      # the seat a sampled world was dealt for (sample_world)
+
+    # ------------------------------------------------------------ construction
+    @classmethod
+    def new(cls, seed: int, hand_index: int, rules=None, dealer: int | None = None,
+            strategies="heuristic") -> "Game":
+        """The hand ``hand_index`` of the run seeded ``seed``, dealt and waiting for
+        the first player's pickup: the same deal (and dealer) ``simulate`` plays.
+
+        Parameters
+        ----------
+        seed : int
+            The run's seed, 0 .. 2**64-1.
+        hand_index : int
+            The hand's index in the run, >= 0.
+        rules : sim.Rules, str, dict or None
+            Rule set (a preset name, options, or None for the default).
+        dealer : int or None
+            The dealer seat; None for the deal's own (R6).
+        strategies : str, sequence or dict
+            Each seat's built-in strategy (a strategy assignment as in
+            ``simulate``), for :meth:`choose`, :meth:`play` and the record.
+
+        Raises
+        ------
+        ValueError
+            A field out of range or an unknown strategy or rule.
+        """
+        from .runner import _resolve_strategies, seat_names
+        seed = check_int("seed", seed, 0, 2**64 - 1)
+        hand_index = check_int("hand_index", hand_index, 0, 2**63 - 1)
+        r = rules_or_default(rules)
+        r.check_supported()
+        dealer_in = -1 if dealer is None else check_int("dealer", dealer, 0, r.num_players - 1)
+        specs, kinds, params = _resolve_strategies(strategies)
+        work = np.zeros(KW.work_words(EV_ROWS, EV_CARDS), np.int64)
+        _kernels().new_hand(np.uint64(seed), np.int64(hand_index), np.int64(dealer_in),
+                            r.to_vector(), kinds, params, np.int64(0), EV_ROWS, EV_CARDS, work)
+        return cls(work, seed, hand_index, r, seat_names(specs, r))
+
+    def clone(self) -> "Game":
+        """A fully independent copy (its own buffer)."""
+        c = Game(self._work.copy(), self.seed, self.hand_index, self.rules,
+                 list(self.strategies))
+        c.sampled_for = self.sampled_for
+        return c
+
+    def sample_world(self, seat: int, seed: int, index: int = 0) -> "Game":
+        """A complete game in which every card ``seat`` cannot see is dealt again.
+
+        The other hands (apart from the cards known to be in them, R11), the
+        stock order and the untaken pozzetti get the unseen card ids again,
+        uniformly at random; ``seat``'s hand, the table, the pile, the known
+        cards and every count stay as they are (:func:`kernels.worlds.sample_world`).
+
+        Parameters
+        ----------
+        seat : int
+            Whose knowledge is kept.
+        seed, index : int
+            The sample's random stream (the same ``(seed, index)`` gives the
+            same world); it also drives the world's later random choices.
+
+        Raises
+        ------
+        ValueError
+            ``seat``, ``seed`` or ``index`` out of range.
+        """
+        from kernels.worlds import sample_world
+        seat = check_int("seat", seat, 0, self.rules.num_players - 1)
+        seed = check_int("seed", seed, 0, 2**64 - 1)
+        index = check_int("index", index, 0, 2**63 - 1)
+        dst = np.empty_like(self._work)
+        sample_world(self._work, np.int64(seat), np.uint64(seed), np.int64(index), dst)
+        world = Game(dst, self.seed, self.hand_index, self.rules, list(self.strategies))
+        world.sampled_for = seat
+        return world
+
+    def to_json(self) -> str:
+        """The game as JSON text; :meth:`from_json` gives an equal game back.
+
+        The kernel buffer (state, the hand's generator, rules vector, event
+        log) is stored compressed and base64-encoded beside the readable
+        settings, so the round trip is exact.
+        """
+        raw = zlib.compress(self._work.tobytes(), 6)
+        return json.dumps({
+            "format": FORMAT, "kind": "burraco_game", "seed": self.seed,
+            "hand_index": self.hand_index, "rules": self.rules.to_dict(),
+            "strategies": self.strategies, "words": int(self._work.shape[0]),
+            "phase": self.phase, "current_seat": self.current_seat,
+            "buffer": base64.b64encode(raw).decode("ascii"),
+        }, ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> "Game":
+        """The game :meth:`to_json` wrote.
+
+        Raises
+        ------
+        ValueError
+            Not a game document, another format, or a damaged buffer.
+        """
+        try:
+            d = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"game: not JSON ({e.msg} at line {e.lineno})") from None
+        if not isinstance(d, dict) or d.get("kind") != "burraco_game":
+            raise ValueError("game: not a burraco game document (kind must be 'burraco_game')")
+        if d.get("format") != FORMAT:
+            raise ValueError(f"game: format {d.get('format')!r} is not supported (only {FORMAT})")
+        try:
+            raw = zlib.decompress(base64.b64decode(d["buffer"]))
+        except (KeyError, ValueError, zlib.error) as e:
+            raise ValueError(f"game: buffer is damaged ({e})") from None
+        work = np.frombuffer(raw, np.int64).copy()
+        if work.shape[0] != int(d["words"]) or work.shape[0] != KW.work_words(EV_ROWS, EV_CARDS):
+            raise ValueError(f"game: buffer has {work.shape[0]} words, expected "
+                             f"{KW.work_words(EV_ROWS, EV_CARDS)} (another version?)")
+        r = rules_or_default(d["rules"])
+        return cls(work, int(d["seed"]), int(d["hand_index"]), r, list(d["strategies"]))
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, Game) and self.seed == other.seed
+                and self.hand_index == other.hand_index and self.rules == other.rules
+                and self.strategies == other.strategies
+                and np.array_equal(self._work, other._work))
+
+    __hash__ = None
+
+    # ------------------------------------------------------------ state
+    @property
+    def state(self) -> KS.State:
+        """The full state (every hidden card too) as numpy views; read only by convention."""
+        return KS.state_numpy(self._work, KW.EV_AT, EV_ROWS, EV_CARDS)
+
+    @property
+    def _g(self) -> np.ndarray:
+        return self._work[KW.W_G:KW.W_G + KS.G_LEN]
+
+    @property
+    def phase(self) -> str:
+        """The decision the hand waits for: one of :data:`PHASES`."""
+        return PHASES[int(self._g[KS.G_PHASE])]
+
+    @property
+    def current_seat(self) -> int:
+        """The seat to move (the seat that ended the hand, once over)."""
+        return int(self._g[KS.G_SEAT])
+
+    @property
+    def is_over(self) -> bool:
+        return int(self._g[KS.G_PHASE]) == KA.PH_OVER
+
+    @property
+    def turn(self) -> int:
+        """Player turns started so far (turns)."""
+        return int(self._g[KS.G_TURN])
+
+    def team_of(self, seat: int) -> int:
+        """The side (table) ``seat`` plays for now (R5, R61-R63)."""
+        return int(self._g[KS.G_TEAM + seat])
+
+    # ------------------------------------------------------------ actions
+    def legal_actions(self) -> list[int]:
+        """The legal action ids of the seat to move, ascending (empty once over)."""
+        if self._out is None:
+            self._out = np.empty(N_ACTIONS, np.int64)
+        n = KA.legal_actions(self._work, self._out)
+        return self._out[:n].tolist()
+
+    def apply(self, action: int) -> None:
+        """Play ``action`` for the seat to move.
+
+        Raises
+        ------
+        ValueError
+            The action is illegal here: the message names the action and the
+            rule it breaks; the game is unchanged.
+        """
+        a = int(action)
+        code = KA.apply_action(self._work, np.int64(a))
+        if code != 0:
+            what = self._describe(a) if 0 <= a < N_ACTIONS else f"action {a}"
+            raise ValueError(f"action {a} ({what}) is illegal: {action_reason(code)}")
+
+    def choose(self) -> int:
+        """The action the seat to move's built-in strategy (:attr:`strategies`)
+        chooses here; the game is unchanged except for its random stream."""
+        return int(_kernels().choose(self._work))
+
+    def play(self, strategies=None) -> "Game":
+        """Play on to the end of the hand; returns ``self``.
+
+        Parameters
+        ----------
+        strategies : None, or a sequence of 4 (or a dict seat -> strategy)
+            None: every seat plays its built-in strategy (:attr:`strategies`).
+            Otherwise, per seat, None (its built-in strategy) or an object
+            with ``choose(observation, legal_actions) -> action`` (a Python
+            strategy, :mod:`sim.strategies`).
+        """
+        per_seat = [None] * 4
+        if isinstance(strategies, dict):
+            for s, v in strategies.items():
+                per_seat[check_int("seat", s, 0, 3)] = v
+        elif strategies is not None:
+            per_seat = list(strategies) + [None] * (4 - len(strategies))
+        if all(s is None for s in per_seat):
+            _kernels().play_out(self._work)
+            return self
+        while not self.is_over:
+            s = self.current_seat
+            chooser = per_seat[s]
+            if chooser is None:
+                self.apply(self.choose())
+            else:
+                legal = self.legal_actions()
+                self.apply(chooser.choose(self.observation(s), legal))
+        return self
+
+    def action_text(self, action: int) -> str:
+        """The action in words: "take the pile (5 cards: ...)", "meld 7♥ 8♥ 9♥",
+        "lay off 10♥ on meld 2", "discard K♣ (closes)".
+
+        Raises
+        ------
+        ValueError
+            ``action`` is not an id of the action space.
+        """
+        a = int(action)
+        if not 0 <= a < N_ACTIONS:
+            raise ValueError(f"action: {a} is not an action id (0..{N_ACTIONS - 1})")
+        return self._describe(a)
+
+    def _describe(self, a: int) -> str:
+        st = self.state
+        g = st.g
+        seat = int(g[KS.G_SEAT])
+        if a == KA.A_DRAW:
+            return "draw from the stock"
+        if a == KA.A_TAKE:
+            n = int(g[KS.G_PN])
+            cards = " ".join(notation.format_card(int(c)) for c in st.pile[:n])
+            return f"take the pile ({n} card{'s' if n != 1 else ''}: {cards})"
+        if a == KA.A_END_MELD:
+            return "end the meld phase"
+        if a < KA.A_LAYOFF:
+            f = a - KA.A_DISCARD
+            text = f"discard {_face_text(f)}"
+            if int(g[KS.G_PHASE]) == KA.PH_DISCARD and int(st.hn[seat]) == 1 \
+                    and int(st.hcnt[seat, f]) == 1:
+                cid = int(st.hand[seat, 0])
+                code, closes = KL.can_discard(st, self.rules.to_vector(), int(g[KS.G_TEAM + seat]),
+                                              seat, cid)
+                if code == 0 and closes:
+                    text += " (closes)"
+                elif code == 0:
+                    text += " (to the pozzetto)"
+            return text
+        if a < KA.A_CREATE:
+            mi, f = divmod(a - KA.A_LAYOFF, N_COUNT)
+            return f"lay off {_face_text(f)} on meld {mi}"
+        row = a - KA.A_CREATE
+        return "meld " + " ".join(_face_text(f) for f in _meld_faces(KA.MELD_CNT[row]))
+
+    def action_from_text(self, text: str) -> int:
+        """The action id of a text as :meth:`action_text` writes it (case and the
+        parts in parentheses do not matter; "draw", "take", "end" are enough).
+
+        Raises
+        ------
+        ValueError
+            The text names no action (the message lists the accepted forms).
+        """
+        if not isinstance(text, str):
+            raise ValueError(f"action text: expected a string, got {text!r}")
+        t = re.sub(r"\(.*?\)", "", text).strip()
+        low = t.lower()
+        forms = ("accepted forms: 'draw', 'take', 'end', 'discard K♣', 'meld 7♥ 8♥ 9♥', "
+                 "'lay off 10♥ on meld 2'")
+        if low in ("draw", "draw from the stock", "stock"):
+            return KA.A_DRAW
+        if low.startswith("take"):
+            return KA.A_TAKE
+        if low in ("end", "end the meld phase", "end meld phase"):
+            return KA.A_END_MELD
+        m = re.fullmatch(r"discard\s+(\S+)", t, re.IGNORECASE)
+        if m:
+            faces = _parse_faces(m.group(1), "action text")
+            return KA.A_DISCARD + faces[0]
+        m = re.fullmatch(r"lay\s*off\s+(\S+)\s+on\s+meld\s+(\d+)", t, re.IGNORECASE)
+        if m:
+            f = _parse_faces(m.group(1), "action text")[0]
+            mi = int(m.group(2))
+            if mi >= KS.MMAX:
+                raise ValueError(f"action text: meld {mi} does not exist (0..{KS.MMAX - 1})")
+            return KA.A_LAYOFF + N_COUNT * mi + f
+        m = re.fullmatch(r"meld\s+(.+)", t, re.IGNORECASE)
+        if m:
+            cnt = np.zeros(N_COUNT, np.int8)
+            for f in _parse_faces(m.group(1), "action text"):
+                cnt[f] += 1
+            row = _create_rows().get(cnt.tobytes())
+            if row is None:
+                raise ValueError(f"action text: {m.group(1)!r} is not a valid meld (R15-R19)")
+            return KA.A_CREATE + row
+        raise ValueError(f"action text: {text!r} names no action; {forms}")
+
+    # ------------------------------------------------------------ what a seat sees
+    def _view(self, seat):
+        """The checked seat, the state, its counters and the number of players."""
+        seat = check_int("seat", seat, 0, self.rules.num_players - 1)
+        st = self.state
+        return seat, st, st.g, self.rules.num_players
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may know by R11, and nothing else (see :class:`Observation`).
+
+        Raises
+        ------
+        ValueError
+            ``seat`` is not a seat of this game.
+        """
+        seat, st, g, n = self._view(seat)
+        hand_ids = [int(c) for c in st.hand[seat, :st.hn[seat]]]
+        melds = []
+        for t in range(KS.NTEAMS):
+            for mi in range(int(st.nm[t])):
+                cnt = st.mcnt[t, mi]
+                melds.append({"team": t, "index": mi,
+                              "cards": [_face_text(f) for f in _meld_faces(cnt)],
+                              "kind": "set" if st.minfo[t, mi, KS.MI_KIND] == KM.KIND_SET
+                              else "sequence",
+                              "wilds": int(st.minfo[t, mi, KS.MI_NWILD])})
+        pile_ids = [int(c) for c in st.pile[:g[KS.G_PN]]]
+        known_faces = tuple(tuple(f for f in range(N_COUNT) for _ in range(int(st.known[s, f])))
+                            for s in range(4))
+        barred = int(g[KS.G_BARRED])
+        return Observation(
+            seat=seat, team=int(g[KS.G_TEAM + seat]), phase=self.phase,
+            current_seat=self.current_seat, turn=int(g[KS.G_TURN]),
+            hand=tuple(notation.format_card(c) for c in hand_ids),
+            hand_faces=tuple(int(CIDX[c]) for c in hand_ids),
+            melds=tuple(melds),
+            pile=tuple(notation.format_card(c) for c in pile_ids),
+            pile_faces=tuple(int(CIDX[c]) for c in pile_ids),
+            hand_sizes=tuple(int(st.hn[s]) for s in range(4)),
+            known=tuple(tuple(_face_text(f) for f in fs) for fs in known_faces),
+            known_faces=known_faces,
+            stock_size=int(g[KS.G_SLEN] - g[KS.G_SP]),
+            pozzetti_left=int(g[KS.G_NPOZ] - g[KS.G_POZ_NEXT]),
+            pozzetto_taken=tuple(bool(g[KS.G_TPOZ + t]) for t in range(KS.NTEAMS)),
+            barred=notation.format_card(barred) if barred >= 0 else None,
+            team_of=tuple(int(g[KS.G_TEAM + s]) for s in range(4)),
+            num_players=n,
+        )
+
+    def observation_tensor(self, seat: int) -> np.ndarray:
+        """:meth:`observation` as a fixed-size ``float32[TENSOR_SIZE]`` vector
+        (layout :data:`TENSOR_FIELDS`, documented in docs/step_api.md).
+
+        Raises
+        ------
+        ValueError
+            ``seat`` is not a seat of this game.
+        """
+        seat, st, g, n = self._view(seat)
+        out = np.zeros(TENSOR_SIZE, np.float32)
+        at = {}
+        k = 0
+        for name, size in TENSOR_FIELDS:
+            at[name] = k
+            k += size
+        rel = [(seat + d) % n for d in range(n)]          # observer, next, ...
+        out[at["phase"] + int(g[KS.G_PHASE])] = 1
+        out[at["seat_to_move"] + (int(g[KS.G_SEAT]) - seat) % n] = 1
+        out[at["hand"]:at["hand"] + N_COUNT] = st.hcnt[seat] / 2.0
+        others = {1: rel[1] if n > 1 else None, 2: rel[2] if n == 4 else None,
+                  3: rel[-1] if n >= 3 else None}
+        for j, s in ((0, others[1]), (1, others[2]), (2, others[3])):
+            if s is not None:
+                o = at["known"] + j * N_COUNT
+                out[o:o + N_COUNT] = st.known[s] / 2.0
+        for j, s in enumerate(rel):
+            out[at["hand_sizes"] + j] = min(1.0, st.hn[s] / 30.0)
+        pn = int(g[KS.G_PN])
+        for c in st.pile[:pn]:
+            out[at["pile"] + CIDX[c]] += 0.5
+        if pn:
+            out[at["pile_top"] + CIDX[st.pile[pn - 1]]] = 1
+        out[at["pile_size"]] = min(1.0, pn / 30.0)
+        if g[KS.G_BARRED] >= 0:
+            out[at["barred"] + CIDX[g[KS.G_BARRED]]] = 1
+        own = int(g[KS.G_TEAM + seat])
+        opp = int(g[KS.G_TEAM + rel[1]]) if n > 1 else -1
+        third = [t for t in range(KS.NTEAMS) if t not in (own, opp)]
+        sides = {"melds_own": own, "melds_opp": opp,
+                 "melds_third": third[0] if n == 3 else -1}
+        for name, t in sides.items():
+            if t < 0 or t == own and name != "melds_own":
+                continue
+            block = st.mcnt[t, :, :] / 2.0
+            block[int(st.nm[t]):] = 0
+            out[at[name]:at[name] + KS.MMAX * N_COUNT] = block.ravel()
+        out[at["stock_size"]] = (g[KS.G_SLEN] - g[KS.G_SP]) / 108.0
+        out[at["pozzetti_left"]] = (g[KS.G_NPOZ] - g[KS.G_POZ_NEXT]) / 3.0
+        for j, t in enumerate((own, opp, sides["melds_third"])):
+            if t >= 0:
+                out[at["pozzetto_taken"] + j] = float(g[KS.G_TPOZ + t])
+        out[at["turn"]] = min(1.0, g[KS.G_TURN] / 200.0)
+        return out
+
+    # ------------------------------------------------------------ results
+    def _record(self) -> np.ndarray:
+        if not self.is_over:
+            raise ValueError(f"result: the hand is not over (phase {self.phase!r}, "
+                             f"seat {self.current_seat} to move)")
+        rec = np.zeros(L.N_REC, np.int32)
+        _kernels().record(self._work, rec)
+        return rec
+
+    def result(self) -> dict:
+        """The record row ``simulate`` writes for this hand (once it is over).
+
+        Raises
+        ------
+        ValueError
+            The hand is not over.
+        """
+        from . import dataset
+        return dataset.record_to_dict(self._record(), self.hand_index, self.strategies)
+
+    def replay_document(self) -> dict:
+        """The hand as a ``sim.replay`` document (same schema), for the referee.
+
+        Raises
+        ------
+        ValueError
+            The hand is not over.
+        """
+        from . import trace
+        if self.sampled_for is not None:
+            raise ValueError("replay_document: this is a sampled world (its past draws are "
+                             "not the cards it holds now), so it has no replay document")
+        return trace.document(self.seed, self.hand_index, self.rules, self.strategies,
+                              self._work, self._record())
+
+    def __repr__(self) -> str:
+        return (f"Game(seed={self.seed}, hand_index={self.hand_index}, phase={self.phase!r}, "
+                f"seat={self.current_seat}, turn={self.turn})")
+

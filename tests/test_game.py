@@ -1,0 +1,296 @@
+"""The step API (sim.Game, issue 13): one path with the batch simulation.
+
+* every seat driven through the step API with its built-in strategy gives the
+  records ``simulate`` writes, exactly (4, 3 and 2 players, every preset);
+* uniform random legal actions: every hand ends, cards are conserved after every
+  action (the kernels' debug checks), and the independent referee finds no
+  violation in the replay documents;
+* clones are independent, JSON round-trips exactly, action texts round-trip, an
+  illegal action raises and changes nothing.
+"""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import referee as R
+import sim
+from kernels import actions as KA
+from kernels import layout as L
+from kernels import state as KS
+from kernels import work as KW
+from kernels.game import simulate_range
+from sim import strategies
+from sim.game import N_ACTIONS, TENSOR_SIZE, Game
+
+
+def batch_records(seed, start, n, rules, spec="heuristic"):
+    _, kind, params = strategies.resolve(spec)
+    out = np.zeros((n, L.N_REC), np.int32)
+    simulate_range(np.uint64(seed), np.int64(start), np.int64(n), rules.to_vector(),
+                   np.full(4, kind, np.int64), np.tile(params, (4, 1)), np.int64(0), out)
+    return out
+
+
+def step_records(seed, start, n, rules, spec="heuristic"):
+    out = np.zeros((n, L.N_REC), np.int32)
+    for i in range(n):
+        g = Game.new(seed, start + i, rules=rules, strategies=spec)
+        while not g.is_over:
+            a = g.choose()
+            if a < N_ACTIONS:       # the random strategy names a discard's copy itself
+                assert a in g.legal_actions()
+            g.apply(a)
+        out[i] = g._record()
+    return out
+
+
+def test_step_api_reproduces_simulate_records():
+    rules = sim.Rules()
+    assert np.array_equal(step_records(20261201, 0, 10_000, rules),
+                          batch_records(20261201, 0, 10_000, rules))
+
+
+PRESETS = ["fibur_italian", "fibur_international"]
+
+
+@pytest.mark.parametrize("rules", [{"num_players": 2}, {"num_players": 3},
+                                   {"num_players": 3, "three_player_mode": "individual_3x11"},
+                                   *PRESETS])
+def test_step_api_reproduces_records_under_other_rules(rules):
+    r = sim.Rules.preset(rules) if isinstance(rules, str) else sim.Rules(**rules)
+    assert np.array_equal(step_records(5, 100, 1000, r), batch_records(5, 100, 1000, r))
+
+
+def test_random_strategy_through_the_step_api():
+    r = sim.Rules()
+    assert np.array_equal(step_records(9, 0, 300, r, "random"), batch_records(9, 0, 300, r, "random"))
+
+
+def test_every_preset_is_covered():
+    from sim.rules import PRESETS as ALL
+    assert set(PRESETS) == set(ALL) - {"default"}
+
+
+def random_hand(seed, hand_index, rng, rules=None):
+    g = Game.new(seed, hand_index, rules=rules)
+    g._work[KW.W_DEBUG] = 1           # conservation and meld checks after every action
+    steps = 0
+    while not g.is_over:
+        legal = g.legal_actions()
+        assert legal, f"no legal action at {g!r}"
+        g.apply(legal[rng.integers(len(legal))])
+        steps += 1
+        assert steps < 20_000, "a hand of random legal actions does not end"
+    rec = g._record()
+    assert rec[L.REC_ERROR] == 0, f"debug check failed: error bits {rec[L.REC_ERROR]}"
+    return g, steps
+
+
+def test_random_legal_actions_end_conserve_and_pass_the_referee():
+    rng = np.random.default_rng(13)
+    ends = np.zeros(len(L.END_REASONS), int)
+    for i in range(20_000):
+        g, _ = random_hand(31, i, rng)
+        ends[g._record()[L.REC_END_REASON]] += 1
+        if i % 20 == 0:               # the referee is slow: every 20th hand (1,000 hands)
+            doc = json.loads(json.dumps(g.replay_document(), ensure_ascii=False))
+            v = R.check(doc)
+            assert not v, f"hand {i}: " + "\n".join(map(str, v))
+    assert ends.sum() == 20_000 and ends[L.END_CLOSED] > 0
+
+
+@pytest.mark.parametrize("rules", [{"num_players": 2}, {"num_players": 3}, *PRESETS,
+                                   {"take_pile_requires_meld": True, "pile_meld_source": "from_pile"},
+                                   {"lock_two_roles": True, "stock_end_mode": "immediate"}])
+def test_random_legal_actions_under_other_rules(rules):
+    r = sim.Rules.preset(rules) if isinstance(rules, str) else sim.Rules(**rules)
+    rng = np.random.default_rng(17)
+    for i in range(300):
+        g, _ = random_hand(41, i, rng, r)
+        if i % 10 == 0:
+            doc = json.loads(json.dumps(g.replay_document(), ensure_ascii=False))
+            v = R.check(doc)
+            assert not v, f"hand {i}: " + "\n".join(map(str, v))
+
+
+def test_clone_is_independent_and_json_round_trips():
+    g = Game.new(3, 7)
+    for _ in range(25):
+        g.apply(g.choose())
+    c = g.clone()
+    assert c == g
+    text = g.to_json()
+    back = Game.from_json(text)
+    assert back == g and back.legal_actions() == g.legal_actions()
+    c.apply(c.legal_actions()[-1])
+    assert c != g and Game.from_json(text) == g
+    g.play()
+    back.play()
+    assert back.result() == g.result()
+
+
+def test_from_json_refuses_damaged_documents():
+    text = Game.new(1, 1).to_json()
+    d = json.loads(text)
+    with pytest.raises(ValueError, match="format"):
+        Game.from_json(json.dumps({**d, "format": 99}))
+    with pytest.raises(ValueError, match="damaged"):
+        Game.from_json(json.dumps({**d, "buffer": "not base64!"}))
+    with pytest.raises(ValueError, match="kind"):
+        Game.from_json(json.dumps({"kind": "other"}))
+    with pytest.raises(ValueError, match="not JSON"):
+        Game.from_json("{")
+
+
+def test_illegal_action_raises_and_changes_nothing():
+    g = Game.new(2, 0)
+    before = g.clone()
+    with pytest.raises(ValueError, match="not an action of this phase"):
+        g.apply(KA.A_END_MELD)
+    with pytest.raises(ValueError, match="no such action id"):
+        g.apply(N_ACTIONS + 500)
+    assert g == before
+    g.apply(KA.A_DRAW)
+    meld = g.action_from_text("meld 7h 8h 9h")
+    if meld not in g.legal_actions():
+        with pytest.raises(ValueError, match=r"action \d+ \(meld 7♥ 8♥ 9♥\) is illegal"):
+            g.apply(meld)
+    assert g.phase == "meld"
+
+
+def test_action_texts_round_trip():
+    rng = np.random.default_rng(3)
+    seen = set()
+    for i in range(60):
+        g = Game.new(11, i)
+        while not g.is_over:
+            legal = g.legal_actions()
+            for a in legal:
+                text = g.action_text(a)
+                assert g.action_from_text(text) == a, text
+                seen.add(text.split()[0])
+            g.apply(legal[rng.integers(len(legal))])
+    assert {"draw", "take", "end", "discard", "meld", "lay"} <= seen
+
+
+def test_action_texts_read_well():
+    g = Game.new(1, 0)
+    assert g.action_text(KA.A_DRAW) == "draw from the stock"
+    assert g.action_text(g.action_from_text("meld 9h 7h 8h")) == "meld 7♥ 8♥ 9♥"
+    assert g.action_text(g.action_from_text("meld Qh Kh Ah")) == "meld Q♥ K♥ A♥"
+    assert g.action_text(g.action_from_text("meld 7c 7d 2s")) == "meld 7♣ 7♦ 2♠"
+    assert g.action_text(KA.A_LAYOFF + 53 * 2 + 35) == "lay off 10♥ on meld 2"
+    with pytest.raises(ValueError, match="not a valid meld"):
+        g.action_from_text("meld 7h 8c 9d")
+    with pytest.raises(ValueError, match="names no action"):
+        g.action_from_text("pass")
+
+
+def test_observation_is_what_the_seat_may_know():
+    g = Game.new(4, 2)
+    while g.turn < 12:
+        g.apply(g.choose())
+    seat = g.current_seat
+    o = g.observation(seat)
+    st = g.state
+    assert len(o.hand) == st.hn[seat] and o.hand_sizes == tuple(int(x) for x in st.hn)
+    assert len(o.pile) == st.g[KS.G_PN] and o.stock_size == st.g[KS.G_SLEN] - st.g[KS.G_SP]
+    assert sum(len(m["cards"]) for m in o.melds) == int(st.mcnt.sum())
+    t = g.observation_tensor(seat)
+    assert t.dtype == np.float32 and t.shape == (TENSOR_SIZE,)
+    json.dumps(o.to_dict(), ensure_ascii=False)
+
+
+def test_result_needs_a_finished_hand():
+    g = Game.new(1, 0)
+    with pytest.raises(ValueError, match="not over"):
+        g.result()
+    g.play()
+    row = g.result()
+    assert row["score_t0"] == int(batch_records(1, 0, 1, sim.Rules())[0, L.N_HAND_COLS])
+
+
+# ----------------------------------------------------------------------------- sampled worlds
+def mid_hand(seed, hand_index, decisions, rules=None):
+    g = Game.new(seed, hand_index, rules=rules)
+    for _ in range(decisions):
+        if g.is_over:
+            break
+        g.apply(g.choose())
+    return g
+
+
+def known_facts(g, seat):
+    """Everything ``seat`` knows, as comparable values (its observation and counts)."""
+    o = g.observation(seat)
+    st = g.state
+    return (o, g.observation_tensor(seat).tobytes(), st.known.tolist(), st.hn.tolist(),
+            int(st.g[KS.G_SLEN] - st.g[KS.G_SP]))
+
+
+def test_sampled_worlds_keep_every_known_fact():
+    from kernels.worlds import unseen_places
+    n_worlds = 0
+    for i in range(40):
+        g = mid_hand(8, i, 5 + 7 * (i % 9))
+        if g.is_over:
+            continue
+        seat = g.current_seat
+        facts = known_facts(g, seat)
+        places = np.zeros((108, 3), np.int64)
+        n = unseen_places(g._work, seat, places)
+        for k in range(25):
+            w = g.sample_world(seat, 1000 + i, k)
+            assert known_facts(w, seat) == facts
+            assert KS.conservation_ok(w.state)
+            assert w.legal_actions() == g.legal_actions()
+            n_worlds += 1
+        assert n > 0
+    assert n_worlds >= 800
+
+
+def test_sampled_world_cards_land_uniformly():
+    """Where a given unseen card lands is uniform over the unseen places (chi-square
+    over 100,000 sampled worlds, for three different cards)."""
+    from scipy import stats
+    from kernels.worlds import PLACE_HAND, PLACE_STOCK, sample_world, unseen_places
+    g = mid_hand(12, 3, 30)
+    seat = g.current_seat
+    places = np.zeros((108, 3), np.int64)
+    n = unseen_places(g._work, seat, places)
+    flat = np.array([KS.S_HAND + 108 * a + b if w == PLACE_HAND else
+                     KS.S_STOCK + a if w == PLACE_STOCK else KS.S_POZ + KS.PMAX * a + b
+                     for w, a, b in places[:n]])
+    targets = g._work[flat[[0, n // 2, n - 1]]]
+    counts = np.zeros((3, n), int)
+    dst = np.empty_like(g._work)
+    samples = 100_000
+    for k in range(samples):
+        sample_world(g._work, np.int64(seat), np.uint64(77), np.int64(k), dst)
+        cards = dst[flat]
+        for j, t in enumerate(targets):
+            counts[j, np.flatnonzero(cards == t)[0]] += 1
+    for j in range(3):
+        chi2, p = stats.chisquare(counts[j])
+        print(f"card {targets[j]}: chi-square over {n} unseen places, {samples} worlds: "
+              f"p = {p:.3f}")
+        assert p > 1e-3
+
+
+def test_hands_played_on_from_sampled_worlds_end_cleanly():
+    rng = np.random.default_rng(5)
+    for i in range(200):
+        g = mid_hand(21, i, 20)
+        if g.is_over:
+            continue
+        w = g.sample_world(g.current_seat, 3, i)
+        w._work[KW.W_DEBUG] = 1
+        while not w.is_over:
+            legal = w.legal_actions()
+            w.apply(legal[rng.integers(len(legal))])
+        assert w._record()[L.REC_ERROR] == 0
+    with pytest.raises(ValueError, match="sampled world"):
+        w.replay_document()
