@@ -36,6 +36,50 @@ def extra_class_bonus(cnt, clean):
 
 
 @njit(cache=True, _nrt=False)
+def burraco_bonus(cnt, cls, rv):
+    """Bonus one meld scores (R56, with the R31 classes under ``extra_burraco_classes``).
+
+    The one class-to-bonus table of the project: :func:`score_team` and
+    :func:`sim.melds.check` both call it.
+
+    Parameters
+    ----------
+    cnt : numpy.ndarray
+        ``int64[53]`` counts of the meld (count index, 52 = joker).
+    cls : int
+        Its class from :func:`kernels.melds.burraco_class` (or
+        ``burraco_class_roles``): 0 not a burraco, 1 clean, 2 dirty,
+        3 semi-clean (R27-R29).
+    rv : numpy.ndarray
+        ``int64[N_RULES]`` rules vector.
+
+    Returns
+    -------
+    int
+        Points: ``clean_bonus`` (class 1); ``semi_clean_bonus`` for class 3
+        when it is set (> 0), else ``dirty_bonus`` (classes 2 and 3); 0 for
+        class 0.  With ``extra_burraco_classes`` a royal or super burraco
+        (R31) scores the higher of that and its R31 bonus (the single highest
+        class only).
+
+    Notes
+    -----
+    Jit-compiled by Numba (``_nrt=False``: no allocation).
+    """
+    if cls == 0:
+        return 0
+    if cls == 1:
+        b = rv[L.RV_CLEAN_BONUS]
+    elif cls == 3 and rv[L.RV_SEMI_CLEAN_BONUS] > 0:
+        b = rv[L.RV_SEMI_CLEAN_BONUS]
+    else:
+        b = rv[L.RV_DIRTY_BONUS]
+    if rv[L.RV_EXTRA_BURRACO_CLASSES] != 0:
+        b = max(b, extra_class_bonus(cnt, cls == 1))   # R31: the highest class only
+    return b
+
+
+@njit(cache=True, _nrt=False)
 def score_team(mcnt_team, minfo_team, n_melds, hcnt_team, n_hands, closed, pozzetto, pile_close,
                rv):
     """Score one team at the end of a hand (R55).
@@ -86,20 +130,13 @@ def score_team(mcnt_team, minfo_team, n_melds, hcnt_team, n_hands, closed, pozze
                                       minfo_team[mi, MI_NAT2], rv[L.RV_SEMI_CLEAN_RULE])
         else:
             cls = burraco_class(mcnt_team[mi], ANY_RANK, rv[L.RV_SEMI_CLEAN_RULE])
-        b = 0
         if cls == 1:
             clean += 1
-            b = rv[L.RV_CLEAN_BONUS]
-        elif cls == 3 and semi_bonus > 0:
-            dirty += 1
-            semi += 1
-            b = semi_bonus
         elif cls >= 2:
             dirty += 1
-            b = rv[L.RV_DIRTY_BONUS]
-        if cls >= 1 and rv[L.RV_EXTRA_BURRACO_CLASSES] != 0:
-            b = max(b, extra_class_bonus(mcnt_team[mi], cls == 1))   # R31: the highest class only
-        bonus += b
+            if cls == 3 and semi_bonus > 0:
+                semi += 1
+        bonus += burraco_bonus(mcnt_team[mi], cls, rv)
     hand_pts = 0
     for h in range(n_hands):
         for f in range(53):

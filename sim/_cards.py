@@ -30,6 +30,50 @@ def ids(cards, field: str = "cards") -> np.ndarray:
     return arr
 
 
+def ids_many(args) -> list:
+    """Card ids (int64) of several card arguments drawn from one 108-card deck (R1).
+
+    Ids given as numbers are the physical cards they name; a text names
+    cards, not copies, so each of its cards gets a copy that no argument
+    holds (copy 0 first, jokers in the order of :func:`sim.notation.parse`).
+    A second copy of a card already in another argument is therefore the
+    other physical copy, whether that argument is text or ids.
+
+    Parameters
+    ----------
+    args : sequence of (cards, str)
+        Each argument as accepted by :func:`ids` with its name, used in
+        errors.
+
+    Returns
+    -------
+    list of numpy.ndarray
+        One ``int64[n_i]`` id array per argument, in order.
+
+    Raises
+    ------
+    ValueError
+        As :func:`ids`; an id in two arguments; a text card whose copies
+        (both, or the four jokers) are all held already: the message names
+        the card and the arguments holding it.
+    """
+    deck = notation._Deck()
+    out = [None] * len(args)
+    for k, (cards, field) in enumerate(args):        # numbers first: they fix physical cards
+        if not isinstance(cards, str):
+            arr = ids(cards, field)
+            for cid in arr.tolist():
+                if deck.owner[cid] is not None:
+                    raise ValueError(f"{field}: card id {cid} ({notation.format_card(cid)}) "
+                                     f"is also in {deck.owner[cid]} (R1: a physical card is in one place)")
+            deck.hold(arr, field)
+            out[k] = arr
+    for k, (cards, field) in enumerate(args):
+        if isinstance(cards, str):
+            out[k] = deck.parse(cards, field).astype(np.int64)
+    return out
+
+
 def counts(card_ids: np.ndarray) -> np.ndarray:
     """``int64[53]`` counts per count index (52 = joker) of ``card_ids``."""
     c = np.zeros(53, np.int64)

@@ -1,9 +1,14 @@
 """Meld validity and laying off, through the simulation's own kernels.
 
 Implements RULES.md R12-R20 (validity, natural two, aces, canonical
-reading), R24-R26 (lay-off steps and wild movement) and R27-R29, R56
-(classes and burraco bonuses) by calling :mod:`kernels.melds`, the code the
-simulation runs.
+reading), R24-R26 (lay-off steps and wild movement) and R27-R31, R56
+(classes and burraco bonuses) by calling :mod:`kernels.melds` and
+:func:`kernels.scoring.burraco_bonus`, the code the simulation runs.
+
+Cards are text or card ids (R1).  A text names cards, not physical copies:
+in :func:`lay_off` a card of ``added_cards`` given as text takes a copy the
+meld does not hold (a second Q♠ is the other copy, a second joker another
+joker), and a third copy of a card is refused.
 
 Under option ``lock_two_roles`` (R25) a 2 keeps the role it entered a meld
 with, so a meld's history matters: a meld given as cards is read as if it
@@ -20,6 +25,7 @@ from functools import lru_cache
 import numpy as np
 
 from kernels import melds as KM
+from kernels import scoring as KSC
 from kernels.cards import CVALUE
 
 from . import _cards
@@ -42,13 +48,18 @@ class MeldCheck:
     points : int
         Sum of the card values (R2), points (also given for an invalid meld).
     burraco_bonus : int
-        Bonus the meld scores (R56): clean / dirty / semi-clean (if the rules
-        enable it) for 7+ cards, else 0; points.
+        Bonus the meld scores (R56), points: clean / dirty / semi-clean (if
+        the rules enable it, R29) for 7+ cards, else 0; under
+        ``extra_burraco_classes`` the R31 royal (13+ card sequence) or super
+        (8+ card set) bonus when it is higher.  The same value
+        :func:`sim.scoring.score_team` adds for the meld (both call
+        :func:`kernels.scoring.burraco_bonus`).
     reason : str
         Why it is invalid, citing the rule ID; empty when valid.
     cards : tuple of int
-        Card ids of the meld judged (for :func:`lay_off`, the meld after the
-        addition, so lay-offs can be chained); ``str(check.text)`` in notation.
+        Card ids (0..107) of the meld judged (for :func:`lay_off`, the meld
+        after the addition, so lay-offs can be chained); ``check.text`` in
+        notation.
     natural_two : bool
         A 2 of the sequence's suit counts as its natural 2 (R13) in the
         reading judged: the canonical one (R20), or under ``lock_two_roles``
@@ -98,13 +109,7 @@ def _verdict(cnt: np.ndarray, r: Rules, ids=(), nat=None) -> MeldCheck:
         cls = KM.burraco_class_roles(cnt, key, nat2, rv[L.RV_SEMI_CLEAN_RULE])
     else:
         cls = KM.burraco_class(cnt, 0x1FFF, rv[L.RV_SEMI_CLEAN_RULE])
-    bonus = 0
-    if cls == 1:
-        bonus = r.clean_bonus
-    elif cls == 3 and r.semi_clean_bonus:
-        bonus = r.semi_clean_bonus
-    elif cls >= 2:
-        bonus = r.dirty_bonus
+    bonus = KSC.burraco_bonus(cnt, cls, rv)      # the table sim.scoring uses (R56, R31)
     return MeldCheck(True, _KINDS[kind], nwild == 0, points, int(bonus), "",
                      tuple(int(i) for i in ids), bool(nat2))
 
@@ -116,10 +121,10 @@ def check(cards, rules=None) -> MeldCheck:
     ----------
     cards : str or array_like of int
         Notation (``"A♠ 2♠ 3♠"``) or card ids (0..107).
-    rules : sim.Rules, str or None
+    rules : sim.Rules, str, dict or None
         Rule set (default preset when None); ``set_ranks`` restricts sets,
-        ``semi_clean_bonus``/``semi_clean_rule`` and the bonus values shape
-        ``burraco_bonus``.
+        ``semi_clean_bonus``/``semi_clean_rule``, ``extra_burraco_classes``
+        (R31) and the bonus values shape ``burraco_bonus``.
 
     Returns
     -------
@@ -128,7 +133,8 @@ def check(cards, rules=None) -> MeldCheck:
     Raises
     ------
     ValueError
-        Bad notation or ids, or an option the engine does not support yet.
+        Bad notation or ids (outside 0..107, the same id twice, a third copy
+        of a card or a fifth joker in the text, R1), or a bad rules argument.
     """
     r = _cards.rules_or_default(rules)
     card_ids = _cards.ids(cards)
@@ -149,12 +155,17 @@ def lay_off(meld_cards, added_cards, rules=None) -> MeldCheck:
     Parameters
     ----------
     meld_cards : str, array_like of int or MeldCheck
-        A valid meld on the table.  Given as cards, its 2s have the roles of
-        its canonical reading; a :class:`MeldCheck` (from :func:`check` or an
-        earlier :func:`lay_off`) brings the roles it kept.
+        A valid meld on the table (card ids 0..107 or notation).  Given as
+        cards, its 2s have the roles of its canonical reading; a
+        :class:`MeldCheck` (from :func:`check` or an earlier :func:`lay_off`)
+        brings the card ids and the roles it kept.
     added_cards : str or array_like of int
-        One or more cards from hand.
-    rules : sim.Rules, str or None
+        One or more cards from hand.  Ids are physical cards and must not be
+        in the meld.  A text names cards, not copies (R1): each card takes a
+        physical copy not yet in the meld, so ``lay_off(check, "JK")`` adds
+        another joker and a second Q♠ is the other copy, whichever argument
+        is text and whichever copy the meld holds.
+    rules : sim.Rules, str, dict or None
 
     Returns
     -------
@@ -165,7 +176,9 @@ def lay_off(meld_cards, added_cards, rules=None) -> MeldCheck:
     Raises
     ------
     ValueError
-        Bad notation or ids, a card in both arguments, or an invalid
+        Bad notation or ids; a card id in both arguments; a card that would
+        be a third copy (both copies already in the meld or the addition) or
+        a fifth joker, naming the card (R1); no card to add; or an invalid
         :class:`MeldCheck` as ``meld_cards``.
     """
     r = _cards.rules_or_default(rules)
@@ -175,14 +188,8 @@ def lay_off(meld_cards, added_cards, rules=None) -> MeldCheck:
             raise ValueError("meld_cards: the MeldCheck given is not a valid meld")
         nat = int(meld_cards.natural_two)
         meld_cards = np.array(meld_cards.cards, np.int64)
-    base_ids = _cards.ids(meld_cards, "meld_cards")
-    add_ids = _cards.ids(added_cards, "added_cards")
-    if isinstance(meld_cards, str) and isinstance(added_cards, str):
-        # parse together so that two copies get two ids (R1)
-        both = _cards.ids(f"{meld_cards} {added_cards}")
-        base_ids, add_ids = both[:len(base_ids)], both[len(base_ids):]
-    elif np.intersect1d(base_ids, add_ids).size:
-        raise ValueError("added_cards: a card id is already in the meld")
+    # one deck for both arguments: a card given as text takes a copy the other one lacks (R1)
+    base_ids, add_ids = _cards.ids_many([(meld_cards, "meld_cards"), (added_cards, "added_cards")])
     if len(add_ids) == 0:
         raise ValueError("added_cards: at least one card is needed")
     base = _cards.counts(base_ids)

@@ -51,32 +51,43 @@ def _face(token: str) -> int:
 
 
 class _Deck:
-    """Hands out distinct physical copies; shared across the texts of one call."""
+    """Hands out distinct physical copies; shared across the texts of one call.
+
+    ``owner[i]`` names the argument holding card id ``i`` (None: still free).
+    Ids given as numbers are entered with :meth:`hold` first, so a text, which
+    names a card and not a copy, gets a copy nobody holds (R1).
+    """
 
     def __init__(self) -> None:
-        self.used = np.zeros(C.N_FACES, np.int64)
-        self.jokers = 0
+        self.owner = [None] * C.N_CARDS
 
-    def take(self, token: str) -> int:
+    def hold(self, card_ids, where: str) -> None:
+        """Mark ``card_ids`` (distinct, free) as held by argument ``where``."""
+        for cid in card_ids:
+            self.owner[int(cid)] = where
+
+    def take(self, token: str, where: str = "notation") -> int:
         face = _face(token)
+        copies = _JOKER_IDS if face < 0 else (face, C.N_FACES + face)
+        for cid in copies:
+            if self.owner[cid] is None:
+                self.owner[cid] = where
+                return int(cid)
+        holders = list(dict.fromkeys(self.owner[cid] for cid in copies))
+        held = "" if holders == [where] else " and ".join(holders)
         if face < 0:
-            if self.jokers == len(_JOKER_IDS):
-                raise ValueError(f"notation: {token!r} would be a fifth joker (R1: there are 4)")
-            self.jokers += 1
-            return _JOKER_IDS[self.jokers - 1]
-        copy = self.used[face]
-        if copy == 2:
-            raise ValueError(
-                f"notation: {token!r} would be a third copy of {format_card(face)} "
-                "(R1: each card exists twice)")
-        self.used[face] += 1
-        return int(C.N_FACES * copy + face)
+            held = held and f"; all four are already in {held}"
+            raise ValueError(f"{where}: {token!r} would be a fifth joker (R1: there are 4{held})")
+        held = held and f"; both copies are already in {held}"
+        raise ValueError(
+            f"{where}: {token!r} would be a third copy of {format_card(face)} "
+            f"(R1: each card exists twice{held})")
 
-    def parse(self, text: str) -> np.ndarray:
+    def parse(self, text: str, where: str = "notation") -> np.ndarray:
         if not isinstance(text, str):
             raise ValueError(f"notation: expected a string of cards, got {text!r}")
         tokens = [t for t in _SEP.split(text) if t]
-        return np.array([self.take(t) for t in tokens], np.int8)
+        return np.array([self.take(t, where) for t in tokens], np.int8)
 
 
 def parse(text: str) -> np.ndarray:

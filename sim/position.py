@@ -68,8 +68,16 @@ class Position:
     Raises
     ------
     ValueError
-        Bad cards, a card in two places, an invalid meld, or a
+        Bad cards, a card id in two places, a third copy of a card (or a
+        fifth joker) over all the arguments, an invalid meld, or a
         ``single_pile_card`` not in hand.
+
+    Notes
+    -----
+    All the card arguments are drawn from one 108-card deck (R1).  A card
+    given as text names a card, not a copy: it takes a physical copy that no
+    other argument holds, so a text hand may hold the other copy of a card
+    in a :class:`sim.melds.MeldCheck` or an id array.
     """
 
     def __init__(self, hand, team_melds=(), opponent_melds=(), pozzetto_taken=False,
@@ -80,14 +88,11 @@ class Position:
         team_melds = [_plain(m, TEAM, i, kept) for i, m in enumerate(team_melds)]
         opponent_melds = [_plain(m, 1 - TEAM, i, kept) for i, m in enumerate(opponent_melds)]
         texts = [hand, *team_melds, *opponent_melds] + ([] if pile is None else [pile])
-        if all(isinstance(t, str) for t in texts):
-            parsed = notation.parse_many(texts)
-            parsed = [p.astype(np.int64) for p in parsed]
-        else:
-            parsed = [_cards.ids(t) for t in texts]
-            allids = np.concatenate(parsed) if parsed else np.zeros(0, np.int64)
-            if len(np.unique(allids)) != len(allids):
-                raise ValueError("position: the same card id is in two places (R1)")
+        names = (["hand"] + [f"team_melds[{i}]" for i in range(len(team_melds))]
+                 + [f"opponent_melds[{i}]" for i in range(len(opponent_melds))]
+                 + ([] if pile is None else ["pile"]))
+        # one deck: a card given as text takes a copy no other argument holds (R1)
+        parsed = _cards.ids_many(list(zip(texts, names)))
         if pile is not None:
             pile_ids, parsed = parsed[-1], parsed[:-1]
         self.hand_ids = parsed[0]

@@ -48,6 +48,14 @@ def make_rules(case: dict):
     return base.replace(**opts) if opts else base
 
 
+def cited_rules(case: dict) -> list:
+    """Rule IDs a case cites: ``rules = ["R2", ...]`` (batch 001) or ``rule = "R14, R24"``
+    (batch 002, where ``rules`` holds options)."""
+    if isinstance(case.get("rules"), list):
+        return list(case["rules"])
+    return RULE_ID.findall(case.get("rule", ""))
+
+
 def describe_rules(case: dict) -> str:
     parts = []
     if case.get("preset"):

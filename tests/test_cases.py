@@ -1,7 +1,9 @@
 """Case batches copied from shared/cases into tests/data/cases_*.toml (see that README).
 
-Tables: [[meld]] (sim.melds.check), [[layoff]] (sim.melds.lay_off, actions in order),
-[[score]] (sim.scoring.score_team, R55) and [[match]] (R60 match end, sim.match.winner).
+Tables: [[meld]] (sim.melds.check), [[layoff]] (sim.melds.lay_off, actions in order, run
+twice: as card ids parsed together, and as a user chains it, the previous MeldCheck and the
+card texts), [[score]] (sim.scoring.score_team, R55) and [[match]] (R60 match end,
+sim.match.winner).
 Test ids: <file stem>-<table>-<index>-<first cited rule>.
 """
 from __future__ import annotations
@@ -11,7 +13,7 @@ import importlib.util
 import numpy as np
 import pytest
 
-from _casetools import assert_cites, case_files, faces, load, make_rules, parse_group
+from _casetools import assert_cites, case_files, cited_rules, faces, load, make_rules, parse_group
 
 TABLES = ("meld", "layoff", "score", "match")
 BATCHES = {path.stem: load(path.name) for path in case_files()}
@@ -31,7 +33,7 @@ def _params(table: str):
     out = []
     for stem, batch in BATCHES.items():
         for k, case in enumerate(batch.get(table, [])):
-            cites = case.get("rules") if isinstance(case.get("rules"), list) else []
+            cites = cited_rules(case)
             cid = f"{stem}-{table}-{k}" + (f"-{cites[0]}" if cites else "")
             marks = []
             if cid in XFAIL:
@@ -46,7 +48,7 @@ def _params(table: str):
 
 def test_batches_present_and_tables_known():
     """Every table of every batch is one this module runs (nothing silently skipped)."""
-    assert "cases_001" in BATCHES
+    assert {"cases_001", "cases_002"} <= set(BATCHES)
     for stem, batch in BATCHES.items():
         assert set(batch) <= set(TABLES), f"{stem}: unknown tables {set(batch) - set(TABLES)}"
 
@@ -61,7 +63,7 @@ def test_meld(case):
     what = f"{case['cards']}"
     assert bool(res.valid) == case["valid"], f"{what}: valid ({getattr(res, 'reason', '')!r})"
     if not case["valid"]:
-        cites = case["rules"] if isinstance(case.get("rules"), list) else []
+        cites = cited_rules(case)
         if cites:   # the reason must cite one of the rules the case names
             assert_cites(res.reason, cites, what)
         return
@@ -74,6 +76,14 @@ def test_meld(case):
 
 
 # ------------------------------------------------------------------------------- [[layoff]]
+def _assert_final(case: dict, final) -> None:
+    """The case's ``final_*`` values against the MeldCheck of the meld after the last action."""
+    for key, get in (("final_clean", bool), ("final_points", int), ("final_burraco_bonus", int)):
+        if key in case:
+            attr = key[len("final_"):]
+            assert get(getattr(final, attr)) == case[key], key
+
+
 @pytest.mark.parametrize("case", _params("layoff"))
 def test_layoff(case):
     """R24: each `add` entry is one action; an illegal one leaves the meld unchanged."""
@@ -92,12 +102,30 @@ def test_layoff(case):
             current = np.concatenate([current, add])
     final = melds.check(current, rules=rules)
     assert bool(final.valid), "the meld on the table must stay valid (R16-R18)"
-    if "final_clean" in case:
-        assert bool(final.clean) == case["final_clean"], "final_clean"
-    if "final_points" in case:
-        assert int(final.points) == case["final_points"], "final_points"
-    if "final_burraco_bonus" in case:
-        assert int(final.burraco_bonus) == case["final_burraco_bonus"], "final_burraco_bonus"
+    _assert_final(case, final)
+
+
+@pytest.mark.parametrize("case", _params("layoff"))
+def test_layoff_chained_as_text(case):
+    """R24 as the README shows it: each `add` text is laid off on the MeldCheck of the previous
+    legal action.  A text names a card, not a copy (R1): a card whose other copy is already in
+    the meld takes that copy (a second JK another joker); an illegal action is a verdict, never
+    an error, and leaves the meld unchanged."""
+    from sim import melds
+
+    rules = make_rules(case)
+    current = melds.check(case["meld"], rules=rules)
+    assert current.valid, current.reason
+    for step, (add, legal) in enumerate(zip(case["add"], case["legal"])):
+        res = melds.lay_off(current, add, rules=rules)
+        assert bool(res.valid) == legal, f"action {step} ({add}): {res.reason!r}"
+        if legal:
+            assert faces(res.cards) == faces(current.cards + tuple(parse_group([add])[0]))
+            assert len(set(res.cards)) == len(res.cards), "one id per physical card (R1)"
+            current = res
+        else:
+            assert_cites(res.reason, cited_rules(case) or ["R24"], f"action {step} ({add})")
+    _assert_final(case, current)
 
 
 # ------------------------------------------------------------------------------- [[score]]

@@ -90,6 +90,8 @@ ROYAL_CLEAN = "Ah 2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh"          # 120 points of
 ROYAL_DIRTY = "2s 3s 4s 5s 6s JK 8s 9s 10s Js Qs Ks As"          # 145, joker in slot 7
 SUPER_CLEAN = "7c 7c 7d 7d 7h 7h 7s 7s"                          # 40
 SUPER_DIRTY = "7c 7c 7d 7d 7h 7h 7s JK"                          # 65
+ROYAL_14 = "Ah 2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh JK"          # 150, joker as the high ace
+ROYAL_SEMI = "3s 4s 5s 6s 7s 8s 9s 10s Js Qs Ks As JK"           # 130, joker free as the 2♠
 
 
 @pytest.mark.parametrize("meld, rules, bonus", [
@@ -103,14 +105,47 @@ SUPER_DIRTY = "7c 7c 7d 7d 7h 7h 7s JK"                          # 65
     # a 7-card clean set and a 12-card clean sequence are neither royal nor super
     ("7c 7c 7d 7d 7h 7h 7s", EXTRA, 200),
     ("Ah 2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh", EXTRA, 200),
+    # 14 cards, the joker as the high ace (L9): a dirty royal burraco
+    (ROYAL_14, sim.Rules(), 100), (ROYAL_14, EXTRA, 250),
+    # a 13-card sequence with a free wild and 12 naturals is semi-clean (R29, 150); R31's royal
+    # dirty class (250) is higher, so it scores 250 only
+    (ROYAL_SEMI, sim.Rules(semi_clean_bonus=150), 150),
+    (ROYAL_SEMI, sim.Rules(semi_clean_bonus=150, extra_burraco_classes=True), 250),
+    # a dirty super set of 9 (8 naturals and a 2, L15): 200, not 100
+    ("7c 7c 7d 7d 7h 7h 7s 7s 2d", EXTRA, 200),
 ])
 def test_r31_extra_classes(meld, rules, bonus):
-    from sim import scoring
-    points = {ROYAL_CLEAN: 120, ROYAL_DIRTY: 145, SUPER_CLEAN: 40, SUPER_DIRTY: 65}.get(meld)
+    """R56 with R31: score_team and sim.melds.check give the meld the same bonus."""
+    from sim import melds, scoring
+    points = {ROYAL_CLEAN: 120, ROYAL_DIRTY: 145, SUPER_CLEAN: 40, SUPER_DIRTY: 65,
+              ROYAL_14: 150, ROYAL_SEMI: 130}.get(meld)
     ts = scoring.score_team([meld], [], False, "taken", rules=rules)
     assert ts.burraco_bonus == bonus
     if points is not None:
         assert ts.meld_points == points and ts.total == points + bonus
+    chk = melds.check(meld, rules=rules)
+    assert chk.valid and chk.burraco_bonus == bonus
+    if points is not None:
+        assert chk.points == points
+
+
+@pytest.mark.parametrize("rules, clean, bonus", [
+    # R25.1 by default: the 5♦ lets the 2♦ turn natural -> A♦(high) 2♦ 3♦ .. K♦, 14 cards, no
+    # wild: a clean royal burraco (R31) 300
+    (EXTRA, True, 300),
+    # lock_two_roles: the 2♦ keeps its wild role -> 14 cards with one wild: a dirty royal 250
+    (EXTRA.replace(lock_two_roles=True), False, 250),
+])
+def test_r31_royal_after_a_lay_off_follows_the_roles(rules, clean, bonus):
+    """3♦ 4♦ 2♦(=5♦) 6♦ .. K♦ A♦ is a 12-card dirty burraco (R28: 100; not royal); laying off
+    the 5♦ makes 14 cards.  check, lay_off and score_team agree (R25, R31, R56)."""
+    from sim import melds, scoring
+    start = melds.check("3♦ 4♦ 2♦ 6♦ 7♦ 8♦ 9♦ 10♦ J♦ Q♦ K♦ A♦", rules=rules)
+    assert start.valid and not start.clean and start.burraco_bonus == 100 and start.points == 115
+    after = melds.lay_off(start, "5♦", rules=rules)
+    assert after.valid and after.clean is clean and after.points == 120
+    assert after.burraco_bonus == bonus
+    assert scoring.score_team([after], [], False, "taken", rules=rules).burraco_bonus == bonus
 
 
 def test_r31_referee_agrees():
