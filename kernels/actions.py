@@ -54,7 +54,7 @@ from .state import (G_ACTIONS, G_BARRED, G_CLOSER, G_DEALER, G_END, G_ERR, G_FIR
                     G_STALL, G_TEAM, G_TOOK_PILE, G_TURN, EV_END, I0, MI_KIND, MMAX, NTEAMS,
                     conservation_check, discard_card, draw_stock, give_pozzetto, log_event,
                     meld_add, meld_create, pozzetto_to_stock, take_pile)
-from .work import W_DEBUG, views
+from .work import N_LEGAL, W_DEBUG, views
 
 # ---------------------------------------------------------------- phases
 PH_PICKUP = 0
@@ -194,6 +194,7 @@ A_LAYOFF = A_DISCARD + N_COUNT
 A_CREATE = A_LAYOFF + MMAX * N_COUNT
 N_ACTIONS = A_CREATE + N_MELDS
 assert (N_MELDS, N_SET_MELDS) == (14132, 5352), "the action space is fixed: see the docstring"
+assert N_ACTIONS == N_LEGAL
 
 # apply_action codes beyond kernels.legal's (text in sim.game)
 BAD_PHASE = 20          # the action is not one of this phase's

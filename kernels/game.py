@@ -12,14 +12,15 @@ from .deal import deal_offsets, pozzetto_sizes, shuffle_deal
 from .actions import (ERR_ILLEGAL_CHOICE, PH_DISCARD, PH_OVER, apply_action, begin_hand,
                       debug_check, finish_hand)
 from .legal import OK
-from .policies import heur_choose, rand_choose
+from .api import call_chooser
+from .policies import heuristic_chooser, random_chooser
 from .rng import seed_hand
 from .scoring import POZ_TAKEN, POZ_UNPLAYED, POZ_UNTAKEN, score_team
 from .state import (G_LEN, G_CLOSER, G_DEALER, G_END, G_ERR, G_FIRST, G_HIDDEN, G_NEV,
                     G_NEVC, G_NPOZ, G_PC, G_PHASE, G_PMODE, G_PN, G_POZ_SIZE, G_PP, G_PTURN,
                     G_SEAT, G_SLEN, G_SOLO, G_SOLO18, G_SP, G_TEAM, G_TOOK_PILE, G_TPOZ, G_TURN,
                     hand_add, set_lock_two_roles, state_of, state_views, view_i64)
-from .work import EV_AT, W_EV_CARDS, W_EV_ROWS, W_DEBUG, W_G, views, work_words
+from .work import EV_AT, W_EV_CARDS, W_EV_ROWS, W_DEBUG, W_G, W_KINDS, views, work_words
 
 # simulate_range splits its hands into this many chunks (one work buffer each);
 # a constant, because numba.get_num_threads() would make the function uncacheable
@@ -72,16 +73,19 @@ def _half_round_up(points):
 
 @njit(cache=True)
 def choose(work):
-    """The action id that the strategy of the seat to move chooses (its policy
-    kind and parameter row are in ``work``, :mod:`kernels.work`).
+    """The action id that the strategy of the seat to move chooses: its policy
+    kind in ``work`` (:mod:`kernels.work`) is ``POLICY_HEURISTIC``,
+    ``POLICY_RANDOM`` or the address of a registered chooser's callback
+    (:mod:`kernels.api`); its parameter row is in ``work`` too.
 
     The state is not mutated; the hand's generator may be advanced.
     """
-    st, rv, params, kinds, rng, deck, sel, scratch, need, vals, hc2, cand, dbg = views(work)
-    seat = st.g[G_SEAT]
-    if kinds[seat] == L.POLICY_RANDOM:
-        return rand_choose(st, rv, seat, rng, sel, scratch, cand, need)
-    return heur_choose(st, rv, seat, params[seat], sel, scratch, vals, need)
+    kind = work[W_KINDS + work[W_G + G_SEAT]]
+    if kind == L.POLICY_HEURISTIC:
+        return heuristic_chooser(work)
+    if kind == L.POLICY_RANDOM:
+        return random_chooser(work)
+    return call_chooser(kind, work.ctypes.data, work.shape[0])
 
 
 @njit(cache=True)

@@ -25,7 +25,8 @@ from .legal import (OK, can_create, can_discard, can_layoff, can_take_pile, find
                     layoff_fits, trio_sel)
 from .melds import KIND_SEQ, KIND_SET
 from .rng import bounded
-from .state import (G_BARRED, G_PHASE, G_PN, G_SLEN, G_SP, G_TEAM, G_TPOZ, G_TURN, MI_KEY, MI_KIND,
+from .work import views
+from .state import (G_BARRED, G_PHASE, G_PN, G_SEAT, G_SLEN, G_SP, G_TEAM, G_TPOZ, G_TURN, MI_KEY, MI_KIND,
                     MI_LEN, MI_NWILD, NTEAMS, meld_add, meld_create, reset_g)
 
 
@@ -669,3 +670,21 @@ def rand_choose(st, rv, seat, rng, sel, scratch, cand, need):
             return -1
         return N_ACTIONS + cid
     return -1
+
+
+@njit(cache=True, inline="always")
+def heuristic_chooser(work):
+    """The ``heuristic`` strategy as a chooser (:mod:`kernels.api`): its action
+    id for the seat to move in the work buffer ``work``, with that seat's
+    parameter row."""
+    st, rv, params, kinds, rng, deck, sel, scratch, need, vals, hc2, cand, dbg = views(work)
+    seat = st.g[G_SEAT]
+    return heur_choose(st, rv, seat, params[seat], sel, scratch, vals, need)
+
+
+@njit(cache=True, inline="always")
+def random_chooser(work):
+    """The ``random`` strategy as a chooser (:mod:`kernels.api`); advances the
+    hand's generator."""
+    st, rv, params, kinds, rng, deck, sel, scratch, need, vals, hc2, cand, dbg = views(work)
+    return rand_choose(st, rv, st.g[G_SEAT], rng, sel, scratch, cand, need)

@@ -24,6 +24,7 @@ Layout (``W_*`` word offsets, in order)::
     W_EV_ROWS, W_EV_CARDS   the event log's size (rows, card slots)
     W_CAND    int64[CAND_ROWS, 4] candidate list (random strategy)
     W_DBG     int64[161] debug-check work array
+    W_LEGAL   int64[N_ACTIONS]: a list of legal action ids (kernels.api.legal)
     EV_AT     the event log: W_EV_ROWS rows of EV_COLS words, then the card slots
 """
 from numba import njit
@@ -33,6 +34,7 @@ from .cards import N_CARDS, N_COUNT
 from .state import EV_COLS, S_G, STATE_WORDS, state_of, view_f64, view_i64, view_u64
 
 CAND_ROWS = 2048
+N_LEGAL = 16308          # kernels.actions.N_ACTIONS (checked there): a list of legal ids
 
 
 def _offsets(fields):
@@ -51,6 +53,7 @@ _W, EV_AT = _offsets((
     ("SCRATCH", N_COUNT), ("NEED", N_COUNT), ("VALS", N_COUNT), ("HC2", 2 * N_COUNT),
     ("RV", L.N_RULES), ("PARAMS", 4 * L.N_PARAMS), ("KINDS", 4), ("DEBUG", 1),
     ("EV_ROWS", 1), ("EV_CARDS", 1), ("CAND", CAND_ROWS * 4), ("DBG", N_CARDS + N_COUNT),
+    ("LEGAL", N_LEGAL),
 ))
 W_STATE = _W["STATE"]
 W_G = W_STATE + S_G                      # the state's counters g
@@ -69,7 +72,8 @@ W_EV_ROWS = _W["EV_ROWS"]
 W_EV_CARDS = _W["EV_CARDS"]
 W_CAND = _W["CAND"]
 W_DBG = _W["DBG"]
-assert W_STATE == 0 and EV_AT == W_DBG + N_CARDS + N_COUNT
+W_LEGAL = _W["LEGAL"]
+assert W_STATE == 0 and EV_AT == W_LEGAL + N_LEGAL
 
 
 @njit(cache=True, _nrt=False)

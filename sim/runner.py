@@ -888,6 +888,11 @@ def _options(seed, strategies, rules, threads, progress, debug, overwrite, retur
     workers = 2 if workers is None else check_int("workers", workers, 1, 1024)
     if executor == "dask" and threads_given is None:
         threads = 1                  # one Numba thread per Dask task: workers share the cores
+    if executor == "dask":
+        registered = [n for n, k in zip(names, kinds) if _strategies.is_registered(k)]
+        if registered:
+            raise ValueError(f"executor 'dask': {registered[0]!r} is a Numba chooser registered in "
+                             "this process only (sim.strategies.register); use executor='local'")
     return _Options(seed, names, kinds, params, rules, threads, progress, debug, overwrite,
                     return_frame, callback, Path(out) if out is not None else None, executor,
                     scheduler, workers)

@@ -153,6 +153,66 @@ RANDOM = Strategy(
 )
 
 STRATEGIES = {s.name: s for s in (HEURISTIC, EXPERT, RANDOM)}
+BUILT_IN = frozenset(STRATEGIES)
+_CALLBACKS = {}          # name -> the compiled callback of a registered chooser (kept alive)
+
+
+def register(name: str, chooser, params: dict | None = None, doc: str = "") -> Strategy:
+    """Make a Numba chooser a named strategy of this process (issue 13).
+
+    ``chooser`` is an ``@njit`` function ``choose(work) -> int64`` (the
+    interface of :mod:`kernels.api`); it is compiled once as a C callback and
+    runs inside the parallel batch kernel, so ``name`` works wherever a
+    strategy spec does (``simulate``, ``compare``, ``replay``, ``sim.Game``)
+    in this process.  Registering a name again replaces it.
+
+    Parameters
+    ----------
+    name : str
+        The strategy's name: letters, digits and ``_``, not a built-in name.
+    chooser : numba dispatcher
+        The ``@njit`` chooser.
+    params : dict, optional
+        ``{parameter: default}`` (at most ``N_PARAMS`` = 24, floats): the
+        chooser reads them from its seat's row ``params[seat]`` in the order
+        given; a spec ``"name:p=v"`` overrides one.
+    doc : str
+        One line for the strategy list.
+
+    Returns
+    -------
+    Strategy
+
+    Raises
+    ------
+    ValueError
+        A bad name or parameter list, or a chooser that is not an ``@njit``
+        function; Numba's typing error when the chooser does not compile for
+        the interface.
+    """
+    import re
+    from kernels.api import chooser_cfunc
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+        raise ValueError(f"register: name must be letters, digits and _, got {name!r}")
+    if name in BUILT_IN:
+        raise ValueError(f"register: {name!r} is a built-in strategy; choose another name")
+    if not hasattr(chooser, "py_func"):
+        raise ValueError("register: chooser must be an @njit function choose(work) -> int")
+    params = dict(params or {})
+    if len(params) > L.N_PARAMS:
+        raise ValueError(f"register: at most {L.N_PARAMS} parameters, got {len(params)}")
+    callback = chooser_cfunc(chooser)
+    table = {p: (slot, float(default), "") for slot, (p, default) in enumerate(params.items())}
+    strat = Strategy(name, int(callback.address), doc or f"registered Numba chooser {name}",
+                     table)
+    _CALLBACKS[name] = callback
+    STRATEGIES[name] = strat
+    return strat
+
+
+def is_registered(kind: int) -> bool:
+    """Whether a policy kind is a registered chooser's callback (not a built-in kind)."""
+    return int(kind) not in (L.POLICY_HEURISTIC, L.POLICY_RANDOM)
 
 
 def get(name: str) -> Strategy:
