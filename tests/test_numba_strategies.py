@@ -111,3 +111,17 @@ def test_a_chooser_returning_an_illegal_action_is_an_error_in_the_record():
             g.apply(g.choose())
     finally:
         sim.strategies.STRATEGIES.pop("always_end", None)
+
+
+def test_the_documented_example_runs():
+    """docs/step_api.md's Numba chooser example, as written (fewer deals)."""
+    from pathlib import Path
+    text = (Path(__file__).resolve().parent.parent / "docs" / "step_api.md").read_text()
+    block = text.split("## Strategies written in Numba")[1].split("```python")[1].split("```")[0]
+    scope = {}
+    try:
+        code = block.replace("hands=2000", "hands=100").replace("cache=True", "")  # no file
+        exec(compile(code, "step_api.md", "exec"), scope)
+        assert list(sim.strategies.get("eager").params) == list(sim.strategies.get("heuristic").params)
+    finally:
+        sim.strategies.STRATEGIES.pop("eager", None)
