@@ -13,7 +13,7 @@ from .actions import (ERR_ILLEGAL_CHOICE, PH_DISCARD, PH_OVER, apply_action, beg
                       debug_check, finish_hand)
 from .legal import OK
 from .api import call_chooser
-from .policies import heuristic_chooser, random_chooser
+from .policies import heuristic_chooser, random_chooser, uniform_chooser
 from .rng import seed_hand
 from .scoring import POZ_TAKEN, POZ_UNPLAYED, POZ_UNTAKEN, score_team
 from .state import (G_LEN, G_CLOSER, G_DEALER, G_END, G_ERR, G_FIRST, G_HIDDEN, G_NEV,
@@ -75,7 +75,7 @@ def _half_round_up(points):
 def choose(work):
     """The action id that the strategy of the seat to move chooses: its policy
     kind in ``work`` (:mod:`kernels.work`) is ``POLICY_HEURISTIC``,
-    ``POLICY_RANDOM`` or the address of a registered chooser's callback
+    ``POLICY_RANDOM``, ``POLICY_UNIFORM`` or the address of a registered chooser's callback
     (:mod:`kernels.api`); its parameter row is in ``work`` too.
 
     The state is not mutated; the hand's generator may be advanced.
@@ -85,6 +85,8 @@ def choose(work):
         return heuristic_chooser(work)
     if kind == L.POLICY_RANDOM:
         return random_chooser(work)
+    if kind == L.POLICY_UNIFORM:
+        return uniform_chooser(work)
     return call_chooser(kind, work.ctypes.data, work.shape[0])
 
 

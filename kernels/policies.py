@@ -20,13 +20,14 @@ from .layout import (HP_CLOSE_MIN_BURRACOS, HP_DISCARD_W_DANGER, HP_DISCARD_W_MI
                      HP_PILE_MIN_SIZE, HP_PILE_MIN_STOCK, HP_PILE_SIZE_WEIGHT, HP_PILE_THRESHOLD, HP_PILE_W_WILD,
                      HP_SET_BIAS, HP_USE_WILD_TO_MELD, HP_WILD_LAYOFF_MIN_LEN)
 from .actions import (A_CREATE, A_DISCARD, A_DRAW, A_END_MELD, A_LAYOFF, A_TAKE, N_ACTIONS,
+                      legal_actions,
                       PH_DISCARD, PH_MELD, PH_PICKUP, PH_PLACE, create_action, meld_sel)
 from .legal import (OK, can_create, can_discard, can_layoff, can_take_pile, find_placement,
                     layoff_fits, trio_sel)
 from .melds import KIND_SEQ, KIND_SET
 from .rng import bounded
-from .work import views
-from .state import (G_BARRED, G_PHASE, G_PN, G_SEAT, G_SLEN, G_SP, G_TEAM, G_TPOZ, G_TURN, MI_KEY, MI_KIND,
+from .work import W_LEGAL, views
+from .state import (view_i64, G_BARRED, G_PHASE, G_PN, G_SEAT, G_SLEN, G_SP, G_TEAM, G_TPOZ, G_TURN, MI_KEY, MI_KIND,
                     MI_LEN, MI_NWILD, NTEAMS, meld_add, meld_create, reset_g)
 
 
@@ -688,3 +689,14 @@ def random_chooser(work):
     hand's generator."""
     st, rv, params, kinds, rng, deck, sel, scratch, need, vals, hc2, cand, dbg = views(work)
     return rand_choose(st, rv, st.g[G_SEAT], rng, sel, scratch, cand, need)
+
+
+@njit(cache=True)
+def uniform_chooser(work):
+    """The ``uniform`` strategy: one of the legal actions of the seat to move
+    (:func:`kernels.actions.legal_actions`), each as likely, drawn from the
+    hand's generator."""
+    out = view_i64(work, W_LEGAL, N_ACTIONS)
+    n = legal_actions(work, out)
+    rng = views(work)[4]
+    return out[bounded(rng, n)]

@@ -242,7 +242,7 @@ class Game:
     # ------------------------------------------------------------ construction
     @classmethod
     def new(cls, seed: int, hand_index: int, rules=None, dealer: int | None = None,
-            strategies="heuristic") -> "Game":
+            strategies="heuristic", debug: bool = False) -> "Game":
         """The hand ``hand_index`` of the run seeded ``seed``, dealt and waiting for
         the first player's pickup: the same deal (and dealer) ``simulate`` plays.
 
@@ -259,6 +259,9 @@ class Game:
         strategies : str, sequence or dict
             Each seat's built-in strategy (a strategy assignment as in
             ``simulate``), for :meth:`choose`, :meth:`play` and the record.
+        debug : bool
+            Check card conservation and every meld after each action (a failed
+            check sets the record's ``error`` column).
 
         Raises
         ------
@@ -274,7 +277,8 @@ class Game:
         specs, kinds, params = _resolve_strategies(strategies)
         work = np.zeros(KW.work_words(EV_ROWS, EV_CARDS), np.int64)
         _kernels().new_hand(np.uint64(seed), np.int64(hand_index), np.int64(dealer_in),
-                            r.to_vector(), kinds, params, np.int64(0), EV_ROWS, EV_CARDS, work)
+                            r.to_vector(), kinds, params, np.int64(bool(debug)), EV_ROWS,
+                            EV_CARDS, work)
         return cls(work, seed, hand_index, r, seat_names(specs, r))
 
     def clone(self) -> "Game":

@@ -152,7 +152,16 @@ RANDOM = Strategy(
     params={},
 )
 
-STRATEGIES = {s.name: s for s in (HEURISTIC, EXPERT, RANDOM)}
+UNIFORM = Strategy(
+    name="uniform",
+    kind=L.POLICY_UNIFORM,
+    doc="Uniform over the legal actions of the action space at every decision (any meld of "
+        "any length, each lay-off, ending the meld phase, each discard by face): the step "
+        "API's masked-uniform baseline.",
+    params={},
+)
+
+STRATEGIES = {s.name: s for s in (HEURISTIC, EXPERT, RANDOM, UNIFORM)}
 BUILT_IN = frozenset(STRATEGIES)
 _CALLBACKS = {}          # name -> the compiled callback of a registered chooser (kept alive)
 
@@ -212,7 +221,7 @@ def register(name: str, chooser, params: dict | None = None, doc: str = "") -> S
 
 def is_registered(kind: int) -> bool:
     """Whether a policy kind is a registered chooser's callback (not a built-in kind)."""
-    return int(kind) not in (L.POLICY_HEURISTIC, L.POLICY_RANDOM)
+    return int(kind) not in (L.POLICY_HEURISTIC, L.POLICY_RANDOM, L.POLICY_UNIFORM)
 
 
 def get(name: str) -> Strategy:

@@ -75,8 +75,8 @@ def test_every_preset_is_covered():
 
 
 def random_hand(seed, hand_index, rng, rules=None):
-    g = Game.new(seed, hand_index, rules=rules)
-    g._work[KW.W_DEBUG] = 1           # conservation and meld checks after every action
+    """A hand of uniformly random legal actions drawn in Python, with the debug checks."""
+    g = Game.new(seed, hand_index, rules=rules, debug=True)
     steps = 0
     while not g.is_over:
         legal = g.legal_actions()
@@ -89,17 +89,33 @@ def random_hand(seed, hand_index, rng, rules=None):
     return g, steps
 
 
-def test_random_legal_actions_end_conserve_and_pass_the_referee():
-    rng = np.random.default_rng(13)
+def assert_referee_clean(g, what):
+    doc = json.loads(json.dumps(g.replay_document(), ensure_ascii=False))
+    v = R.check(doc)
+    assert not v, f"{what}: " + "\n".join(map(str, v))
+
+
+def test_uniform_legal_actions_end_conserve_and_pass_the_referee():
+    """20,000 hands of uniformly random legal actions (the built-in `uniform`, drawn by
+    the kernels from each hand's stream) through the step API: every hand ends, the
+    conservation and meld checks hold after every action, the referee passes 1,000."""
     ends = np.zeros(len(L.END_REASONS), int)
     for i in range(20_000):
-        g, _ = random_hand(31, i, rng)
-        ends[g._record()[L.REC_END_REASON]] += 1
-        if i % 20 == 0:               # the referee is slow: every 20th hand (1,000 hands)
-            doc = json.loads(json.dumps(g.replay_document(), ensure_ascii=False))
-            v = R.check(doc)
-            assert not v, f"hand {i}: " + "\n".join(map(str, v))
+        g = Game.new(31, i, strategies="uniform", debug=True).play()
+        rec = g._record()
+        assert rec[L.REC_ERROR] == 0, f"hand {i}: debug check failed ({rec[L.REC_ERROR]})"
+        ends[rec[L.REC_END_REASON]] += 1
+        if i % 20 == 0:
+            assert_referee_clean(g, f"hand {i}")
     assert ends.sum() == 20_000 and ends[L.END_CLOSED] > 0
+
+
+def test_random_legal_actions_drawn_in_python():
+    rng = np.random.default_rng(13)
+    for i in range(1_000):
+        g, _ = random_hand(32, i, rng)
+        if i % 10 == 0:
+            assert_referee_clean(g, f"hand {i}")
 
 
 @pytest.mark.parametrize("rules", [{"num_players": 2}, {"num_players": 3}, *PRESETS,
@@ -111,9 +127,7 @@ def test_random_legal_actions_under_other_rules(rules):
     for i in range(300):
         g, _ = random_hand(41, i, rng, r)
         if i % 10 == 0:
-            doc = json.loads(json.dumps(g.replay_document(), ensure_ascii=False))
-            v = R.check(doc)
-            assert not v, f"hand {i}: " + "\n".join(map(str, v))
+            assert_referee_clean(g, f"hand {i}")
 
 
 def test_clone_is_independent_and_json_round_trips():
