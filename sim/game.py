@@ -33,7 +33,7 @@ from kernels import legal as KL
 from kernels import melds as KM
 from kernels import state as KS
 from kernels import work as KW
-from kernels.cards import CIDX, N_COUNT
+from kernels.cards import CIDX, CVALUE, N_COUNT
 
 from . import notation
 from ._cards import check_int, rules_or_default
@@ -161,6 +161,13 @@ class Observation:
         Player turns started so far (turns).
     team_of : tuple of int
         The side each seat plays for.
+    meld_points : tuple of int
+        Per side (3 entries), the value of the cards on its table (points, R2).
+    burracos : tuple of tuple of int
+        Per side, ``(clean, dirty)`` melds of 7 or more cards on its table (R27).
+    match_totals : tuple of int or None
+        The match totals before this hand, when the game is a match hand
+        (:attr:`Game.match_totals`), else None.
     """
     seat: int
     team: int
@@ -181,6 +188,9 @@ class Observation:
     barred: str | None
     team_of: tuple
     num_players: int = 4
+    meld_points: tuple = ()
+    burracos: tuple = ()
+    match_totals: tuple | None = None
     extra: dict = field(default_factory=dict, compare=False)
 
     def to_dict(self) -> dict:
@@ -238,6 +248,7 @@ class Game:
         self.strategies = strategies
         self._out = None
         self.sampled_for = None      # the seat a sampled world was dealt for (sample_world)
+        self.match_totals = None     # the match totals before this hand, if it is a match hand
 
     # ------------------------------------------------------------ construction
     @classmethod
@@ -286,6 +297,7 @@ class Game:
         c = Game(self._work.copy(), self.seed, self.hand_index, self.rules,
                  list(self.strategies))
         c.sampled_for = self.sampled_for
+        c.match_totals = self.match_totals
         return c
 
     def sample_world(self, seat: int, seed: int, index: int = 0) -> "Game":
@@ -331,6 +343,7 @@ class Game:
             "format": FORMAT, "kind": "burraco_game", "seed": self.seed,
             "hand_index": self.hand_index, "rules": self.rules.to_dict(),
             "strategies": self.strategies, "words": int(self._work.shape[0]),
+            "match_totals": None if self.match_totals is None else list(self.match_totals),
             "phase": self.phase, "current_seat": self.current_seat,
             "buffer": base64.b64encode(raw).decode("ascii"),
         }, ensure_ascii=False)
@@ -361,11 +374,15 @@ class Game:
             raise ValueError(f"game: buffer has {work.shape[0]} words, expected "
                              f"{KW.work_words(EV_ROWS, EV_CARDS)} (another version?)")
         r = rules_or_default(d["rules"])
-        return cls(work, int(d["seed"]), int(d["hand_index"]), r, list(d["strategies"]))
+        game = cls(work, int(d["seed"]), int(d["hand_index"]), r, list(d["strategies"]))
+        if d.get("match_totals") is not None:
+            game.match_totals = tuple(int(x) for x in d["match_totals"])
+        return game
 
     def __eq__(self, other) -> bool:
         return (isinstance(other, Game) and self.seed == other.seed
                 and self.hand_index == other.hand_index and self.rules == other.rules
+                and self.match_totals == other.match_totals
                 and self.strategies == other.strategies
                 and np.array_equal(self._work, other._work))
 
@@ -597,6 +614,15 @@ class Game:
             barred=notation.format_card(barred) if barred >= 0 else None,
             team_of=tuple(int(g[KS.G_TEAM + s]) for s in range(4)),
             num_players=n,
+            meld_points=tuple(int((st.mcnt[t].sum(axis=0) * CVALUE).sum())
+                              for t in range(KS.NTEAMS)),
+            burracos=tuple(
+                (int(((st.minfo[t, :st.nm[t], KS.MI_LEN] >= 7)
+                      & (st.minfo[t, :st.nm[t], KS.MI_NWILD] == 0)).sum()),
+                 int(((st.minfo[t, :st.nm[t], KS.MI_LEN] >= 7)
+                      & (st.minfo[t, :st.nm[t], KS.MI_NWILD] > 0)).sum()))
+                for t in range(KS.NTEAMS)),
+            match_totals=None if self.match_totals is None else tuple(self.match_totals),
         )
 
     def observation_tensor(self, seat: int) -> np.ndarray:

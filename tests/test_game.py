@@ -227,6 +227,19 @@ def test_result_needs_a_finished_hand():
     assert row["score_t0"] == int(batch_records(1, 0, 1, sim.Rules())[0, L.N_HAND_COLS])
 
 
+def test_observed_table_points_agree_with_the_record():
+    for i in range(40):
+        g = Game.new(6, i).play()
+        row, o = g.result(), g.observation(0)
+        for t in (0, 1):
+            assert o.meld_points[t] == row[f"meld_points_t{t}"]
+            assert o.burracos[t] == (row[f"clean_burracos_t{t}"], row[f"dirty_burracos_t{t}"])
+    g = Game.new(6, 0)
+    g.match_totals = (1200, 850)
+    assert g.observation(1).match_totals == (1200, 850)
+    assert Game.from_json(g.to_json()).observation(1).match_totals == (1200, 850)
+
+
 # ----------------------------------------------------------------------------- sampled worlds
 def mid_hand(seed, hand_index, decisions, rules=None):
     g = Game.new(seed, hand_index, rules=rules)
