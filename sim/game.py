@@ -709,11 +709,30 @@ class Game:
             The hand is not over.
         """
         from . import trace
-        if self.sampled_for is not None:
-            raise ValueError("replay_document: this is a sampled world (its past draws are "
-                             "not the cards it holds now), so it has no replay document")
+        self._refuse_sampled("replay_document")
         return trace.document(self.seed, self.hand_index, self.rules, self.strategies,
                               self._work, self._record())
+
+    def history_document(self) -> dict:
+        """The hand so far as a replay-document prefix: :meth:`replay_document`'s
+        fields without ``result``, the events up to now (no ``end`` event while
+        the hand goes on).  ``tests/referee.py`` lists the legal actions from it.
+
+        Raises
+        ------
+        ValueError
+            This is a sampled world (it has no history of its own).
+        """
+        from . import trace
+        self._refuse_sampled("history_document")
+        g = self._g
+        return trace.history(self.seed, self.hand_index, self.rules, self.strategies,
+                             self._work, int(g[KS.G_DEALER]), int(g[KS.G_FIRST]))
+
+    def _refuse_sampled(self, what: str) -> None:
+        if self.sampled_for is not None:
+            raise ValueError(f"{what}: this is a sampled world (its past draws are not the "
+                             "cards it holds now), so it has no history to document")
 
     def __repr__(self) -> str:
         return (f"Game(seed={self.seed}, hand_index={self.hand_index}, phase={self.phase!r}, "

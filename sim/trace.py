@@ -279,21 +279,28 @@ def document(seed, hand_index, r, specs, work, rec) -> dict:
     """
     if rec[L.REC_ERROR] & L.ERR_LOG_OVERFLOW:
         raise RuntimeError("replay: the event log overflowed; raise sim.trace.EV_ROWS/EV_CARDS")
+    doc = history(seed, hand_index, r, specs, work, int(rec[L.REC_DEALER]),
+                  int(rec[L.REC_FIRST_PLAYER]))
+    doc["result"] = dataset.record_to_dict(rec, hand_index, specs)
+    return doc
+
+
+def history(seed, hand_index, r, specs, work, dealer, first_player) -> dict:
+    """The replay document without its ``result``: the deal and the events logged
+    in ``work`` so far (for a hand still being played, no ``end`` event)."""
     d = _deal(seed, hand_index, r)
     deal_ids = {"hands": [h.astype(int).tolist() for h in d.hands],
                 "pozzetti": [p.astype(int).tolist() for p in d.pozzetti],
                 "discard": int(d.discard), "stock": d.stock.astype(int).tolist()}
     return {
         "seed": seed, "hand_index": hand_index, "rules": r.to_dict(),
-        "strategies": list(specs), "dealer": int(rec[L.REC_DEALER]),
-        "first_player": int(rec[L.REC_FIRST_PLAYER]),
+        "strategies": list(specs), "dealer": dealer, "first_player": first_player,
         "deal": {"hands": [_cards(h) for h in deal_ids["hands"]],
                  "pozzetti": [_cards(p) for p in deal_ids["pozzetti"]],
                  "discard": notation.format_card(deal_ids["discard"]),
                  "stock": _cards(deal_ids["stock"])},
         "deal_ids": deal_ids,
         "events": events_of(work),
-        "result": dataset.record_to_dict(rec, hand_index, specs),
     }
 
 

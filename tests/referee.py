@@ -15,6 +15,11 @@ Usage
 -----
 ``check(doc)`` returns a list of :class:`Violation` (empty = clean);
 ``check_strict(doc)`` raises AssertionError listing all of them.
+``legal_moves(prefix, phase, seat)`` lists the legal moves at a decision, judged
+by this module's rules after replaying a document prefix (the deal and the events
+so far); ``legal_actions(prefix, phase, seat, space)`` writes them as action ids
+of a layout the caller gives (:class:`ActionSpace`: the engine's ids, read by the
+test, so that this module still imports no engine code).
 ``python -m tests.referee --hands N [--seed S] [--strategy NAME]`` referees
 simulated hands (the driver lives in ``tests/referee_cli.py`` and is the only
 part that imports ``sim``).
@@ -40,6 +45,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass
+from itertools import product
 
 # =============================================================================== cards (R1, R2, R4)
 RANK_TEXT = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -847,7 +853,20 @@ class Referee:
         if not isinstance(events, list) or not events:
             self.bad("DOC", "no events", None)
             raise _Stop
-        # group events by turn; the 'end' event joins the turn it follows
+        self.play_turns(self.groups(events))
+        self.turn_no = -1
+        if self.end_event is None:
+            if self.end_required is not None:
+                reason = min(self.end_required, key=END_PREFERENCE.index)
+                self.bad(END_RULE[reason], f"the hand had to end ({reason}) but the document "
+                                           "has no 'end' event")
+            else:
+                self.bad("R49", "the events stop but no end condition holds and there is no "
+                                "'end' event")
+        self.score()
+
+    def groups(self, events: list) -> list:
+        """The events grouped by turn; the 'end' event joins the turn it follows."""
         groups = []
         for ev in events:
             if not isinstance(ev, dict) or "type" not in ev:
@@ -861,10 +880,16 @@ class Referee:
                 groups.append([ev])
             else:
                 groups[-1].append(ev)
+        return groups
+
+    def play_turns(self, groups: list, last_complete: bool = True):
+        """Replay the turns; with ``last_complete`` false the last group is a turn
+        still being played (no end-of-turn checks).  Returns the last turn."""
         self.turns = []
         self.end_required = None         # set of acceptable end reasons once the hand must end
         self.end_event = None
         self.end_reported = False
+        turn = None
         for k, group in enumerate(groups):
             expected_no = k + 1
             self.turn_no = expected_no
@@ -872,19 +897,11 @@ class Referee:
             if got_no != expected_no:
                 self.bad("R5", f"turn numbers must run 1, 2, 3...: expected {expected_no}, got "
                                f"{got_no!r}")
-            self.play_turn(expected_no, group)
-        self.turn_no = -1
-        if self.end_event is None:
-            if self.end_required is not None:
-                reason = min(self.end_required, key=END_PREFERENCE.index)
-                self.bad(END_RULE[reason], f"the hand had to end ({reason}) but the document "
-                                           "has no 'end' event")
-            else:
-                self.bad("R49", "the events stop but no end condition holds and there is no "
-                                "'end' event")
-        self.score()
+            turn = self.play_turn(expected_no, group,
+                                  complete=last_complete or k < len(groups) - 1)
+        return turn
 
-    def play_turn(self, t: int, group: list) -> None:
+    def play_turn(self, t: int, group: list, complete: bool = True) -> _Turn:
         seat = (self.first + t - 1) % self.n_seats
         team = self.team_of(seat)
         turn = _Turn(t, seat)
@@ -957,6 +974,8 @@ class Referee:
                 turn.end_event = ev
             else:
                 self.bad("DOC", f"unknown event type {typ!r}")
+        if not complete:
+            return turn
         if need_poz is not None:
             self.bad("R41", f"seat {seat}'s hand became empty and the team had no pozzetto, "
                             f"but no pozzetto ({need_poz}) event follows")
@@ -968,6 +987,7 @@ class Referee:
             self.bad("R50", "a discard after the draw that left the stock at its reserve "
                             "(stock_end_mode immediate: the hand ends at once)")
         self.end_of_turn(turn, team)
+        return turn
 
     def immediate_end(self, turn: _Turn) -> bool:
         """R50 immediate: this turn's draw left the stock at its reserve."""
@@ -1050,13 +1070,10 @@ class Referee:
             info = analyze(got, self.set_ranks)
             if not info.valid:
                 self.bad(info.rule, f"invalid new meld: {info.reason}")
-            elif info.kind == "set" and not self.rules["allow_duplicate_set_rank"]:
-                r = info.rank
-                for m in table:
-                    if m.kind == "set" and m.valid and self.meld_info(m).rank == r:
-                        self.bad("R23", f"a second set of {RANK_TEXT[r]} on team {ev_team}'s "
-                                        "table (one set per rank)")
-                        break
+            elif info.kind == "set" and not self.rules["allow_duplicate_set_rank"] \
+                    and self.has_set_of(ev_team, info.rank):
+                self.bad("R23", f"a second set of {RANK_TEXT[info.rank]} on team {ev_team}'s "
+                                "table (one set per rank)")
             roles = locked_info(got, {}, self.set_ranks)[1] if self.lock else None
             table.append(_Meld(list(got), info.kind, info.valid, roles))
         else:
@@ -1092,129 +1109,221 @@ class Referee:
 
     # ---- R34 under take_pile_requires_meld
     def placement_exists(self, seat: int, pile_ids: list, barred) -> bool:
-        """Is there a legal first meld-phase action placing a card after taking the pile?
+        """Is there a legal meld-phase action placing a card after taking the pile?
 
-        A one-card lay-off or a new 3-card meld (every longer placement
-        contains one); with ``pile_meld_source = "from_pile"`` it must use a
-        card of the pile.  R23 and R38 apply as to any meld-phase action.
+        Any legal new meld or lay-off of one or more cards (R24, so a lay-off
+        whose first card is not from the pile counts; R23 and R38 apply as to any
+        meld-phase action, :meth:`placements`) of the hand with the pile in it;
+        with ``pile_meld_source = "from_pile"`` it must place a card of a face the
+        pile holds (the two copies of a card are interchangeable, R1).  A longer
+        sequence of actions needs no look of its own: its first action placing a
+        pile card, merged with the earlier actions on that meld (its creation, or
+        the lay-offs before), is one legal action already; it leaves more cards in
+        hand, and when it leaves one or none no other action came before it.
         """
-        from itertools import combinations
-        team = self.team_of(seat)
         cards = self.hands[seat] + pile_ids
         from_pile = self.rules["pile_meld_source"] == "from_pile"
         pile_faces = {fold(face_of(c)) for c in pile_ids}
+        return any(not from_pile or pile_faces.intersection(faces)
+                   for _, faces in self.placements(self.team_of(seat), cards, barred,
+                                                   many=True))
 
-        def usable(chosen):
-            return not from_pile or any(fold(face_of(c)) in pile_faces for c in chosen)
+    # ---- the legal meld-phase actions (R15-R26, R38), one by one
+    def has_set_of(self, team: int, rank: int) -> bool:
+        """R23: the team's table holds a set of ``rank``."""
+        return any(m.kind == "set" and m.valid and self.meld_info(m).rank == rank
+                   for m in self.tables[team])
 
-        def leaves_ok(chosen, table_change):
-            rest = list(cards)
-            for c in chosen:
-                rest.remove(c)
-            if len(rest) >= 2:
-                return True
-            if not rest:
-                return self.poz_team[team] is None
-            if barred is not None and rest[0] == barred:
-                return False
-            if self.poz_team[team] is None:
-                return True
-            undo = table_change()
-            try:
-                return self.can_close_with(team, rest[0], barred)[0]
-            finally:
-                undo()
+    def placements(self, team: int, hand: list, barred, many: bool = False):
+        """Every legal meld-phase action of a player holding ``hand`` (ids) on team
+        ``team``'s table, lazily: lay-offs first, then new melds.
 
-        # one copy per face (the barred id last, so that it tends to stay in hand),
-        # plus the barred copy itself, whose placement may be what makes the turn legal
-        by_face = {}
-        for c in sorted(cards, key=lambda c: c == barred):
-            by_face.setdefault(fold(face_of(c)), []).append(c)
-        singles = [ids[0] for ids in by_face.values()]
-        singles += [c for ids in by_face.values() for c in ids[1:] if c == barred]
+        Yields ``(move, faces)``: ``("lay_off", meld index, faces)`` or ``("create",
+        faces)`` (sorted folded faces), and the faces the action places.  A lay-off
+        adds one card (one R24 step; R25 under ``lock_two_roles``), or with ``many``
+        one or more (R24: some order of legal single steps).  A new meld is any
+        multiset of the hand that :func:`analyze` reads as a meld (R15-R18,
+        ``set_ranks``), not a second set of a rank (R23).  Either must leave no dead
+        end (R38, R53) for some choice of the copies it places (:func:`copy_choices`).
+        """
         table = self.tables[team]
-        infos = [self.meld_info(m) for m in table]
-        for c in singles:
-            if not usable([c]):
+        counts = Counter(fold(face_of(c)) for c in hand)
+        for mi, m in enumerate(table):
+            info = self.meld_info(m)
+            if not m.valid or not info.valid:
                 continue
-            f = fold(face_of(c))
-            for m, info in zip(table, infos):
-                if not info.valid:
-                    continue
-                if not (is_joker(f) or is_two(f)) and (
-                        rank_of(f) != info.rank if info.kind == "set" else suit_of(f) != info.suit):
-                    continue            # a natural card joins a set of its rank or a run of its suit
-                if not self.step_ok(m, c, info):
-                    continue
-
-                def add(m=m, c=c):
-                    m.ids.append(c)
-                    return lambda: m.ids.pop()
-                if leaves_ok([c], add):
-                    return True
-        pool = [c for ids in by_face.values() for c in ids[:3]]
-        seen = set()
-        for trio in combinations(pool, 3):
-            key = (tuple(sorted(fold(face_of(c)) for c in trio)), barred in trio)
-            if key in seen:
-                continue
-            seen.add(key)
-            plain = [f for f in key[0] if not is_joker(f) and not is_two(f)]
-            ranks = {rank_of(f) for f in plain}
-            if len(ranks) > 1:
-                # not a set; a sequence of three covers three consecutive slots (R4), so
-                # its natural cards other than 2s are one suit within a span of 2 slots
-                if len({suit_of(f) for f in plain}) > 1:
-                    continue
-                low = sorted(r + 1 for r in ranks)                    # ace = slot 1
-                high = sorted(14 if r == 0 else r + 1 for r in ranks)  # ace = slot 14
-                if low[-1] - low[0] > 2 and high[-1] - high[0] > 2:
-                    continue
-            if not usable(trio):
-                continue
-            info = analyze(list(trio), self.set_ranks)
+            # a natural card joins a set of its rank or a run of its suit
+            fit = sorted(f for f in counts if is_wild_card(f) or (
+                rank_of(f) == info.rank if info.kind == "set" else suit_of(f) == info.suit))
+            for faces, ids, roles in self._extensions(m, info, fit, counts, hand, many):
+                if any(self.leaves_ok(team, rest, barred, self._lay(m, ids, roles))
+                       for _, rest in copy_choices(hand, faces, barred)):
+                    yield ("lay_off", mi, faces), faces
+        for faces in meld_candidates(counts):
+            info = analyze(faces, self.set_ranks)
             if not info.valid:
                 continue
-            if info.kind == "set" and not self.rules["allow_duplicate_set_rank"] and any(
-                    m.kind == "set" and m.valid and self.meld_info(m).rank == info.rank
-                    for m in table):
+            if info.kind == "set" and not self.rules["allow_duplicate_set_rank"] \
+                    and self.has_set_of(team, info.rank):
                 continue
+            if any(self.leaves_ok(team, rest, barred, self._new(team, ids, info.kind))
+                   for ids, rest in copy_choices(hand, faces, barred)):
+                yield ("create", faces), faces
 
-            def new(trio=trio):
-                table.append(_Meld(list(trio), info.kind, True))
-                return lambda: table.pop()
-            if leaves_ok(list(trio), new):
-                return True
-        return False
+    def _extensions(self, m: _Meld, info: MeldInfo, fit: list, counts, hand: list,
+                    many: bool):
+        """The lay-offs on ``m`` that R24 allows (R25 under ``lock_two_roles``):
+        ``(faces added, the ids added, the meld's roles after)`` for every multiset of
+        the ``fit`` faces held that some order of legal single steps adds (one card
+        unless ``many``; under the option once per distinct set of roles).  The
+        copies of a card are interchangeable in a step (R1)."""
+        seen = set()
+        todo = [((), list(m.ids), m.roles or {})]
+        while todo:
+            added, ids, roles = todo.pop()
+            left = counts - Counter(added)
+            step_info = info if not added else None
+            for f in fit:
+                if left[f] <= 0:
+                    continue
+                key = tuple(sorted(added + (f,)))
+                card = next(c for c in hand if fold(face_of(c)) == f and c not in ids)
+                if self.lock:
+                    ok, _, _, new_roles = layoff_step_locked(ids, roles, card, self.set_ranks)
+                else:
+                    ok, new_roles = layoff_step(ids, card, self.set_ranks, step_info)[0], None
+                state = (key, tuple(sorted(new_roles.items())) if self.lock else None)
+                if not ok or state in seen:
+                    continue
+                seen.add(state)
+                yield key, ids[len(m.ids):] + [card], new_roles
+                if many:
+                    todo.append((key, ids + [card], new_roles))
+
+    def leaves_ok(self, team: int, rest: list, barred, table_change) -> bool:
+        """R38/R53 for an action leaving ``rest`` in hand; ``table_change()`` makes
+        the action's change to the table and returns its undo (the close conditions
+        of a last card see the melds as after the action)."""
+        if len(rest) >= 2:
+            return True
+        undo = table_change()
+        try:
+            return self.dead_end(team, rest, barred) is None
+        finally:
+            undo()
+
+    def _lay(self, m: _Meld, ids: list, roles):
+        def change():
+            before = m.roles
+            m.ids.extend(ids)
+            if self.lock:
+                m.roles = roles
+
+            def undo():
+                del m.ids[len(m.ids) - len(ids):]
+                m.roles = before
+            return undo
+        return change
+
+    def _new(self, team: int, ids: list, kind: str):
+        def change():
+            roles = locked_info(ids, {}, self.set_ranks)[1] if self.lock else None
+            self.tables[team].append(_Meld(list(ids), kind, True, roles))
+            return self.tables[team].pop
+        return change
+
+    def discard_ok(self, team: int, hand: list, card: int, barred) -> bool:
+        """R36, R37, R45, R53: may ``card`` of ``hand`` be discarded?"""
+        if barred is not None and card == barred:
+            return False
+        if len(hand) > 1:
+            return True
+        if self.poz_team[team] is None:
+            return any(self.poz_left)       # going to the pozzetto (R41), any card
+        return self.can_close_with(team, card, barred)[0]
+
+    def moves_at(self, phase: str, seat: int) -> list:
+        """Replay the document (a prefix: deal and events so far) and list the legal
+        moves of ``seat`` at the decision ``phase``; see :func:`legal_moves`."""
+        self.load_rules()
+        self.load_deal()
+        self.conservation("the deal")
+        events = self.doc.get("events") or []
+        if any(isinstance(ev, dict) and ev.get("type") == "end" for ev in events):
+            raise ValueError("legal_moves: the document has an 'end' event: the hand is over")
+        groups = self.groups(events)
+        in_turn = bool(groups) and not any(ev.get("type") == "discard" for ev in groups[-1])
+        turn = self.play_turns(groups, last_complete=not in_turn)
+        if not in_turn:
+            if self.end_required is not None:
+                self.bad(END_RULE[min(self.end_required, key=END_PREFERENCE.index)],
+                         f"the hand had to end ({' or '.join(sorted(self.end_required))}): "
+                         "no decision follows")
+            t = len(groups) + 1
+            turn = _Turn(t, (self.first + t - 1) % self.n_seats)
+            expect = {"pickup"}
+        elif self.rules["take_pile_requires_meld"] and turn.pickup == "take_pile" \
+                and turn.placed == 0:
+            expect = {"place"}
+        else:
+            expect = {"meld", "discard"}
+        if self.v:
+            raise ValueError("legal_moves: the history breaks the rules:\n"
+                             + "\n".join(map(str, self.v)))
+        if seat != turn.seat or phase not in expect:
+            raise ValueError(f"legal_moves: the decision is seat {turn.seat}'s, phase "
+                             f"{' or '.join(sorted(expect))}; asked for seat {seat}, {phase!r}")
+        team, hand = self.team_of(seat), self.hands[seat]
+        if phase == "pickup":
+            moves = [("draw",)] if len(self.stock) > self.reserve else []
+            if self.pile:
+                barred = self.pile[0] if (len(self.pile) == 1 and
+                                          self.rules["forbid_rediscard_single_pile"]) else None
+                if not self.rules["take_pile_requires_meld"] or \
+                        self.placement_exists(seat, list(self.pile), barred):
+                    moves.append(("take",))
+            return moves
+        if phase == "discard":
+            return [("discard", f) for f in sorted({fold(face_of(c)) for c in hand})
+                    if any(self.discard_ok(team, hand, c, turn.barred)
+                           for c in hand if fold(face_of(c)) == f)]
+        moves = [("end",)] if phase == "meld" else []
+        return moves + [mv for mv, _ in self.placements(team, hand, turn.barred)]
 
     def dead_end_check(self, turn: _Turn):
         """R38 after a meld-phase action; returns "direct" if the pozzetto must follow."""
-        seat, team = turn.seat, self.team_of(turn.seat)
-        hand = self.hands[seat]
+        hand = self.hands[turn.seat]
+        why = self.dead_end(self.team_of(turn.seat), hand, turn.barred)
+        if why is not None:
+            self.bad(*why)
+            return None
+        return None if hand else "direct"
+
+    def dead_end(self, team: int, hand: list, barred):
+        """R38 (no dead ends) and R53 for a hand left by a meld-phase action, judged on
+        the table as it is: None when the turn can go on, else ``(rule, message)``."""
         if not hand:
             if self.poz_team[team] is not None:
-                self.bad("R38", "dead end: the hand became empty in the meld phase after the "
-                                "team had already taken its pozzetto (R38(i), R46)")
-                return None
+                return "R38", ("dead end: the hand became empty in the meld phase after the "
+                               "team had already taken its pozzetto (R38(i), R46)")
             if not any(self.poz_left):
-                self.bad("R53", "the hand became empty with no pozzetto left to take (one "
-                                "became the stock)")
-                return None
-            return "direct"
+                return "R53", ("the hand became empty with no pozzetto left to take (one "
+                               "became the stock)")
+            return None
         if len(hand) == 1:
             c = hand[0]
             if self.poz_team[team] is None and not any(self.poz_left):
-                self.bad("R53", f"dead end: one card left ({card_text(c)}) whose discard would "
-                                "empty the hand with no pozzetto left to take")
-            elif turn.barred is not None and c == turn.barred:
-                self.bad("R38", f"dead end: the only card left, {card_text(c)}, is the R36 card "
-                                "(R38(ii))")
-            elif self.poz_team[team] is not None:
-                ok, _, why = self.can_close_with(team, c, turn.barred)
+                return "R53", (f"dead end: one card left ({card_text(c)}) whose discard would "
+                               "empty the hand with no pozzetto left to take")
+            if barred is not None and c == barred:
+                return "R38", (f"dead end: the only card left, {card_text(c)}, is the R36 card "
+                               "(R38(ii))")
+            if self.poz_team[team] is not None:
+                ok, _, why = self.can_close_with(team, c, barred)
                 if not ok:
-                    self.bad("R38", f"dead end: one card left ({card_text(c)}) that cannot be "
-                                    f"discarded: pozzetto taken and it cannot close ({why}) "
-                                    "(R38(ii))")
+                    return "R38", (f"dead end: one card left ({card_text(c)}) that cannot be "
+                                   f"discarded: pozzetto taken and it cannot close ({why}) "
+                                   "(R38(ii))")
         return None
 
     # ---- pozzetto (R40-R44)
@@ -1598,6 +1707,174 @@ def check_strict(doc: dict) -> None:
 def check_json(text: str) -> list:
     """:func:`check` on a JSON text."""
     return check(json.loads(text))
+
+
+# =============================================================================== legal actions
+# The legal actions at a decision, judged by this module's rules (issue 13: the engine's
+# mask must be exactly this set).  Cards are folded faces: 13*suit + rank (suits ♣ ♦ ♥ ♠,
+# ranks A..K = 0..12), 52 a joker.  A move names faces, not copies: it is legal when some
+# choice of the copies in hand makes it legal (R1: the copies differ only for R36).
+def copy_choices(hand: list, faces, barred) -> list:
+    """The distinct ways to take ``faces`` (folded) out of ``hand`` (ids):
+    ``[(ids taken, ids left)]``.  Only the R36 card makes two copies differ, so
+    there are at most two: with the barred card left in hand, and with it taken."""
+    need = Counter(faces)
+    chosen = []
+    for f, k in need.items():
+        ids = sorted((c for c in hand if fold(face_of(c)) == f), key=lambda c: c == barred)
+        if len(ids) < k:
+            return []
+        chosen += ids[:k]
+    choices = [chosen]
+    if barred in hand and barred not in chosen and fold(face_of(barred)) in need:
+        f = fold(face_of(barred))
+        alt = list(chosen)
+        alt.remove(next(c for c in alt if fold(face_of(c)) == f))
+        choices.append(alt + [barred])
+    return [(ids, [c for c in hand if c not in ids]) for ids in choices]
+
+
+def meld_candidates(counts) -> list:
+    """Every multiset of the counted faces (``{folded face: copies}``) shaped like a
+    meld, as sorted face tuples; :func:`analyze` gives the verdict on each.
+
+    The shapes follow from R14-R18, so no valid meld is left out: a set is two or
+    more naturals of one rank (never 2) and at most one wild; a sequence's naturals
+    (a natural 2 in slot 2 included) fill a block of slots lo..hi (R4) but for at
+    most one hole, with at most one wild, which the hole requires.
+    """
+    wilds = sorted(f for f in counts if is_wild_card(f))
+    out = {}
+
+    def emit(faces):
+        key = tuple(sorted(faces))
+        if key not in out and all(k <= counts.get(f, 0) for f, k in Counter(key).items()):
+            out[key] = None
+
+    for r in range(13):
+        held = [min(2, counts.get(13 * s + r, 0)) for s in range(4)]
+        if r == TWO or sum(held) < 2:
+            continue
+        for k in product(*(range(h + 1) for h in held)):
+            nat = [13 * s + r for s in range(4) for _ in range(k[s])]
+            if len(nat) >= 2:
+                for w in [None] + wilds:
+                    emit(nat + ([w] if w is not None else []))
+    for s in range(4):
+        def face(slot, s=s):
+            return 13 * s + (0 if slot in (1, 14) else slot - 1)
+        have = {x: counts.get(face(x), 0) > 0 for x in range(1, 15)}
+        for lo in range(1, 14):
+            if not have[lo]:
+                continue
+            for hi in range(lo + 1, 15):
+                missing = [x for x in range(lo + 1, hi) if not have[x]]
+                if len(missing) > 1:
+                    break               # a longer block only misses more slots
+                if not have[hi]:
+                    continue
+                for hole in (missing or [None] + list(range(lo + 1, hi))):
+                    nat = [face(x) for x in range(lo, hi + 1) if x != hole]
+                    for w in ([] if hole is not None else [None]) + wilds:
+                        emit(nat + ([w] if w is not None else []))
+    return list(out)
+
+
+def legal_moves(prefix: dict, phase: str, seat: int) -> list:
+    """The legal moves of ``seat`` at decision ``phase`` after ``prefix``.
+
+    ``prefix``: a replay document without ``result`` whose events stop at the
+    decision (``sim.Game.history_document()``); ``phase``: ``"pickup"``,
+    ``"place"`` (the meld phase after taking the pile under
+    ``take_pile_requires_meld``, before the first placement, R34), ``"meld"`` or
+    ``"discard"`` (the events cannot tell a meld phase that was ended from one
+    still open).  Returns moves: ``("draw",)``, ``("take",)``, ``("end",)`` (end
+    the meld phase), ``("discard", face)``, ``("lay_off", meld index on the own
+    team's table, (face,))`` (one card: one R24 step) and ``("create", faces)``.
+
+    Raises
+    ------
+    ValueError
+        The prefix breaks a rule (the violations are listed), or the decision is
+        another seat's or another phase's.
+    """
+    return Referee(prefix).moves_at(phase, seat)
+
+
+def move_text(move) -> str:
+    """A move in words (for messages)."""
+    kind = move[0]
+    if kind == "draw":
+        return "draw from the stock"
+    if kind == "take":
+        return "take the pile"
+    if kind == "end":
+        return "end the meld phase"
+    if kind == "discard":
+        return f"discard {card_text(move[1])}"
+    if kind == "lay_off":
+        return f"lay off {faces_text(move[2])} on meld {move[1]}"
+    return "meld " + faces_text(move[1])
+
+
+@dataclass(frozen=True)
+class ActionSpace:
+    """How moves are written as action ids: the layout of an action space
+    (docs/step_api.md) given by the caller, so that this module encodes its
+    verdicts without importing the engine.  ``meld_rows``: the create table, one
+    sequence of per-face counts (53) per row."""
+
+    draw: int
+    take: int
+    end_meld: int
+    discard: int
+    lay_off: int
+    create: int
+    faces: int
+    max_melds: int
+    meld_rows: tuple
+
+    def __post_init__(self):
+        object.__setattr__(self, "_row", {tuple(int(x) for x in r): k
+                                          for k, r in enumerate(self.meld_rows)})
+
+    def encode(self, moves) -> tuple:
+        """``(set of action ids, [moves with no id])``."""
+        ids, lost = set(), []
+        for mv in moves:
+            kind = mv[0]
+            if kind in ("draw", "take", "end"):
+                ids.add({"draw": self.draw, "take": self.take, "end": self.end_meld}[kind])
+            elif kind == "discard":
+                ids.add(self.discard + mv[1])
+            elif kind == "lay_off":
+                if mv[1] < self.max_melds and len(mv[2]) == 1:
+                    ids.add(self.lay_off + self.faces * mv[1] + mv[2][0])
+                else:
+                    lost.append(mv)
+            else:
+                cnt = Counter(mv[1])
+                k = self._row.get(tuple(cnt.get(f, 0) for f in range(self.faces)))
+                if k is None:
+                    lost.append(mv)
+                else:
+                    ids.add(self.create + k)
+        return ids, lost
+
+
+def legal_actions(prefix: dict, phase: str, seat: int, space: ActionSpace) -> set:
+    """:func:`legal_moves` as action ids of ``space``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`legal_moves`, or a legal move has no id in ``space``.
+    """
+    ids, lost = space.encode(legal_moves(prefix, phase, seat))
+    if lost:
+        raise ValueError("legal_actions: legal moves with no action id: "
+                         + "; ".join(map(move_text, lost)))
+    return ids
 
 
 if __name__ == "__main__":      # driver: the only place that imports sim (tests/referee_cli.py)
