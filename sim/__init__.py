@@ -40,7 +40,7 @@ from .deal import Deal, deal
 from .rules import Rules
 
 _LAZY_MODULES = ("melds", "scoring", "runner", "dataset", "cli", "trace", "position",
-                 "comparison", "sweeps", "runs", "match", "rundir", "lock", "game")
+                 "comparison", "sweeps", "runs", "match", "rundir", "lock", "game", "positions")
 _LAZY_ATTRS = {"simulate": "runner", "summarize": "runner", "Summary": "runner",
                "simulate_matches": "runner", "MatchSummary": "runner",
                "load_matches": "runs",

@@ -248,7 +248,7 @@ class Game:
         self.strategies = strategies
         self._out = None
         self.sampled_for = None      # the seat a sampled world was dealt for (sample_world)
-        self.match_totals = None     # the match totals before this hand, if it is a match hand
+        self.match_totals = None     # per side before this hand: a match hand, or a position's
 
     # ------------------------------------------------------------ construction
     @classmethod
@@ -300,6 +300,36 @@ class Game:
         c.match_totals = self.match_totals
         return c
 
+    @classmethod
+    def from_position(cls, position, seed: int = 0, strategies="heuristic") -> "Game":
+        """A complete game consistent with one seat's view at a decision: a position
+        file (TOML or JSON), its text or a dict (format: docs/positions.md).
+
+        The cards the position gives are in place; every other card is dealt
+        uniformly at random, from ``seed``, among the other hands (beyond their
+        known cards), the stock and the untaken pozzetti (:func:`sim.positions.to_game`).
+
+        Raises
+        ------
+        ValueError
+            An impossible position; the one-line message names the field.
+        """
+        from . import positions
+        return positions.to_game(position, seed=seed, strategies=strategies)
+
+    def to_position(self, seat: int | None = None) -> dict:
+        """``seat``'s view of the current decision as a position dict (only what
+        the seat may know, R11); default the seat to move.  Write it with
+        :func:`sim.positions.dump` (:func:`sim.positions.from_game`).
+
+        Raises
+        ------
+        ValueError
+            The hand is over, or ``seat`` is not a seat of this game.
+        """
+        from . import positions
+        return positions.from_game(self, seat)
+
     def sample_world(self, seat: int, seed: int, index: int = 0) -> "Game":
         """A complete game in which every card ``seat`` cannot see is dealt again.
 
@@ -329,6 +359,7 @@ class Game:
         sample_world(self._work, np.int64(seat), np.uint64(seed), np.int64(index), dst)
         world = Game(dst, self.seed, self.hand_index, self.rules, list(self.strategies))
         world.sampled_for = seat
+        world.match_totals = self.match_totals
         return world
 
     def to_json(self) -> str:
