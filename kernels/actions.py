@@ -156,6 +156,24 @@ def _build_tables():
         nfaces[i] = len(nz)
         faces[i, :len(nz)] = nz
         counts[i, :len(nz)] = cnt[i, nz]
+    # the fast fit test of legal_actions: per row, bit masks of the group's faces it
+    # needs once and twice (a set: bit s for suit s; a sequence: bit r for rank r) and
+    # the one face outside the group (its wild: a joker or another suit's 2), or -1
+    need1 = np.zeros(k, np.int32)
+    need2 = np.zeros(k, np.int32)
+    wild = np.full(k, -1, np.int8)
+    for i in range(k):
+        g = group[i]
+        for f in np.flatnonzero(cnt[i]):
+            in_group = (f < 52 and f % 13 == g) if g < 13 else (f < 52 and f // 13 == g - 13)
+            if in_group:
+                bit = 1 << (f // 13 if g < 13 else f % 13)
+                need1[i] |= bit
+                if cnt[i, f] >= 2:
+                    need2[i] |= bit
+            else:
+                assert wild[i] < 0 and cnt[i, f] == 1, "one wild outside the group"
+                wild[i] = f
     rng = np.random.RandomState(20261201)
     zob = rng.randint(1, 2**62, size=N_COUNT, dtype=np.int64).astype(np.uint64) * np.uint64(3)
     with np.errstate(over="ignore"):
@@ -163,7 +181,8 @@ def _build_tables():
     order = np.argsort(keys, kind="stable")
     skeys = keys[order]
     assert len(np.unique(skeys)) == k, "meld table keys collide"
-    return cnt, n_sets, start, faces, counts, nfaces, zob, skeys, order.astype(np.int32)
+    return (cnt, n_sets, start, faces, counts, nfaces, zob, skeys, order.astype(np.int32),
+            need1, need2, wild)
 
 
 def _set_rank(row):
@@ -182,7 +201,7 @@ def _seq_suit(row):
 
 
 (MELD_CNT, N_SET_MELDS, MELD_GROUP_START, MELD_FACES, MELD_FACE_COUNTS, MELD_NFACES,
- MELD_ZOBRIST, MELD_KEYS, MELD_KEY_ROW) = _build_tables()
+ MELD_ZOBRIST, MELD_KEYS, MELD_KEY_ROW, MELD_NEED1, MELD_NEED2, MELD_WILD) = _build_tables()
 N_MELDS = MELD_CNT.shape[0]
 
 # ---------------------------------------------------------------- action ids
@@ -520,24 +539,24 @@ def legal_actions(work, out):
                 out[n] = A_LAYOFF + N_COUNT * mi + c
                 n += 1
     for grp in range(17):
-        # every valid meld has two naturals of its rank (set) or suit (sequence)
+        # the hand's cards of the group as bit masks (held once, held twice)
         nat = 0
-        if grp < 13:
-            for s in range(4):
-                nat += hc[13 * s + grp]
-        else:
-            base = 13 * (grp - 13)
-            for r in range(13):
-                nat += hc[base + r]
+        have1 = 0
+        have2 = 0
+        for j in range(4 if grp < 13 else 13):
+            f = 13 * j + grp if grp < 13 else 13 * (grp - 13) + j
+            nat += hc[f]
+            if hc[f] >= 1:
+                have1 |= 1 << j
+            if hc[f] >= 2:
+                have2 |= 1 << j
         if nat < 2:
-            continue
+            continue      # every valid meld has two naturals of its rank (set) or suit (sequence)
         for row in range(MELD_GROUP_START[grp], MELD_GROUP_START[grp + 1]):
-            fits = True
-            for j in range(MELD_NFACES[row]):
-                if hc[MELD_FACES[row, j]] < MELD_FACE_COUNTS[row, j]:
-                    fits = False
-                    break
-            if not fits:
+            if (MELD_NEED1[row] & ~have1) != 0 or (MELD_NEED2[row] & ~have2) != 0:
+                continue
+            w = MELD_WILD[row]
+            if w >= 0 and hc[w] == 0:
                 continue
             meld_sel(row, sel)
             code, kind, nw = can_create(st, rv, team, seat, sel)
