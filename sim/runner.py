@@ -409,13 +409,34 @@ def _check_bool(name: str, value) -> bool:
     return bool(value)
 
 
-def _resolve_strategies(strategies) -> tuple:
+def _resolve_seats(strategies) -> tuple:
+    """``(names, kinds, params, pythons)`` of a strategy assignment: the seats' names,
+    policy kinds (``int64[4]``) and parameter rows (``float64[4, N_PARAMS]``) for
+    the kernels, and per seat its :class:`sim.pystrategy.PythonStrategy` (None
+    for a built-in strategy)."""
     specs = _strategies.seat_specs(strategies)
-    resolved = [_strategies.resolve(s) for s in specs]
+    resolved = [_strategies.resolve_seat(s) for s in specs]
     names = [r[0] for r in resolved]
     kinds = np.array([r[1] for r in resolved], np.int64)
     params = np.ascontiguousarray(np.stack([r[2] for r in resolved]), np.float64)
+    return names, kinds, params, tuple(r[3] for r in resolved)
+
+
+def _resolve_strategies(strategies, who: str | None = None) -> tuple:
+    """``(names, kinds, params)`` of an assignment of built-in strategies only;
+    a Python strategy is refused (ValueError naming ``who``)."""
+    names, kinds, params, pythons = _resolve_seats(strategies)
+    for name, py in zip(names, pythons):
+        if py is not None:
+            raise ValueError(f"{who or 'strategies'}: {name!r} is a Python strategy; this "
+                             "takes built-in strategies only")
     return names, kinds, params
+
+
+def python_sources(names: Sequence, pythons: Sequence) -> dict:
+    """``{spec: source digest}`` of the Python strategies of a run's seats (empty
+    seats left out), for its configuration and identity."""
+    return {n: p.digest for n, p in zip(names, pythons) if p is not None and n is not None}
 
 
 def seat_names(names: Sequence, rules: Rules) -> list:
@@ -432,7 +453,7 @@ def _max_threads() -> int:
 # ---------------------------------------------------------------- kernels
 def _kernel(name: str = "simulate_range"):
     from kernels import game
-    return getattr(game, name)
+    return getattr(game, "new_hand" if name == "step" else name)
 
 
 def kernels_cached(kernel: str = "simulate_range") -> bool | None:
@@ -465,7 +486,9 @@ def prepare_kernels(threads: int | None = None, kernel: str = "simulate_range") 
     threads : int, optional
         Numba threads to use (default: all).
     kernel : str
-        ``"simulate_range"`` (hand runs) or ``"simulate_hands"`` (match runs).
+        ``"simulate_range"`` (hand runs), ``"simulate_hands"`` (match runs) or
+        ``"step"`` (the step kernels of :class:`sim.game.Game`, for hand runs with
+        a Python strategy).
 
     Returns
     -------
@@ -482,7 +505,15 @@ def prepare_kernels(threads: int | None = None, kernel: str = "simulate_range") 
     try:
         _, kinds, params = _resolve_strategies(_strategies.HEURISTIC.name)
         out = np.zeros((1, L.N_REC), np.int32)
-        if kernel == "simulate_range":
+        if kernel == "step":
+            from .game import Game
+            g = Game.new(0, 0)
+            for _ in range(3):                  # a turn of decisions as a Python seat makes
+                g.observation(g.current_seat)
+                g.apply(g.legal_actions()[0])
+            g._play_python()
+            g._record()
+        elif kernel == "simulate_range":
             fn(np.uint64(0), np.int64(0), np.int64(1), Rules().to_vector(), kinds, params,
                np.int64(0), out)
         else:
@@ -648,6 +679,16 @@ def _open_out(out: Path, config: dict, overwrite: bool, kind: str = "hands") -> 
                                                             config.get("strategies") or []))
                      if x != y]
             shown[shown.index("strategies")] = f"strategies of seat {', '.join(seats)}"
+        if "strategy_sources" in shown:
+            was, now = old.get("strategy_sources") or {}, config.get("strategy_sources") or {}
+            edited = sorted(n for n in set(was) & set(now) if was[n] != now[n])
+            i = shown.index("strategy_sources")
+            if edited:
+                shown[i] = (f"the source of the Python strategy {edited[0]!r}, which changed "
+                            f"since the run began: digest {was[edited[0]]}, now "
+                            f"{now[edited[0]]}")
+            else:
+                del shown[i]
         raise ValueError(f"out: {where!r} holds a different run (differs in: "
                          f"{'; '.join(shown)}); use another directory or overwrite (--overwrite)")
     if manifest["versions"].get("burraco_sim") != __version__:
@@ -789,6 +830,45 @@ class MatchWork(HandWork):
         return block.records, block, [matches, hands]
 
 
+@dataclass(frozen=True, eq=False)
+class PythonHandWork(HandWork):
+    """A shard of a hand run in which some seat plays a Python strategy
+    (:mod:`sim.pystrategy`): every hand is played through :class:`sim.game.Game`
+    in this process, the Python seats through their ``choose``, the built-in
+    seats a turn per kernel call; the records and files are those of
+    :class:`HandWork`.
+
+    ``players`` holds a :class:`sim.pystrategy.Player` per Python seat (None
+    for a built-in one), made once per run: its ``reset`` is called at the
+    start of every hand.
+    """
+
+    players: tuple = ()
+    kernel = "step"
+
+    def run(self, a: int, b: int, on_progress=None) -> tuple:
+        """``(records, None)`` of the shard; ``on_progress(1)`` after each hand.
+
+        Raises
+        ------
+        sim.pystrategy.StrategyError
+            A Python strategy raised, returned no action id or an illegal one
+            (naming the seat, the hand, the action and the rule it breaks).
+        """
+        from .game import Game
+        rec = np.zeros((b - a, L.N_REC), np.int32)
+        names, players, work = list(self.names), list(self.players), None
+        for i in range(a, b):
+            game = Game._deal(self.seed, i, self.rules, -1, self.kinds, self.params, names,
+                              players, self.debug, log=(0, 0), work=work)
+            work = game._work
+            game._play_python()
+            _kernel("record")(work, rec[i - a])
+            if on_progress is not None:
+                on_progress(1)
+        return rec, None
+
+
 def _write_tables(tables: list, files: list, meta: dict) -> None:
     for table, path in zip(tables, files):
         path.parent.mkdir(exist_ok=True)
@@ -846,6 +926,7 @@ class _Options:
     names: list
     kinds: np.ndarray
     params: np.ndarray
+    pythons: tuple
     rules: Rules
     threads: int
     progress: bool
@@ -863,10 +944,11 @@ def _options(seed, strategies, rules, threads, progress, debug, overwrite, retur
              callback, out, executor, scheduler, workers) -> _Options:
     """Validate the arguments shared by :func:`simulate` and :func:`simulate_matches`."""
     seed = check_int("seed", seed, 0, 2**64 - 1)
-    names, kinds, params = _resolve_strategies(strategies)
+    names, kinds, params, pythons = _resolve_seats(strategies)
     rules = rules_or_default(rules)
     rules.check_supported()
     names = seat_names(names, rules)
+    pythons = tuple(p if n is not None else None for n, p in zip(names, pythons))
     max_threads = _max_threads()
     threads_given = threads
     threads = max_threads if threads is None else check_int("threads", threads, 1, max_threads)
@@ -888,9 +970,17 @@ def _options(seed, strategies, rules, threads, progress, debug, overwrite, retur
     workers = 2 if workers is None else check_int("workers", workers, 1, 1024)
     if executor == "dask" and threads_given is None:
         threads = 1                  # one Numba thread per Dask task: workers share the cores
-    return _Options(seed, names, kinds, params, rules, threads, progress, debug, overwrite,
+    if executor == "dask" and any(p is not None for p in pythons):
+        raise ValueError(f"executor 'dask': the Python strategy {_first_python(names, pythons)!r} "
+                         "plays in this process only; use executor 'local'")
+    return _Options(seed, names, kinds, params, pythons, rules, threads, progress, debug, overwrite,
                     return_frame, callback, Path(out) if out is not None else None, executor,
                     scheduler, workers)
+
+
+def _first_python(names, pythons) -> str | None:
+    """The name of the first seat that plays a Python strategy, or None."""
+    return next((n for n, p in zip(names, pythons) if p is not None), None)
 
 
 def _run(work: HandWork, total: int, config: dict, o: _Options) -> dict | None:
@@ -1144,7 +1234,13 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
                  callback, out, executor, scheduler, workers)
     config = {"hands": hands, "seed": o.seed, "strategies": o.names, "rules": o.rules.to_dict(),
               "shard_size": shard_size}
-    work = HandWork(o.seed, o.rules, o.kinds, o.params, o.debug, "", tuple(o.names))
+    if _first_python(o.names, o.pythons) is None:
+        work = HandWork(o.seed, o.rules, o.kinds, o.params, o.debug, "", tuple(o.names))
+    else:
+        config["strategy_sources"] = python_sources(o.names, o.pythons)
+        players = tuple(p.player() if p is not None else None for p in o.pythons)
+        work = PythonHandWork(o.seed, o.rules, o.kinds, o.params, o.debug, "", tuple(o.names),
+                              players)
     tables = _run(work, hands, config, o)
     if tables is None:
         return None
@@ -1228,6 +1324,10 @@ def simulate_matches(matches: int, seed: int, strategies: str | Sequence[str] = 
         check_int("shard_size", shard_size, 1, MAX_MATCHES)
     o = _options(seed, strategies, rules, threads, progress, debug, overwrite, return_frame,
                  callback, out, executor, scheduler, workers)
+    if _first_python(o.names, o.pythons) is not None:
+        raise ValueError(f"simulate_matches: the Python strategy "
+                         f"{_first_python(o.names, o.pythons)!r} plays hand runs only "
+                         "(sim.simulate, burraco simulate --hands), not match runs")
     if o.rules.num_players == 3 and o.rules.three_player_mode == "solo_18":
         try:                    # R63: the match may switch to individual_3x11 hands
             o.rules.replace(three_player_mode="individual_3x11")
