@@ -20,6 +20,7 @@ rule set; see :mod:`kernels.actions` and ``docs/step_api.md``)::
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import re
 import zlib
@@ -39,10 +40,12 @@ from . import notation
 from ._cards import check_int, rules_or_default
 from .rules import Rules
 
-__all__ = ["Game", "Observation", "N_ACTIONS", "PHASES", "action_reason"]
+__all__ = ["Game", "Observation", "N_ACTIONS", "PHASES", "action_reason", "action_kind",
+           "action_faces", "action_meld", "A_DRAW", "A_TAKE", "A_END_MELD"]
 
 N_ACTIONS = KA.N_ACTIONS
 PHASES = KA.PHASES
+A_DRAW, A_TAKE, A_END_MELD = KA.A_DRAW, KA.A_TAKE, KA.A_END_MELD
 FORMAT = 1                  # to_json's format number
 EV_ROWS = 4096              # event log of a game (rows, card slots): a hand uses a few hundred
 EV_CARDS = 16384
@@ -74,6 +77,64 @@ def action_reason(code: int) -> str:
 def _kernels():
     from kernels import game as KG
     return KG
+
+
+def action_kind(action: int) -> str:
+    """What an action id does, without a game: ``"draw"``, ``"take"``, ``"end"``,
+    ``"discard"``, ``"lay_off"`` or ``"meld"`` (a new meld).
+
+    Raises
+    ------
+    ValueError
+        ``action`` is not an id of the action space.
+    """
+    a = _action_id(action)
+    if a <= KA.A_END_MELD:
+        return ("draw", "take", "end")[a]
+    if a < KA.A_LAYOFF:
+        return "discard"
+    return "lay_off" if a < KA.A_CREATE else "meld"
+
+
+def action_faces(action: int) -> tuple:
+    """The card faces an action moves (0..51 ``13*suit + rank``, rank 0 the ace;
+    52 a joker): the discarded or laid-off card's face, a new meld's faces in
+    reading order; ``()`` for draw, take and end.
+
+    Raises
+    ------
+    ValueError
+        ``action`` is not an id of the action space.
+    """
+    a = _action_id(action)
+    kind = action_kind(a)
+    if kind == "discard":
+        return (a - KA.A_DISCARD,)
+    if kind == "lay_off":
+        return ((a - KA.A_LAYOFF) % N_COUNT,)
+    if kind == "meld":
+        return _create_faces(a - KA.A_CREATE)
+    return ()
+
+
+@functools.lru_cache(maxsize=None)
+def _create_faces(row: int) -> tuple:
+    """The faces of row ``row`` of the meld table, in reading order."""
+    return tuple(_meld_faces(KA.MELD_CNT[row]))
+
+
+def action_meld(action: int) -> int | None:
+    """The index of the own side's meld a lay-off goes on (as
+    ``Observation.melds[...]["index"]``); None for any other action."""
+    a = _action_id(action)
+    return (a - KA.A_LAYOFF) // N_COUNT if action_kind(a) == "lay_off" else None
+
+
+def _action_id(action) -> int:
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) \
+            or not 0 <= action < N_ACTIONS:
+        raise ValueError(f"action: {action!r} is not an action id (0..{N_ACTIONS - 1})")
+    return int(action)
 
 
 def _random_seed(seed: int, hand_index: int, seat: int) -> int:
@@ -113,18 +174,19 @@ _CREATE_ROW = None
 _CARD_TEXT = tuple(notation.format_card(c) for c in range(108))   # card id -> text
 _CARD_FACE = tuple(int(CIDX[c]) for c in range(108))              # card id -> face
 _FACE_TEXT = tuple(_face_text(f) for f in range(N_COUNT))         # face -> text
-_MELD_TEXTS: dict = {}                  # a meld's counts (bytes) -> its cards in reading order
+_MELD_CARDS: dict = {}         # a meld's counts (bytes) -> (texts, faces) in reading order
 
 
-def _meld_texts(cnt) -> tuple:
-    """The texts of a meld's cards in reading order (:func:`_meld_faces`), cached."""
+def _meld_cards(cnt) -> tuple:
+    """``(texts, faces)`` of a meld's cards in reading order (:func:`_meld_faces`), cached."""
     key = cnt.tobytes()
-    texts = _MELD_TEXTS.get(key)
-    if texts is None:
-        if len(_MELD_TEXTS) > 200_000:
-            _MELD_TEXTS.clear()
-        texts = _MELD_TEXTS[key] = tuple(_FACE_TEXT[f] for f in _meld_faces(cnt))
-    return texts
+    cards = _MELD_CARDS.get(key)
+    if cards is None:
+        if len(_MELD_CARDS) > 200_000:
+            _MELD_CARDS.clear()
+        faces = tuple(_meld_faces(cnt))
+        cards = _MELD_CARDS[key] = (tuple(_FACE_TEXT[f] for f in faces), faces)
+    return cards
 
 
 def _create_rows() -> dict:
@@ -159,9 +221,9 @@ class Observation:
     hand : tuple of str
         The seat's own hand, in hand order.
     melds : tuple of dict
-        Every meld on the table: ``{"team", "index", "cards", "kind", "wilds"}``
-        (``index`` is the meld's number on its side's table, the one lay-off
-        actions name).
+        Every meld on the table: ``{"team", "index", "cards", "faces", "kind",
+        "wilds"}`` (``index`` is the meld's number on its side's table, the one
+        lay-off actions name; ``cards`` and ``faces`` in reading order).
     pile : tuple of str
         The whole discard pile, bottom first (R11).
     hand_sizes : tuple of int
@@ -708,8 +770,8 @@ class Game:
                 continue
             info = st.minfo[t, :nm[t]].tolist()
             for mi in range(nm[t]):
-                melds.append({"team": t, "index": mi,
-                              "cards": list(_meld_texts(st.mcnt[t, mi])),
+                texts, faces = _meld_cards(st.mcnt[t, mi])
+                melds.append({"team": t, "index": mi, "cards": list(texts), "faces": list(faces),
                               "kind": "set" if info[mi][KS.MI_KIND] == KM.KIND_SET
                               else "sequence",
                               "wilds": info[mi][KS.MI_NWILD]})

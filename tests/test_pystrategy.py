@@ -289,15 +289,21 @@ def test_module_spec_from_the_path_and_the_working_directory(tmp_path, monkeypat
     sys.modules.pop("wd_strats", None)
 
 
-def test_a_python_strategy_sees_only_its_observation(strat_module):
+EXAMPLE = str(ROOT / "docs" / "examples" / "pile_taker.py")
+
+
+@pytest.mark.parametrize("name", ["PileFirst", "PileTaker"])
+def test_a_python_strategy_sees_only_its_observation(strat_module, name):
     """Before every decision of the Python seats, the cards they cannot see are dealt
-    again in a copy: the observation and the decision stay the same (R11)."""
-    m = strat_module
+    again in a copy: the observation and the decision stay the same (R11). PileTaker is
+    the example of docs/strategies.md and the notebook."""
+    cls = getattr(strat_module, name) if name == "PileFirst" else PS.load(
+        f"{EXAMPLE}:PileTaker").target
     gen = np.random.default_rng(13)
     compared = 0
     for hand in range(25):
-        players = {0: m.PileFirst(), 2: m.PileFirst()}
-        g = Game.new(21, hand, strategies=[m.PileFirst, "heuristic", m.PileFirst, "heuristic"])
+        players = {0: cls(), 2: cls()}
+        g = Game.new(21, hand, strategies=[cls, "heuristic", cls, "heuristic"])
         for s, p in players.items():
             p.reset(seat=s, rules=g.rules)
         while not g.is_over:
@@ -315,6 +321,34 @@ def test_a_python_strategy_sees_only_its_observation(strat_module):
             else:
                 g.apply(g.choose())
     assert compared > 500
+
+
+def test_the_example_strategy_plays_sensibly():
+    """docs/examples/pile_taker.py beats random by far and loses little to expert."""
+    spec = f"{EXAMPLE}:PileTaker"
+    assert sim.compare(spec, "random", hands=40, seed=3).iloc[0].ci95_low > 200
+    df = sim.simulate(60, 4, strategies=[spec, "expert", spec, "expert"])
+    assert (df["error"] == 0).all() and (df["end_reason"] == "closed").mean() > 0.9
+    assert df["pile_pickups_t0"].mean() > 3 and df["melds_t0"].mean() > 3
+
+
+def test_action_helpers():
+    from sim.game import A_DRAW, A_END_MELD, A_TAKE, action_faces, action_kind, action_meld
+    g = Game.new(1, 0)
+    assert [action_kind(a) for a in (A_DRAW, A_TAKE, A_END_MELD)] == ["draw", "take", "end"]
+    assert action_kind(3) == "discard" and action_faces(3 + 13 * 2 + 9) == (35,)   # 10♥
+    lay = g.action_from_text("lay off 10♥ on meld 2")
+    assert (action_kind(lay), action_faces(lay), action_meld(lay)) == ("lay_off", (35,), 2)
+    meld = g.action_from_text("meld 7♥ 8♥ 9♥")
+    assert action_kind(meld) == "meld" and action_faces(meld) == (32, 33, 34)
+    assert action_meld(meld) is None and action_faces(A_TAKE) == ()
+    with pytest.raises(ValueError, match="not an action id"):
+        action_kind(sim.game.N_ACTIONS)
+    # a meld's faces in the observation, in reading order as its cards
+    while not g.is_over and not g.observation(0).melds:
+        g.apply(g.choose())
+    m = g.observation(0).melds[0]
+    assert [sim.game._FACE_TEXT[f] for f in m["faces"]] == m["cards"]
 
 
 def test_errors_are_one_line_value_errors(strat_file):
