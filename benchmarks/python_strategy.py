@@ -9,7 +9,8 @@ untimed warm-up that compiles or loads the kernels:
 * the built-in ``heuristic`` on every seat (the parallel batch kernel), on 1
   thread and on all threads;
 * a trivial Python strategy (``FirstLegal``: the first legal action) on every
-  seat, and on seats 0 and 2 with ``heuristic`` on 1 and 3;
+  seat (in this process, and in one worker process per core), and on seats 0
+  and 2 with ``heuristic`` on 1 and 3;
 * the small strategy of docs/examples/pile_taker.py (``PileTaker``) on seats 0
   and 2 against ``expert``;
 
@@ -99,6 +100,8 @@ def main(argv=None):
         "heuristic", threads)
     first = counted(FirstLegal)
     row("Python FirstLegal, every seat", args.hands, first)
+    row(f"Python FirstLegal, every seat, {threads} worker processes (threads={threads})",
+        args.hands, first, threads)
     row("Python FirstLegal on seats 0, 2; heuristic on 1, 3", args.hands,
         [first, "heuristic", first, "heuristic"])
     taker = counted(pile_taker())

@@ -143,7 +143,9 @@ def _paired_options(p: argparse.ArgumentParser, hands_help: str) -> None:
     p.add_argument("--hands", type=_count, required=True, metavar="N", help=hands_help)
     p.add_argument("--seed", type=int, required=True, metavar="S", help="run seed")
     _rules_options(p)
-    p.add_argument("--threads", type=int, metavar="T", help="Numba threads (default: all cores)")
+    p.add_argument("--threads", type=int, metavar="T",
+                   help="Numba threads (default: all cores); with a Python strategy, worker "
+                        "processes that play its hands (default 1)")
     p.add_argument("--quiet", action="store_true", help="no progress output on stderr")
 
 
@@ -200,7 +202,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "with --matches, matches per shard (default 1000000 // "
                         "max-hands-per-match)")
     p.add_argument("--threads", type=int, metavar="T",
-                   help="Numba threads (default: all cores)")
+                   help="Numba threads (default: all cores); with a Python strategy, worker "
+                        "processes that play its hands (default 1: this process)")
     _rules_options(p)
     p.add_argument("--overwrite", action="store_true",
                    help="replace the run in DIR instead of resuming or refusing: its manifest "

@@ -833,28 +833,40 @@ class MatchWork(HandWork):
 @dataclass(frozen=True, eq=False)
 class PythonHandWork(HandWork):
     """A shard of a hand run in which some seat plays a Python strategy
-    (:mod:`sim.pystrategy`): every hand is played through :class:`sim.game.Game`
-    in this process, the Python seats through their ``choose``, the built-in
-    seats a turn per kernel call; the records and files are those of
-    :class:`HandWork`.
+    (:mod:`sim.pystrategy`): every hand is played through :class:`sim.game.Game`,
+    the Python seats through their ``choose``, the built-in seats a turn per
+    kernel call; the records and files are those of :class:`HandWork`.
 
     ``players`` holds a :class:`sim.pystrategy.Player` per Python seat (None
     for a built-in one), made once per run: its ``reset`` is called at the
-    start of every hand.
+    start of every hand.  With ``processes`` > 1 the hands of a shard are
+    played in that many forked worker processes (each with its own copy of
+    the strategy objects), in chunks, and put back in hand order: the same
+    records as one process, provided a strategy decides from what ``reset``
+    and ``choose`` give it.
     """
 
     players: tuple = ()
+    processes: int = 1
     kernel = "step"
 
     def run(self, a: int, b: int, on_progress=None) -> tuple:
-        """``(records, None)`` of the shard; ``on_progress(1)`` after each hand.
+        """``(records, None)`` of the shard; ``on_progress(hands)`` after each hand
+        (after each chunk with worker processes).
 
         Raises
         ------
         sim.pystrategy.StrategyError
             A Python strategy raised, returned no action id or an illegal one
-            (naming the seat, the hand, the action and the rule it breaks).
+            (naming the seat, the hand, the action and the rule it breaks): the
+            first such hand in hand order.
         """
+        if self.processes > 1 and b - a >= 2 * self.processes and _can_fork():
+            return _play_forked(self, a, b, on_progress), None
+        return self.play(a, b, on_progress), None
+
+    def play(self, a: int, b: int, on_progress=None) -> np.ndarray:
+        """The records of hands ``[a, b)``, played in this process."""
         from .game import Game
         rec = np.zeros((b - a, L.N_REC), np.int32)
         names, players, work = list(self.names), list(self.players), None
@@ -866,7 +878,52 @@ class PythonHandWork(HandWork):
             _kernel("record")(work, rec[i - a])
             if on_progress is not None:
                 on_progress(1)
-        return rec, None
+        return rec
+
+
+def _can_fork() -> bool:
+    import multiprocessing
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+_FORKED: PythonHandWork | None = None     # the work forked workers play (set before forking)
+
+
+def _forked_init() -> None:
+    """A worker leaves Ctrl-C and SIGTERM to the parent, which ends the pool."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _forked_chunk(bounds: tuple) -> tuple:
+    a, b = bounds
+    return a, _FORKED.play(a, b)
+
+
+def _play_forked(work: PythonHandWork, a: int, b: int, on_progress=None) -> np.ndarray:
+    """:meth:`PythonHandWork.play` of ``[a, b)`` in ``work.processes`` forked processes,
+    in chunks of at most 64 hands, records in hand order."""
+    global _FORKED
+    import multiprocessing
+    chunk = max(1, min(64, (b - a) // (4 * work.processes)))
+    bounds = [(c, min(b, c + chunk)) for c in range(a, b, chunk)]
+    rec = np.zeros((b - a, L.N_REC), np.int32)
+    _FORKED = work
+    pool = multiprocessing.get_context("fork").Pool(work.processes, initializer=_forked_init)
+    try:
+        for c, block in pool.imap(_forked_chunk, bounds):
+            rec[c - a:c - a + block.shape[0]] = block
+            if on_progress is not None:
+                on_progress(block.shape[0])
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+        _FORKED = None
+    return rec
 
 
 def _write_tables(tables: list, files: list, meta: dict) -> None:
@@ -1164,11 +1221,17 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
         same deals an uninterrupted run of ``hands`` would play).
     seed : int
         Run seed, ``0 <= seed < 2**64``; hand i is determined by (seed, i).
-    strategies : str, sequence of 4 str, or dict
+    strategies : str, sequence of 4, or dict
         One strategy spec (``"name"`` or ``"name:param=value,..."``, see
         :mod:`sim.strategies`) for every seat, one per seat 0..3, or a dict
         such as ``{"team0": spec, "team1": spec}``
-        (:func:`sim.strategies.seat_specs`).
+        (:func:`sim.strategies.seat_specs`).  A spec may also be a Python
+        strategy (:mod:`sim.pystrategy`, docs/strategies.md): ``"FILE.py:CLASS"``,
+        ``"MODULE:CLASS"``, a class or an object with ``choose(observation,
+        legal_actions)``; its hands are played through :class:`sim.game.Game`
+        (:class:`PythonHandWork`), the records are the same kind, the
+        manifest's ``strategy_sources`` holds the digest of each Python
+        strategy's source (part of the run id).
     rules : Rules, str, dict or None
         Rule set, preset name or option dict; default ``Rules()``.
     out : str or os.PathLike, optional
@@ -1180,6 +1243,9 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
         Hands per shard (default: the run's when resuming, else 100,000).
     threads : int, optional
         Numba threads, 1 .. ``numba.config.NUMBA_NUM_THREADS`` (default all).
+        With a Python strategy on some seat: worker processes that play the
+        shard's hands (forked, each with its own copy of the strategy
+        objects; default 1, this process).
     progress : bool
         On stderr: say when the kernels are being compiled (first run) and
         show a tqdm progress bar (hands, hands/s), updated after each kernel
@@ -1219,7 +1285,9 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
     ------
     ValueError
         An invalid argument (the message names it), rules the engine does
-        not support (:meth:`Rules.check_supported`), or an output directory
+        not support (:meth:`Rules.check_supported`), a Python strategy that
+        does not load or breaks a rule (:class:`sim.pystrategy.StrategyError`:
+        the seat, the hand, the action and the rule), or an output directory
         that holds a different run (a match run included), more hands than
         ``hands``, stray files in ``out/hands``, a damaged manifest, or only
         foreign files; :class:`sim.lock.LockedError` if another process
@@ -1240,7 +1308,7 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
         config["strategy_sources"] = python_sources(o.names, o.pythons)
         players = tuple(p.player() if p is not None else None for p in o.pythons)
         work = PythonHandWork(o.seed, o.rules, o.kinds, o.params, o.debug, "", tuple(o.names),
-                              players)
+                              players, 1 if threads is None else o.threads)
     tables = _run(work, hands, config, o)
     if tables is None:
         return None

@@ -250,6 +250,22 @@ def test_builtin_seats_in_a_python_run_play_as_in_a_builtin_run(strat_module):
     assert df["score_t0"].mean() > df["score_t1"].mean()         # the heuristic side wins
 
 
+@pytest.mark.skipif(sim.runner._max_threads() < 2 or not sim.runner._can_fork(),
+                    reason="needs 2 threads and fork")
+def test_worker_processes_give_the_records_of_one_process(strat_file, tmp_path):
+    specs = [f"{strat_file}:PileFirst", "expert", f"{strat_file}:Seeded", "random"]
+    one = sim.simulate(70, 12, strategies=specs)
+    seen = []
+    two = sim.simulate(70, 12, strategies=specs, threads=2, shard_size=40, out=tmp_path / "r",
+                       callback=lambda shard: seen.append((shard.start, shard.stop)))
+    pd.testing.assert_frame_equal(one, two)
+    assert seen == [(0, 40), (40, 70)]
+    per = sim.compare_hands(specs[0], "expert", 20, 3, threads=2)
+    assert per.equals(sim.compare_hands(specs[0], "expert", 20, 3))
+    with pytest.raises(PS.StrategyError, match=r"hand 0 \(turn 1\): action 2"):
+        sim.simulate(30, 1, strategies=f"{strat_file}:Illegal", threads=2)
+
+
 def test_reset_gets_seat_rules_hand_and_seed(strat_module):
     m = strat_module
     shared = m.Recorder()
