@@ -474,7 +474,8 @@ class Game:
             if n > KW.W_EV_CARDS else -1
         if n != int(d["words"]) or n != expected:
             raise ValueError(f"game: buffer has {n} words, expected "
-                             f"{KW.work_words(EV_ROWS, EV_CARDS)} (another version?)")
+                             f"{expected if expected > 0 else KW.work_words(EV_ROWS, EV_CARDS)} "
+                             "(another version?)")
         r = rules_or_default(d["rules"])
         return cls(work, int(d["seed"]), int(d["hand_index"]), r, list(d["strategies"]))
 

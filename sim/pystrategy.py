@@ -11,7 +11,7 @@ every hand with the keywords it names among::
     hand_index   the hand's index in the run
     random_seed  an int for the strategy's own random choices: a hash of the
                  run seed, the hand and the seat, different for every hand
-                 and seat and telling nothing of the deal
+                 and seat (not the deal's random stream)
 
 (``reset(**kw)`` gets them all; ``reset()`` none).  Such a strategy is named,
 wherever a strategy spec is accepted, by a spec string:
@@ -109,7 +109,7 @@ class PythonStrategy:
     target: object
     is_class: bool
 
-    def player(self, seat: int | None = None) -> "Player":
+    def player(self) -> "Player":
         """A :class:`Player` for one seat: a new instance for a class, the
         instance itself otherwise.
 
@@ -177,7 +177,7 @@ def _reset_keywords(spec: str, reset) -> tuple:
 
 def random_seed(run_seed: int, hand_index: int, seat: int) -> int:
     """The ``random_seed`` that ``reset`` gets: 63 bits of a hash of the run seed,
-    the hand and the seat (so it tells nothing of the deal)."""
+    the hand and the seat (not the deal's random stream)."""
     h = hashlib.blake2b(f"burraco-python-strategy:{run_seed}:{hand_index}:{seat}".encode(),
                         digest_size=8).digest()
     return int.from_bytes(h, "little") >> 1
