@@ -50,6 +50,8 @@ from dataclasses import dataclass
 __all__ = ["PythonStrategy", "StrategyError", "is_python_spec", "load", "as_python",
            "RESET_KEYWORDS"]
 
+_SIM_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
 #: The keywords ``reset`` may take.
 RESET_KEYWORDS = ("seat", "rules", "hand_index", "random_seed")
 
@@ -188,9 +190,9 @@ def _exc_text(exc: BaseException) -> str:
     text = " ".join(str(exc).split())
     where = ""
     tb = traceback.extract_tb(exc.__traceback__) if exc.__traceback__ else []
-    if tb:
-        frame = tb[-1]
-        where = f" (at {os.path.basename(frame.filename)}:{frame.lineno})"
+    own = [f for f in tb if not f.filename.startswith(_SIM_DIR)]   # the strategy's frames
+    if own:
+        where = f" (at {os.path.basename(own[-1].filename)}:{own[-1].lineno})"
     return f"{type(exc).__name__}{': ' + text if text else ''}{where}"
 
 
