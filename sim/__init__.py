@@ -26,6 +26,10 @@ sweep
 notation, melds, scoring, strategies
     Card text <-> ids, meld validity and lay-off, hand scoring, strategy
     registry.
+Game, pystrategy
+    A hand decision by decision (:mod:`sim.game`, docs/step_api.md);
+    strategies written in Python, any object with ``choose(observation,
+    legal_actions)`` (docs/strategies.md).
 
 ``import sim`` compiles nothing; :func:`simulate`, :mod:`sim.melds`,
 :mod:`sim.scoring` and the other heavier modules are imported on first use.
@@ -40,7 +44,8 @@ from .deal import Deal, deal
 from .rules import Rules
 
 _LAZY_MODULES = ("melds", "scoring", "runner", "dataset", "cli", "trace", "position",
-                 "comparison", "sweeps", "runs", "match", "rundir", "lock", "game", "positions")
+                 "comparison", "sweeps", "runs", "match", "rundir", "lock", "game", "positions",
+                 "pystrategy")
 _LAZY_ATTRS = {"simulate": "runner", "summarize": "runner", "Summary": "runner",
                "simulate_matches": "runner", "MatchSummary": "runner",
                "load_matches": "runs",

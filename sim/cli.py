@@ -28,6 +28,7 @@ examples:
   burraco simulate --hands 100000 --seed 2 --out runs/teams \\
       --team0 heuristic:pile_threshold=3 --team1 heuristic
   burraco compare heuristic random --hands 20000 --seed 1
+  burraco compare my_strategy.py:PileTaker expert --hands 500 --seed 1   # a Python strategy
   burraco compare heuristic:pile_threshold=3 heuristic --hands 200000 --seed 5
   burraco sweep heuristic --param pile_threshold=0.5,1,2,3 --hands 20000 --seed 1 \\
       --out runs/sweep-pile
@@ -142,7 +143,9 @@ def _paired_options(p: argparse.ArgumentParser, hands_help: str) -> None:
     p.add_argument("--hands", type=_count, required=True, metavar="N", help=hands_help)
     p.add_argument("--seed", type=int, required=True, metavar="S", help="run seed")
     _rules_options(p)
-    p.add_argument("--threads", type=int, metavar="T", help="Numba threads (default: all cores)")
+    p.add_argument("--threads", type=int, metavar="T",
+                   help="Numba threads (default: all cores); with a Python strategy, worker "
+                        "processes that play its hands (default 1)")
     p.add_argument("--quiet", action="store_true", help="no progress output on stderr")
 
 
@@ -189,7 +192,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "DIR/matches (match runs) and DIR/_manifest.json; an option left out "
                         "when resuming or extending the run in DIR is taken from its manifest")
     p.add_argument("--strategy", action="append", metavar="SPEC",
-                   help="strategy spec NAME or NAME:param=value,...; give it once for all seats "
+                   help="strategy spec NAME or NAME:param=value,..., or a Python strategy "
+                        "FILE.py:CLASS or MODULE:CLASS (docs/strategies.md; its hands play "
+                        "through sim.Game, about 100 hands/s); give it once for all seats "
                         "or 4 times for seats 0..3 (default: heuristic; see 'burraco strategies')")
     _team_options(p)
     p.add_argument("--shard-size", type=int, metavar="K",
@@ -197,7 +202,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "with --matches, matches per shard (default 1000000 // "
                         "max-hands-per-match)")
     p.add_argument("--threads", type=int, metavar="T",
-                   help="Numba threads (default: all cores)")
+                   help="Numba threads (default: all cores); with a Python strategy, worker "
+                        "processes that play its hands (default 1: this process)")
     _rules_options(p)
     p.add_argument("--overwrite", action="store_true",
                    help="replace the run in DIR instead of resuming or refusing: its manifest "
@@ -246,7 +252,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "mean score difference A - B per hand with its 95% interval, the share of "
                     "games won, the mean scores and the variance reduction of this design over "
                     "independent deals.")
-    p.add_argument("a", metavar="A", help="strategy spec of A (NAME or NAME:param=value,...)")
+    p.add_argument("a", metavar="A", help="strategy spec of A (NAME or NAME:param=value,..., or "
+                                          "a Python strategy FILE.py:CLASS or MODULE:CLASS)")
     p.add_argument("b", metavar="B", help="strategy spec of B")
     _paired_options(p, "number of deals; each is played twice (e.g. 200000 or 2e5)")
     p.add_argument("--format", choices=("text", "json"), default="text",
@@ -306,8 +313,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="without DIR: dealer seat, as in a match hand (its dealer column); "
                         "default: the deal's own random dealer")
     p.add_argument("--strategy", action="append", metavar="SPEC",
-                   help="without DIR: strategy spec, once for all seats or 4 times (default: "
-                        "heuristic)")
+                   help="without DIR: strategy spec (NAME, NAME:param=value,..., FILE.py:CLASS "
+                        "or MODULE:CLASS), once for all seats or 4 times (default: heuristic)")
     _team_options(p)
     _rules_options(p)
     p.add_argument("--format", choices=("text", "json"), default="text",
@@ -540,6 +547,8 @@ def _cmd_strategies(args: argparse.Namespace) -> int:
             rng = f" [{'whole ' if whole else ''}{lo:g}..{hi:g}]" if lo is not None else ""
             print(f"    {name} = {default:g}{rng}: {doc}")
     print("spec syntax: NAME or NAME:param=value,param=value")
+    print("Python strategies: FILE.py:CLASS or MODULE:CLASS, a class with "
+          "choose(observation, legal_actions) -> action (docs/strategies.md)")
     return 0
 
 

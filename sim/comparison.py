@@ -27,7 +27,7 @@ import pandas as pd
 from kernels import layout as L
 
 from ._cards import check_int, rules_or_default
-from .strategies import resolve
+from .strategies import name_of
 
 Z95 = 1.959963984540054          # two-sided 95% quantile of the normal distribution
 
@@ -85,14 +85,26 @@ def paired_rules(rules, who: str):
     return rules
 
 
+def _seat_value(value, spec: str):
+    """What a side's seats are given: the canonical spec of a built-in strategy, the
+    strategy itself (a Python spec, class or object) otherwise."""
+    from .pystrategy import is_python_spec
+    if isinstance(value, str) and not is_python_spec(value):
+        return spec
+    return value
+
+
 def compare_hands(a: str, b: str, hands: int, seed: int, rules=None,
                   threads: int | None = None, progress: bool = False) -> pd.DataFrame:
     """Play every deal twice, A and B swapping seats; one row per deal.
 
     Parameters
     ----------
-    a, b : str
-        Strategy specs (``"name"`` or ``"name:param=value,..."``).
+    a, b : str or object
+        Strategy specs (``"name"`` or ``"name:param=value,..."``), or Python
+        strategies (``"FILE.py:CLASS"``, ``"MODULE:CLASS"``, a class or an
+        object with ``choose``, :mod:`sim.pystrategy`; their deals are played
+        through :class:`sim.game.Game`, about a hundred hands a second).
     hands : int
         Number of deals, hands ``0 .. hands-1`` of ``seed``.
     seed : int
@@ -114,17 +126,17 @@ def compare_hands(a: str, b: str, hands: int, seed: int, rules=None,
     Raises
     ------
     ValueError
-        Unknown strategy or parameter, bad hands, seed or rules.
+        Unknown strategy or parameter, bad hands, seed or rules, a Python
+        strategy that does not load or chooses an illegal action
+        (:class:`sim.pystrategy.StrategyError`).
     """
-    spec_a, _, _ = resolve(a)
-    spec_b, _, _ = resolve(b)
+    spec_a, spec_b = name_of(a), name_of(b)
     hands = check_int("hands", hands, 1, 10**9)
     seed = check_int("seed", seed, 0, 2**64 - 1)
     rules = paired_rules(rules, "compare")
-    ax0, bx1 = _team_scores(hands, seed, [spec_a, spec_b, spec_a, spec_b], rules, threads,
-                            progress)
-    by0, ay1 = _team_scores(hands, seed, [spec_b, spec_a, spec_b, spec_a], rules, threads,
-                            progress)
+    a, b = _seat_value(a, spec_a), _seat_value(b, spec_b)
+    ax0, bx1 = _team_scores(hands, seed, [a, b, a, b], rules, threads, progress)
+    by0, ay1 = _team_scores(hands, seed, [b, a, b, a], rules, threads, progress)
     df = pd.DataFrame({"hand_index": np.arange(hands, dtype=np.int64),
                        "a_score_t0": ax0, "b_score_t1": bx1,
                        "b_score_t0": by0, "a_score_t1": ay1})
@@ -186,8 +198,9 @@ def compare(a: str, b: str, hands: int, seed: int, rules=None, threads: int | No
 
     Parameters
     ----------
-    a, b : str
-        Strategy specs (``"name"`` or ``"name:param=value,..."``).
+    a, b : str or object
+        Strategy specs (``"name"`` or ``"name:param=value,..."``), or Python
+        strategies (as :func:`compare_hands`).
     hands : int
         Number of deals (each is played twice).
     seed : int

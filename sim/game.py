@@ -20,6 +20,7 @@ rule set; see :mod:`kernels.actions` and ``docs/step_api.md``)::
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import re
 import zlib
@@ -39,10 +40,12 @@ from . import notation
 from ._cards import check_int, rules_or_default
 from .rules import Rules
 
-__all__ = ["Game", "Observation", "N_ACTIONS", "PHASES", "action_reason"]
+__all__ = ["Game", "Observation", "N_ACTIONS", "PHASES", "action_reason", "action_kind",
+           "action_faces", "action_meld", "A_DRAW", "A_TAKE", "A_END_MELD"]
 
 N_ACTIONS = KA.N_ACTIONS
 PHASES = KA.PHASES
+A_DRAW, A_TAKE, A_END_MELD = KA.A_DRAW, KA.A_TAKE, KA.A_END_MELD
 FORMAT = 1                  # to_json's format number
 EV_ROWS = 4096              # event log of a game (rows, card slots): a hand uses a few hundred
 EV_CARDS = 16384
@@ -76,6 +79,69 @@ def _kernels():
     return KG
 
 
+def action_kind(action: int) -> str:
+    """What an action id does, without a game: ``"draw"``, ``"take"``, ``"end"``,
+    ``"discard"``, ``"lay_off"`` or ``"meld"`` (a new meld).
+
+    Raises
+    ------
+    ValueError
+        ``action`` is not an id of the action space.
+    """
+    a = _action_id(action)
+    if a <= KA.A_END_MELD:
+        return ("draw", "take", "end")[a]
+    if a < KA.A_LAYOFF:
+        return "discard"
+    return "lay_off" if a < KA.A_CREATE else "meld"
+
+
+def action_faces(action: int) -> tuple:
+    """The card faces an action moves (0..51 ``13*suit + rank``, rank 0 the ace;
+    52 a joker): the discarded or laid-off card's face, a new meld's faces in
+    reading order; ``()`` for draw, take and end.
+
+    Raises
+    ------
+    ValueError
+        ``action`` is not an id of the action space.
+    """
+    a = _action_id(action)
+    kind = action_kind(a)
+    if kind == "discard":
+        return (a - KA.A_DISCARD,)
+    if kind == "lay_off":
+        return ((a - KA.A_LAYOFF) % N_COUNT,)
+    if kind == "meld":
+        return _create_faces(a - KA.A_CREATE)
+    return ()
+
+
+@functools.lru_cache(maxsize=None)
+def _create_faces(row: int) -> tuple:
+    """The faces of row ``row`` of the meld table, in reading order."""
+    return tuple(_meld_faces(KA.MELD_CNT[row]))
+
+
+def action_meld(action: int) -> int | None:
+    """The index of the own side's meld a lay-off goes on (as
+    ``Observation.melds[...]["index"]``); None for any other action."""
+    a = _action_id(action)
+    return (a - KA.A_LAYOFF) // N_COUNT if action_kind(a) == "lay_off" else None
+
+
+def _action_id(action) -> int:
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) \
+            or not 0 <= action < N_ACTIONS:
+        raise ValueError(f"action: {action!r} is not an action id (0..{N_ACTIONS - 1})")
+    return int(action)
+
+
+def _random_seed(seed: int, hand_index: int, seat: int) -> int:
+    from .pystrategy import random_seed
+    return random_seed(seed, hand_index, seat)
+
+
 def _face_text(f: int) -> str:
     return "JK" if f == 52 else notation.format_card(int(f))
 
@@ -105,6 +171,22 @@ def _meld_faces(cnt) -> list[int]:
 
 
 _CREATE_ROW = None
+_CARD_TEXT = tuple(notation.format_card(c) for c in range(108))   # card id -> text
+_CARD_FACE = tuple(int(CIDX[c]) for c in range(108))              # card id -> face
+_FACE_TEXT = tuple(_face_text(f) for f in range(N_COUNT))         # face -> text
+_MELD_CARDS: dict = {}         # a meld's counts (bytes) -> (texts, faces) in reading order
+
+
+def _meld_cards(cnt) -> tuple:
+    """``(texts, faces)`` of a meld's cards in reading order (:func:`_meld_faces`), cached."""
+    key = cnt.tobytes()
+    cards = _MELD_CARDS.get(key)
+    if cards is None:
+        if len(_MELD_CARDS) > 200_000:
+            _MELD_CARDS.clear()
+        faces = tuple(_meld_faces(cnt))
+        cards = _MELD_CARDS[key] = (tuple(_FACE_TEXT[f] for f in faces), faces)
+    return cards
 
 
 def _create_rows() -> dict:
@@ -139,9 +221,9 @@ class Observation:
     hand : tuple of str
         The seat's own hand, in hand order.
     melds : tuple of dict
-        Every meld on the table: ``{"team", "index", "cards", "kind", "wilds"}``
-        (``index`` is the meld's number on its side's table, the one lay-off
-        actions name).
+        Every meld on the table: ``{"team", "index", "cards", "faces", "kind",
+        "wilds"}`` (``index`` is the meld's number on its side's table, the one
+        lay-off actions name; ``cards`` and ``faces`` in reading order).
     pile : tuple of str
         The whole discard pile, bottom first (R11).
     hand_sizes : tuple of int
@@ -235,20 +317,25 @@ class Game:
     rules : sim.Rules
         The rule set.
     strategies : list of str
-        The built-in strategy of each seat, used by :meth:`choose` and
+        The strategy of each seat (a built-in spec, or the spec of a Python
+        strategy, :mod:`sim.pystrategy`), used by :meth:`choose` and
         :meth:`play` and written into :meth:`result` (None for an empty seat).
     """
 
     def __init__(self, work: np.ndarray, seed: int, hand_index: int, rules: Rules,
-                 strategies: list):
+                 strategies: list, players=None):
         self._work = work
         self.seed = seed
         self.hand_index = hand_index
         self.rules = rules
         self.strategies = strategies
         self._out = None
+        self._st = None
         self.sampled_for = None      # the seat a sampled world was dealt for (sample_world)
         self.match_totals = None     # per side before this hand: a match hand, or a position's
+        # per seat, the Python strategy playing it (sim.pystrategy.Player), None for a
+        # built-in one; a Python seat of a game read back by from_json is loaded on first use
+        self._players = list(players) if players is not None else [None] * 4
 
     # ------------------------------------------------------------ construction
     @classmethod
@@ -268,8 +355,12 @@ class Game:
         dealer : int or None
             The dealer seat; None for the deal's own (R6).
         strategies : str, sequence or dict
-            Each seat's built-in strategy (a strategy assignment as in
-            ``simulate``), for :meth:`choose`, :meth:`play` and the record.
+            Each seat's strategy (a strategy assignment as in ``simulate``:
+            built-in specs, Python strategy specs ``FILE.py:CLASS`` or
+            ``MODULE:CLASS``, classes or objects with ``choose``), for
+            :meth:`choose`, :meth:`play` and the record.  A Python strategy
+            class gets one instance per seat; every Python seat's ``reset`` is
+            called now (:mod:`sim.pystrategy`).
         debug : bool
             Check card conservation and every meld after each action (a failed
             check sets the record's ``error`` column).
@@ -279,23 +370,47 @@ class Game:
         ValueError
             A field out of range or an unknown strategy or rule.
         """
-        from .runner import _resolve_strategies, seat_names
+        from .runner import _resolve_seats, seat_names
         seed = check_int("seed", seed, 0, 2**64 - 1)
         hand_index = check_int("hand_index", hand_index, 0, 2**63 - 1)
         r = rules_or_default(rules)
         r.check_supported()
         dealer_in = -1 if dealer is None else check_int("dealer", dealer, 0, r.num_players - 1)
-        specs, kinds, params = _resolve_strategies(strategies)
-        work = np.zeros(KW.work_words(EV_ROWS, EV_CARDS), np.int64)
+        specs, kinds, params, pythons = _resolve_seats(strategies)
+        names = seat_names(specs, r)
+        players = [p.player() if p is not None and names[s] is not None else None
+                   for s, p in enumerate(pythons)]
+        return cls._deal(seed, hand_index, r, dealer_in, kinds, params, names, players,
+                         debug=bool(debug))
+
+    @classmethod
+    def _deal(cls, seed: int, hand_index: int, rules: Rules, dealer_in: int, kinds, params,
+              names: list, players: list, debug: bool = False, log: tuple = (EV_ROWS, EV_CARDS),
+              work: np.ndarray | None = None) -> "Game":
+        """:meth:`new` from resolved settings (the runner's entry: one call per hand).
+
+        ``players`` holds a :class:`sim.pystrategy.Player` per Python seat (reset
+        here), None for a built-in one; ``log`` is the event log's size (rows,
+        card slots): ``(0, 0)`` plays as the batch kernel does, without a log (no
+        replay document), reusing ``work`` when given.
+        """
+        rows, cards = log
+        words = KW.work_words(rows, cards)
+        if work is None or work.shape[0] != words:
+            work = np.zeros(words, np.int64)
         _kernels().new_hand(np.uint64(seed), np.int64(hand_index), np.int64(dealer_in),
-                            r.to_vector(), kinds, params, np.int64(bool(debug)), EV_ROWS,
-                            EV_CARDS, work)
-        return cls(work, seed, hand_index, r, seat_names(specs, r))
+                            rules.to_vector(), kinds, params, np.int64(debug), rows, cards, work)
+        game = cls(work, seed, hand_index, rules, names, players)
+        for s, p in enumerate(players):
+            if p is not None:
+                p.reset(s, rules, hand_index, _random_seed(seed, hand_index, s))
+        return game
 
     def clone(self) -> "Game":
-        """A fully independent copy (its own buffer)."""
+        """A fully independent copy (its own buffer; Python strategy objects are shared,
+        not copied)."""
         c = Game(self._work.copy(), self.seed, self.hand_index, self.rules,
-                 list(self.strategies))
+                 list(self.strategies), self._players)
         c.sampled_for = self.sampled_for
         c.match_totals = self.match_totals
         return c
@@ -357,7 +472,8 @@ class Game:
         index = check_int("index", index, 0, 2**63 - 1)
         dst = np.empty_like(self._work)
         sample_world(self._work, np.int64(seat), np.uint64(seed), np.int64(index), dst)
-        world = Game(dst, self.seed, self.hand_index, self.rules, list(self.strategies))
+        world = Game(dst, self.seed, self.hand_index, self.rules, list(self.strategies),
+                     self._players)
         world.sampled_for = seat
         world.match_totals = self.match_totals
         return world
@@ -401,9 +517,13 @@ class Game:
         except (KeyError, ValueError, zlib.error) as e:
             raise ValueError(f"game: buffer is damaged ({e})") from None
         work = np.frombuffer(raw, np.int64).copy()
-        if work.shape[0] != int(d["words"]) or work.shape[0] != KW.work_words(EV_ROWS, EV_CARDS):
-            raise ValueError(f"game: buffer has {work.shape[0]} words, expected "
-                             f"{KW.work_words(EV_ROWS, EV_CARDS)} (another version?)")
+        n = work.shape[0]
+        expected = KW.work_words(int(work[KW.W_EV_ROWS]), int(work[KW.W_EV_CARDS])) \
+            if n > KW.W_EV_CARDS else -1
+        if n != int(d["words"]) or n != expected:
+            raise ValueError(f"game: buffer has {n} words, expected "
+                             f"{expected if expected > 0 else KW.work_words(EV_ROWS, EV_CARDS)} "
+                             "(another version?)")
         r = rules_or_default(d["rules"])
         game = cls(work, int(d["seed"]), int(d["hand_index"]), r, list(d["strategies"]))
         if d.get("match_totals") is not None:
@@ -423,7 +543,10 @@ class Game:
     @property
     def state(self) -> KS.State:
         """The full state (every hidden card too) as numpy views; read only by convention."""
-        return KS.state_numpy(self._work, KW.EV_AT, EV_ROWS, EV_CARDS)
+        if self._st is None:
+            self._st = KS.state_numpy(self._work, KW.EV_AT, int(self._work[KW.W_EV_ROWS]),
+                                      int(self._work[KW.W_EV_CARDS]))
+        return self._st
 
     @property
     def _g(self) -> np.ndarray:
@@ -476,9 +599,86 @@ class Game:
             raise ValueError(f"action {a} ({what}) is illegal: {action_reason(code)}")
 
     def choose(self) -> int:
-        """The action the seat to move's built-in strategy (:attr:`strategies`)
-        chooses here; the game is unchanged except for its random stream."""
-        return int(_kernels().choose(self._work))
+        """The action the seat to move's strategy (:attr:`strategies`) chooses here.
+
+        A built-in strategy chooses in the kernel (the game is unchanged except
+        for its random stream); a Python strategy gets the seat's
+        :meth:`observation` and :meth:`legal_actions`.
+
+        Raises
+        ------
+        sim.pystrategy.StrategyError
+            A Python strategy raised, or returned something that is not an
+            action id (the message names the seat and the hand).
+        """
+        player = self._player(self.current_seat)
+        if player is None:
+            return int(_kernels().choose(self._work))
+        return self._ask(player.choose, self.current_seat, self.strategies[self.current_seat])
+
+    def _player(self, seat: int):
+        """The Python strategy of ``seat`` (None for a built-in one), loaded on first
+        use for a game read back by :meth:`from_json`."""
+        p = self._players[seat]
+        if p is None and seat < 4 and isinstance(self.strategies[seat], str):
+            from .pystrategy import is_python_spec, load
+            if is_python_spec(self.strategies[seat]):
+                p = load(self.strategies[seat]).player()
+                p.reset(seat, self.rules, self.hand_index,
+                        _random_seed(self.seed, self.hand_index, seat))
+                self._players = list(self._players)
+                self._players[seat] = p
+        return p
+
+    def _ask(self, choose, seat: int, name) -> int:
+        """A Python strategy's action at this decision (checked to be an action id)."""
+        from .pystrategy import StrategyError, _exc_text
+        try:
+            a = choose(self.observation(seat), self.legal_actions())
+        except Exception as exc:
+            raise StrategyError(f"{self._who(seat, name)}: choose raised "
+                                f"{_exc_text(exc)}") from exc
+        if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
+            raise StrategyError(f"{self._who(seat, name)}: choose returned {a!r}, not an action "
+                                "id (one of the legal_actions it was given)")
+        return int(a)
+
+    def _who(self, seat: int, name) -> str:
+        strategy = f" (strategy {name!r})" if isinstance(name, str) else ""
+        return f"seat {seat}{strategy}, hand {self.hand_index} (turn {self.turn})"
+
+    def _play_python(self, overrides=None) -> None:
+        """Play on to the end: Python seats through their ``choose``, built-in seats a
+        whole turn per kernel call (as the batch loop: ``kernels.game.play_turn``).
+
+        Raises
+        ------
+        sim.pystrategy.StrategyError
+            A Python strategy raised, returned no action id, or an illegal one
+            (the message names the seat, the hand, the action and the rule it
+            breaks); the game stays at that decision.
+        """
+        from .pystrategy import StrategyError
+        play_turn = _kernels().play_turn
+        g = self._g
+        while int(g[KS.G_PHASE]) != KA.PH_OVER:
+            seat = int(g[KS.G_SEAT])
+            chooser = overrides[seat] if overrides is not None else None
+            name = self.strategies[seat] if seat < len(self.strategies) else None
+            if chooser is None:
+                player = self._player(seat)
+                if player is None:
+                    play_turn(self._work)
+                    continue
+                chooser = player.choose
+            else:
+                chooser = chooser.choose
+                name = None
+            a = self._ask(chooser, seat, name)
+            try:
+                self.apply(a)
+            except ValueError as exc:
+                raise StrategyError(f"{self._who(seat, name)}: {exc}") from None
 
     def play(self, strategies=None) -> "Game":
         """Play on to the end of the hand; returns ``self``.
@@ -486,10 +686,16 @@ class Game:
         Parameters
         ----------
         strategies : None, or a sequence of 4 (or a dict seat -> strategy)
-            None: every seat plays its built-in strategy (:attr:`strategies`).
-            Otherwise, per seat, None (its built-in strategy) or an object
+            None: every seat plays its own strategy (:attr:`strategies`).
+            Otherwise, per seat, None (its own strategy) or an object
             with ``choose(observation, legal_actions) -> action`` (a Python
-            strategy, :mod:`sim.strategies`).
+            strategy, :mod:`sim.pystrategy`; its ``reset`` is not called).
+
+        Raises
+        ------
+        sim.pystrategy.StrategyError
+            A Python strategy raised or chose an illegal action (a ``ValueError``
+            naming the seat, the hand, the action and the rule it breaks).
         """
         per_seat = [None] * 4
         if isinstance(strategies, dict):
@@ -497,17 +703,11 @@ class Game:
                 per_seat[check_int("seat", s, 0, 3)] = v
         elif strategies is not None:
             per_seat = list(strategies) + [None] * (4 - len(strategies))
-        if all(s is None for s in per_seat):
+        if all(s is None for s in per_seat) and all(
+                self._player(s) is None for s in range(self.rules.num_players)):
             _kernels().play_out(self._work)
             return self
-        while not self.is_over:
-            s = self.current_seat
-            chooser = per_seat[s]
-            if chooser is None:
-                self.apply(self.choose())
-            else:
-                legal = self.legal_actions()
-                self.apply(chooser.choose(self.observation(s), legal))
+        self._play_python(per_seat)
         return self
 
     def action_text(self, action: int) -> str:
@@ -613,37 +813,49 @@ class Game:
         ValueError
             ``seat`` is not a seat of this game.
         """
-        seat, st, g, n = self._view(seat)
-        hand_ids = [int(c) for c in st.hand[seat, :st.hn[seat]]]
+        seat, st, _, n = self._view(seat)
+        g = st.g.tolist()
+        hand_ids = st.hand[seat, :int(st.hn[seat])].tolist()
         melds = []
+        nm = st.nm.tolist()
         for t in range(KS.NTEAMS):
-            for mi in range(int(st.nm[t])):
-                cnt = st.mcnt[t, mi]
-                melds.append({"team": t, "index": mi,
-                              "cards": [_face_text(f) for f in _meld_faces(cnt)],
-                              "kind": "set" if st.minfo[t, mi, KS.MI_KIND] == KM.KIND_SET
+            if not nm[t]:
+                continue
+            info = st.minfo[t, :nm[t]].tolist()
+            for mi in range(nm[t]):
+                texts, faces = _meld_cards(st.mcnt[t, mi])
+                melds.append({"team": t, "index": mi, "cards": list(texts), "faces": list(faces),
+                              "kind": "set" if info[mi][KS.MI_KIND] == KM.KIND_SET
                               else "sequence",
-                              "wilds": int(st.minfo[t, mi, KS.MI_NWILD])})
-        pile_ids = [int(c) for c in st.pile[:g[KS.G_PN]]]
-        known_faces = tuple(tuple(f for f in range(N_COUNT) for _ in range(int(st.known[s, f])))
-                            for s in range(4))
-        barred = int(g[KS.G_BARRED])
+                              "wilds": info[mi][KS.MI_NWILD]})
+        pile_ids = st.pile[:g[KS.G_PN]].tolist()
+        known_faces = [(), (), (), ()]
+        rows, cols = np.nonzero(st.known[:4])
+        if rows.size:
+            counts = st.known[rows, cols].tolist()
+            per = [[], [], [], []]
+            for r, f, k in zip(rows.tolist(), cols.tolist(), counts):
+                per[r] += [f] * k
+            known_faces = [tuple(x) for x in per]
+        known_faces = tuple(known_faces)
+        barred = g[KS.G_BARRED]
+        phase = g[KS.G_PHASE]
         return Observation(
-            seat=seat, team=int(g[KS.G_TEAM + seat]), phase=self.phase,
-            current_seat=self.current_seat, turn=int(g[KS.G_TURN]),
-            hand=tuple(notation.format_card(c) for c in hand_ids),
-            hand_faces=tuple(int(CIDX[c]) for c in hand_ids),
+            seat=seat, team=g[KS.G_TEAM + seat], phase=PHASES[phase],
+            current_seat=g[KS.G_SEAT], turn=g[KS.G_TURN],
+            hand=tuple(map(_CARD_TEXT.__getitem__, hand_ids)),
+            hand_faces=tuple(map(_CARD_FACE.__getitem__, hand_ids)),
             melds=tuple(melds),
-            pile=tuple(notation.format_card(c) for c in pile_ids),
-            pile_faces=tuple(int(CIDX[c]) for c in pile_ids),
-            hand_sizes=tuple(int(st.hn[s]) for s in range(4)),
-            known=tuple(tuple(_face_text(f) for f in fs) for fs in known_faces),
+            pile=tuple(map(_CARD_TEXT.__getitem__, pile_ids)),
+            pile_faces=tuple(map(_CARD_FACE.__getitem__, pile_ids)),
+            hand_sizes=tuple(st.hn[:4].tolist()),
+            known=tuple(tuple(map(_FACE_TEXT.__getitem__, fs)) for fs in known_faces),
             known_faces=known_faces,
-            stock_size=int(g[KS.G_SLEN] - g[KS.G_SP]),
-            pozzetti_left=int(g[KS.G_NPOZ] - g[KS.G_POZ_NEXT]),
+            stock_size=g[KS.G_SLEN] - g[KS.G_SP],
+            pozzetti_left=g[KS.G_NPOZ] - g[KS.G_POZ_NEXT],
             pozzetto_taken=tuple(bool(g[KS.G_TPOZ + t]) for t in range(KS.NTEAMS)),
-            barred=notation.format_card(barred) if barred >= 0 else None,
-            team_of=tuple(int(g[KS.G_TEAM + s]) for s in range(4)),
+            barred=_CARD_TEXT[barred] if barred >= 0 else None,
+            team_of=tuple(g[KS.G_TEAM:KS.G_TEAM + 4]),
             num_players=n,
             meld_points=tuple(int((st.mcnt[t].sum(axis=0) * CVALUE).sum())
                               for t in range(KS.NTEAMS)),

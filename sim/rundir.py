@@ -55,15 +55,19 @@ def kind_of(config: dict) -> str:
 def identity(config: dict) -> str:
     """The run id of a configuration (format 2): 16 hex digits.
 
-    A hash of the kind of run, the seed, the strategies, the rules and the
-    hand cap of a match run; the number of hands or matches and the shard size
-    are left out (the records of a hand index do not depend on them).
+    A hash of the kind of run, the seed, the strategies, the rules, the
+    hand cap of a match run and, when a seat plays a Python strategy, the
+    digests of their sources (``strategy_sources``: a changed file makes
+    another run); the number of hands or matches and the shard size are left
+    out (the records of a hand index do not depend on them).
     """
     kind = kind_of(config)
     key = {"kind": kind, "seed": config.get("seed"), "strategies": config.get("strategies"),
            "rules": config.get("rules")}
     if kind == "matches":
         key["max_hands_per_match"] = config.get("max_hands_per_match")
+    if config.get("strategy_sources"):
+        key["strategy_sources"] = config["strategy_sources"]
     return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
 
 

@@ -409,13 +409,34 @@ def _check_bool(name: str, value) -> bool:
     return bool(value)
 
 
-def _resolve_strategies(strategies) -> tuple:
+def _resolve_seats(strategies) -> tuple:
+    """``(names, kinds, params, pythons)`` of a strategy assignment: the seats' names,
+    policy kinds (``int64[4]``) and parameter rows (``float64[4, N_PARAMS]``) for
+    the kernels, and per seat its :class:`sim.pystrategy.PythonStrategy` (None
+    for a built-in strategy)."""
     specs = _strategies.seat_specs(strategies)
-    resolved = [_strategies.resolve(s) for s in specs]
+    resolved = [_strategies.resolve_seat(s) for s in specs]
     names = [r[0] for r in resolved]
     kinds = np.array([r[1] for r in resolved], np.int64)
     params = np.ascontiguousarray(np.stack([r[2] for r in resolved]), np.float64)
+    return names, kinds, params, tuple(r[3] for r in resolved)
+
+
+def _resolve_strategies(strategies, who: str | None = None) -> tuple:
+    """``(names, kinds, params)`` of an assignment of built-in strategies only;
+    a Python strategy is refused (ValueError naming ``who``)."""
+    names, kinds, params, pythons = _resolve_seats(strategies)
+    for name, py in zip(names, pythons):
+        if py is not None:
+            raise ValueError(f"{who or 'strategies'}: {name!r} is a Python strategy; this "
+                             "takes built-in strategies only")
     return names, kinds, params
+
+
+def python_sources(names: Sequence, pythons: Sequence) -> dict:
+    """``{spec: source digest}`` of the Python strategies of a run's seats (empty
+    seats left out), for its configuration and identity."""
+    return {n: p.digest for n, p in zip(names, pythons) if p is not None and n is not None}
 
 
 def seat_names(names: Sequence, rules: Rules) -> list:
@@ -432,7 +453,7 @@ def _max_threads() -> int:
 # ---------------------------------------------------------------- kernels
 def _kernel(name: str = "simulate_range"):
     from kernels import game
-    return getattr(game, name)
+    return getattr(game, "new_hand" if name == "step" else name)
 
 
 def kernels_cached(kernel: str = "simulate_range") -> bool | None:
@@ -465,7 +486,9 @@ def prepare_kernels(threads: int | None = None, kernel: str = "simulate_range") 
     threads : int, optional
         Numba threads to use (default: all).
     kernel : str
-        ``"simulate_range"`` (hand runs) or ``"simulate_hands"`` (match runs).
+        ``"simulate_range"`` (hand runs), ``"simulate_hands"`` (match runs) or
+        ``"step"`` (the step kernels of :class:`sim.game.Game`, for hand runs with
+        a Python strategy).
 
     Returns
     -------
@@ -482,7 +505,15 @@ def prepare_kernels(threads: int | None = None, kernel: str = "simulate_range") 
     try:
         _, kinds, params = _resolve_strategies(_strategies.HEURISTIC.name)
         out = np.zeros((1, L.N_REC), np.int32)
-        if kernel == "simulate_range":
+        if kernel == "step":
+            from .game import Game
+            g = Game.new(0, 0)
+            for _ in range(3):                  # a turn of decisions as a Python seat makes
+                g.observation(g.current_seat)
+                g.apply(g.legal_actions()[0])
+            g._play_python()
+            g._record()
+        elif kernel == "simulate_range":
             fn(np.uint64(0), np.int64(0), np.int64(1), Rules().to_vector(), kinds, params,
                np.int64(0), out)
         else:
@@ -648,6 +679,16 @@ def _open_out(out: Path, config: dict, overwrite: bool, kind: str = "hands") -> 
                                                             config.get("strategies") or []))
                      if x != y]
             shown[shown.index("strategies")] = f"strategies of seat {', '.join(seats)}"
+        if "strategy_sources" in shown:
+            was, now = old.get("strategy_sources") or {}, config.get("strategy_sources") or {}
+            edited = sorted(n for n in set(was) & set(now) if was[n] != now[n])
+            i = shown.index("strategy_sources")
+            if edited:
+                shown[i] = (f"the source of the Python strategy {edited[0]!r}, which changed "
+                            f"since the run began: digest {was[edited[0]]}, now "
+                            f"{now[edited[0]]}")
+            else:
+                del shown[i]
         raise ValueError(f"out: {where!r} holds a different run (differs in: "
                          f"{'; '.join(shown)}); use another directory or overwrite (--overwrite)")
     if manifest["versions"].get("burraco_sim") != __version__:
@@ -789,6 +830,102 @@ class MatchWork(HandWork):
         return block.records, block, [matches, hands]
 
 
+@dataclass(frozen=True, eq=False)
+class PythonHandWork(HandWork):
+    """A shard of a hand run in which some seat plays a Python strategy
+    (:mod:`sim.pystrategy`): every hand is played through :class:`sim.game.Game`,
+    the Python seats through their ``choose``, the built-in seats a turn per
+    kernel call; the records and files are those of :class:`HandWork`.
+
+    ``players`` holds a :class:`sim.pystrategy.Player` per Python seat (None
+    for a built-in one), made once per run: its ``reset`` is called at the
+    start of every hand.  With ``processes`` > 1 the hands of a shard are
+    played in that many forked worker processes (each with its own copy of
+    the strategy objects), in chunks, and put back in hand order: the same
+    records as one process, provided a strategy decides from what ``reset``
+    and ``choose`` give it.
+    """
+
+    players: tuple = ()
+    processes: int = 1
+    kernel = "step"
+
+    def run(self, a: int, b: int, on_progress=None) -> tuple:
+        """``(records, None)`` of the shard; ``on_progress(hands)`` after each hand
+        (after each chunk with worker processes).
+
+        Raises
+        ------
+        sim.pystrategy.StrategyError
+            A Python strategy raised, returned no action id or an illegal one
+            (naming the seat, the hand, the action and the rule it breaks): the
+            first such hand in hand order.
+        """
+        if self.processes > 1 and b - a >= 2 * self.processes and _can_fork():
+            return _play_forked(self, a, b, on_progress), None
+        return self.play(a, b, on_progress), None
+
+    def play(self, a: int, b: int, on_progress=None) -> np.ndarray:
+        """The records of hands ``[a, b)``, played in this process."""
+        from .game import Game
+        rec = np.zeros((b - a, L.N_REC), np.int32)
+        names, players, work = list(self.names), list(self.players), None
+        for i in range(a, b):
+            game = Game._deal(self.seed, i, self.rules, -1, self.kinds, self.params, names,
+                              players, self.debug, log=(0, 0), work=work)
+            work = game._work
+            game._play_python()
+            _kernel("record")(work, rec[i - a])
+            if on_progress is not None:
+                on_progress(1)
+        return rec
+
+
+def _can_fork() -> bool:
+    import multiprocessing
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+_FORKED: PythonHandWork | None = None     # the work forked workers play (set before forking)
+
+
+def _forked_init() -> None:
+    """A worker leaves Ctrl-C and SIGTERM to the parent, which ends the pool."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _forked_chunk(bounds: tuple) -> tuple:
+    a, b = bounds
+    return a, _FORKED.play(a, b)
+
+
+def _play_forked(work: PythonHandWork, a: int, b: int, on_progress=None) -> np.ndarray:
+    """:meth:`PythonHandWork.play` of ``[a, b)`` in ``work.processes`` forked processes,
+    in chunks of at most 64 hands, records in hand order."""
+    global _FORKED
+    import multiprocessing
+    chunk = max(1, min(64, (b - a) // (4 * work.processes)))
+    bounds = [(c, min(b, c + chunk)) for c in range(a, b, chunk)]
+    rec = np.zeros((b - a, L.N_REC), np.int32)
+    _FORKED = work
+    pool = multiprocessing.get_context("fork").Pool(work.processes, initializer=_forked_init)
+    try:
+        for c, block in pool.imap(_forked_chunk, bounds):
+            rec[c - a:c - a + block.shape[0]] = block
+            if on_progress is not None:
+                on_progress(block.shape[0])
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+        _FORKED = None
+    return rec
+
+
 def _write_tables(tables: list, files: list, meta: dict) -> None:
     for table, path in zip(tables, files):
         path.parent.mkdir(exist_ok=True)
@@ -846,6 +983,7 @@ class _Options:
     names: list
     kinds: np.ndarray
     params: np.ndarray
+    pythons: tuple
     rules: Rules
     threads: int
     progress: bool
@@ -863,10 +1001,11 @@ def _options(seed, strategies, rules, threads, progress, debug, overwrite, retur
              callback, out, executor, scheduler, workers) -> _Options:
     """Validate the arguments shared by :func:`simulate` and :func:`simulate_matches`."""
     seed = check_int("seed", seed, 0, 2**64 - 1)
-    names, kinds, params = _resolve_strategies(strategies)
+    names, kinds, params, pythons = _resolve_seats(strategies)
     rules = rules_or_default(rules)
     rules.check_supported()
     names = seat_names(names, rules)
+    pythons = tuple(p if n is not None else None for n, p in zip(names, pythons))
     max_threads = _max_threads()
     threads_given = threads
     threads = max_threads if threads is None else check_int("threads", threads, 1, max_threads)
@@ -888,14 +1027,23 @@ def _options(seed, strategies, rules, threads, progress, debug, overwrite, retur
     workers = 2 if workers is None else check_int("workers", workers, 1, 1024)
     if executor == "dask" and threads_given is None:
         threads = 1                  # one Numba thread per Dask task: workers share the cores
+    if executor == "dask" and any(p is not None for p in pythons):
+        raise ValueError(f"executor 'dask': the Python strategy {_first_python(names, pythons)!r} "
+                         "plays in this process only; use executor 'local'")
     if executor == "dask":
-        registered = [n for n, k in zip(names, kinds) if _strategies.is_registered(k)]
+        registered = [n for n, k, p in zip(names, kinds, pythons)
+                      if p is None and _strategies.is_registered(k)]
         if registered:
             raise ValueError(f"executor 'dask': {registered[0]!r} is a Numba chooser registered in "
                              "this process only (sim.strategies.register); use executor='local'")
-    return _Options(seed, names, kinds, params, rules, threads, progress, debug, overwrite,
+    return _Options(seed, names, kinds, params, pythons, rules, threads, progress, debug, overwrite,
                     return_frame, callback, Path(out) if out is not None else None, executor,
                     scheduler, workers)
+
+
+def _first_python(names, pythons) -> str | None:
+    """The name of the first seat that plays a Python strategy, or None."""
+    return next((n for n, p in zip(names, pythons) if p is not None), None)
 
 
 def _run(work: HandWork, total: int, config: dict, o: _Options) -> dict | None:
@@ -1079,11 +1227,17 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
         same deals an uninterrupted run of ``hands`` would play).
     seed : int
         Run seed, ``0 <= seed < 2**64``; hand i is determined by (seed, i).
-    strategies : str, sequence of 4 str, or dict
+    strategies : str, sequence of 4, or dict
         One strategy spec (``"name"`` or ``"name:param=value,..."``, see
         :mod:`sim.strategies`) for every seat, one per seat 0..3, or a dict
         such as ``{"team0": spec, "team1": spec}``
-        (:func:`sim.strategies.seat_specs`).
+        (:func:`sim.strategies.seat_specs`).  A spec may also be a Python
+        strategy (:mod:`sim.pystrategy`, docs/strategies.md): ``"FILE.py:CLASS"``,
+        ``"MODULE:CLASS"``, a class or an object with ``choose(observation,
+        legal_actions)``; its hands are played through :class:`sim.game.Game`
+        (:class:`PythonHandWork`), the records are the same kind, the
+        manifest's ``strategy_sources`` holds the digest of each Python
+        strategy's source (part of the run id).
     rules : Rules, str, dict or None
         Rule set, preset name or option dict; default ``Rules()``.
     out : str or os.PathLike, optional
@@ -1095,6 +1249,9 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
         Hands per shard (default: the run's when resuming, else 100,000).
     threads : int, optional
         Numba threads, 1 .. ``numba.config.NUMBA_NUM_THREADS`` (default all).
+        With a Python strategy on some seat: worker processes that play the
+        shard's hands (forked, each with its own copy of the strategy
+        objects; default 1, this process).
     progress : bool
         On stderr: say when the kernels are being compiled (first run) and
         show a tqdm progress bar (hands, hands/s), updated after each kernel
@@ -1134,7 +1291,9 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
     ------
     ValueError
         An invalid argument (the message names it), rules the engine does
-        not support (:meth:`Rules.check_supported`), or an output directory
+        not support (:meth:`Rules.check_supported`), a Python strategy that
+        does not load or breaks a rule (:class:`sim.pystrategy.StrategyError`:
+        the seat, the hand, the action and the rule), or an output directory
         that holds a different run (a match run included), more hands than
         ``hands``, stray files in ``out/hands``, a damaged manifest, or only
         foreign files; :class:`sim.lock.LockedError` if another process
@@ -1149,7 +1308,13 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
                  callback, out, executor, scheduler, workers)
     config = {"hands": hands, "seed": o.seed, "strategies": o.names, "rules": o.rules.to_dict(),
               "shard_size": shard_size}
-    work = HandWork(o.seed, o.rules, o.kinds, o.params, o.debug, "", tuple(o.names))
+    if _first_python(o.names, o.pythons) is None:
+        work = HandWork(o.seed, o.rules, o.kinds, o.params, o.debug, "", tuple(o.names))
+    else:
+        config["strategy_sources"] = python_sources(o.names, o.pythons)
+        players = tuple(p.player() if p is not None else None for p in o.pythons)
+        work = PythonHandWork(o.seed, o.rules, o.kinds, o.params, o.debug, "", tuple(o.names),
+                              players, 1 if threads is None else o.threads)
     tables = _run(work, hands, config, o)
     if tables is None:
         return None
@@ -1233,6 +1398,10 @@ def simulate_matches(matches: int, seed: int, strategies: str | Sequence[str] = 
         check_int("shard_size", shard_size, 1, MAX_MATCHES)
     o = _options(seed, strategies, rules, threads, progress, debug, overwrite, return_frame,
                  callback, out, executor, scheduler, workers)
+    if _first_python(o.names, o.pythons) is not None:
+        raise ValueError(f"simulate_matches: the Python strategy "
+                         f"{_first_python(o.names, o.pythons)!r} plays hand runs only "
+                         "(sim.simulate, burraco simulate --hands), not match runs")
     if o.rules.num_players == 3 and o.rules.three_player_mode == "solo_18":
         try:                    # R63: the match may switch to individual_3x11 hands
             o.rules.replace(three_player_mode="individual_3x11")

@@ -2,7 +2,10 @@
 
 A strategy enters the kernels as a policy kind (int, see
 :mod:`kernels.layout`) plus one ``float64[N_PARAMS]`` parameter row per
-seat; sweeping a parameter needs no recompilation.
+seat; sweeping a parameter needs no recompilation.  A seat may instead play
+a strategy written in Python (``FILE.py:CLASS``, ``MODULE:CLASS``, a class
+or an object with ``choose``: :mod:`sim.pystrategy`); :func:`resolve_seat`
+takes both, :func:`resolve` built-in specs only.
 """
 from __future__ import annotations
 
@@ -236,7 +239,8 @@ def get(name: str) -> Strategy:
         return STRATEGIES[name]
     except KeyError:
         raise ValueError(
-            f"strategy: unknown name {name!r}; allowed: {', '.join(sorted(STRATEGIES))}"
+            f"strategy: unknown name {name!r}; allowed: {', '.join(sorted(STRATEGIES))}, or a "
+            "Python strategy FILE.py:CLASS or MODULE:CLASS"
         ) from None
 
 
@@ -256,8 +260,15 @@ def resolve(spec: str) -> tuple[str, int, np.ndarray]:
     Raises
     ------
     ValueError
-        Unknown name or parameter, or a value that is not a number.
+        Unknown name or parameter, a value that is not a number, or a Python
+        strategy (:mod:`sim.pystrategy`; see :func:`resolve_seat`).
     """
+    from .pystrategy import is_python_spec
+    if not isinstance(spec, str):
+        raise ValueError(f"strategy: expected a spec string, got {spec!r}")
+    if is_python_spec(spec):
+        raise ValueError(f"strategy {spec.strip()!r} is a Python strategy (FILE.py:CLASS or "
+                         "MODULE:CLASS); only built-in strategies are accepted here")
     name, _, rest = spec.partition(":")
     strat = get(name.strip())
     overrides = {}
@@ -280,6 +291,43 @@ def resolve(spec: str) -> tuple[str, int, np.ndarray]:
     return canonical_spec(strat, overrides), strat.kind, vector
 
 
+def resolve_seat(value) -> tuple:
+    """One seat's strategy: a built-in spec, or a Python strategy (a spec string
+    ``FILE.py:CLASS`` / ``MODULE:CLASS``, a class or an object with ``choose``).
+
+    Returns
+    -------
+    tuple
+        ``(name, kind, params, python)``: as :func:`resolve` for a built-in spec
+        (``python`` None); for a Python strategy its spec string, the kind and
+        parameter row of ``heuristic`` (never used: the seat is played through
+        ``sim.Game``) and its :class:`sim.pystrategy.PythonStrategy`.
+
+    Raises
+    ------
+    ValueError
+        As :func:`resolve`, or a Python strategy that does not load
+        (:class:`sim.pystrategy.StrategyError`).
+    """
+    from .pystrategy import as_python
+    python = as_python(value)
+    if python is None:
+        return (*resolve(value), None)
+    return python.spec, HEURISTIC.kind, HEURISTIC.vector(), python
+
+
+def name_of(value) -> str:
+    """The name a seat's strategy gets in records: the canonical spec of a built-in
+    strategy, the spec string of a Python one (ValueError as :func:`resolve_seat`)."""
+    return resolve_seat(value)[0]
+
+
+def _is_strategy_object(value) -> bool:
+    from .pystrategy import PythonStrategy
+    return not isinstance(value, (str, list, tuple, dict)) and (
+        isinstance(value, PythonStrategy) or callable(getattr(value, "choose", None)))
+
+
 def canonical_spec(strat: Strategy, overrides: dict) -> str:
     """``name`` or ``name:p=v,...`` listing, sorted, only the parameters that
     differ from their defaults (so equal strategies get equal specs)."""
@@ -297,18 +345,22 @@ def seat_specs(assignment) -> list[str]:
 
     Parameters
     ----------
-    assignment : str, sequence of 4 str, or dict
+    assignment : str, sequence of 4, or dict
         One spec for every seat; four specs for seats 0..3; or a dict with
         keys from :data:`SEAT_KEYS` (``all``, then ``team0`` = seats 0 and 2
         and ``team1`` = seats 1 and 3, then ``seat0``..``seat3``; later keys
         override earlier ones; unassigned seats play ``heuristic``).  A dict
         value is a spec string or a dict ``{"name": ..., param: value, ...}``
-        (as in a TOML strategy file, :func:`load_file`).
+        (as in a TOML strategy file, :func:`load_file`).  Wherever a spec
+        string goes, a Python strategy may go too: a spec ``FILE.py:CLASS``
+        or ``MODULE:CLASS``, a class or an object with ``choose``
+        (:mod:`sim.pystrategy`).
 
     Returns
     -------
-    list of str
-        Four specs, not yet validated (:func:`resolve` does that).
+    list
+        Four specs (or strategy objects), not yet validated
+        (:func:`resolve_seat` does that).
 
     Raises
     ------
@@ -316,10 +368,14 @@ def seat_specs(assignment) -> list[str]:
         An assignment of the wrong shape or an unknown key (the message lists
         the allowed keys).
     """
-    if isinstance(assignment, str):
+    if isinstance(assignment, str) or _is_strategy_object(assignment) \
+            or isinstance(assignment, type):
         return [assignment] * 4
     if isinstance(assignment, (list, tuple)):
-        if len(assignment) == 4 and all(isinstance(s, str) for s in assignment):
+        if len(assignment) == 4:
+            for seat, value in enumerate(assignment):
+                if not (isinstance(value, (str, type)) or _is_strategy_object(value)):
+                    raise ValueError(f"strategies: seat {seat} is {_not_a_strategy(value)}")
             return list(assignment)
         raise ValueError("strategies: a list needs 4 specs, one per seat 0..3; "
                          f"got {assignment!r}")
@@ -337,12 +393,21 @@ def seat_specs(assignment) -> list[str]:
                 for s in targets[key]:
                     seats[s] = spec
         return seats
-    raise ValueError("strategies must be a spec (str), 4 specs (one per seat) or a dict with "
-                     f"keys {', '.join(SEAT_KEYS)}; got {assignment!r}")
+    raise ValueError("strategies must be a spec (str), a strategy object, 4 of them (one per "
+                     f"seat) or a dict with keys {', '.join(SEAT_KEYS)}; got "
+                     f"{_not_a_strategy(assignment)}")
+
+
+def _not_a_strategy(value) -> str:
+    """What a value that is no strategy is, for an error message."""
+    if isinstance(value, (int, float, bool, list, tuple, dict, type(None))):
+        return repr(value)
+    return (f"a {type(value).__name__} object without a choose(observation, legal_actions) "
+            "method: not a strategy")
 
 
 def _spec_of(key: str, value) -> str:
-    if isinstance(value, str):
+    if isinstance(value, (str, type)) or _is_strategy_object(value):
         return value
     if isinstance(value, dict):
         if not isinstance(value.get("name"), str):
@@ -356,7 +421,8 @@ def _spec_of(key: str, value) -> str:
                 raise ValueError(f"strategies: {key}.{k} needs a number, got {v!r}")
             params.append(f"{k}={v!r}")
         return value["name"] + (":" + ",".join(params) if params else "")
-    raise ValueError(f"strategies: {key} needs a spec string or a table, got {value!r}")
+    raise ValueError(f"strategies: {key} needs a spec string, a table or a strategy object, "
+                     f"got {_not_a_strategy(value)}")
 
 
 def load_file(path) -> list[str]:

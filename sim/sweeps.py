@@ -169,6 +169,12 @@ def sweep(base: str, grid: dict, hands: int, seed: int, reference: str | None = 
         Passed on; the points completed so far are kept and the same call
         resumes.
     """
+    from .pystrategy import is_python_spec
+    for what, spec in (("BASE", base), ("the reference", reference)):
+        if is_python_spec(spec) or not isinstance(spec, (str, type(None))):
+            raise ValueError(f"sweep: {what} must be a built-in strategy; {spec!r} is a Python "
+                             "strategy (it has no parameter grid): compare it with sim.compare "
+                             "or 'burraco compare'")
     strat = get(base.partition(":")[0].strip())
     resolve(base)
     if not isinstance(grid, dict) or not 1 <= len(grid) <= 2:

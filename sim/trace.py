@@ -42,7 +42,7 @@ from . import dataset, notation
 from .deal import deal as _deal
 from .match import MATCH_STRIDE
 from ._cards import check_int, rules_or_default
-from .runner import _resolve_strategies, seat_names
+from .runner import _resolve_seats, python_sources, seat_names
 
 EV_ROWS = 8192
 EV_CARDS = 65536
@@ -90,6 +90,16 @@ def _run_hand(run, hand_index: int) -> tuple:
     rules = Rules.from_dict(config["rules"])
     named = [s for s in config["strategies"] if s is not None]
     strategies = [s if s is not None else named[0] for s in config["strategies"]]
+    sources = config.get("strategy_sources") or {}
+    if sources:                                 # Python strategies: still the same source?
+        names, _, _, pythons = _resolve_seats(strategies)
+        now = python_sources(names, pythons)
+        for spec, digest in sorted(sources.items()):
+            if now.get(spec) != digest:
+                raise ValueError(f"replay: the source of the Python strategy {spec!r} changed "
+                                 f"since the run in {where!r} was simulated (digest {digest}, "
+                                 f"now {now.get(spec)}), so its replay would not be the "
+                                 "simulated hand")
     wanted = [("hand_index", "==", hand_index)]
     if kind == "hands":
         total = int(config["hands"])
@@ -138,7 +148,15 @@ def _check_row(doc: dict, row: dict, run) -> None:
             f"replay: hand {doc['hand_index']} of the run in {os.fspath(run)!r} replays to "
             f"{c} = {res[c]!r}, but the run's row has {row[c]!r}"
             + (f" ({len(bad)} columns differ: {', '.join(bad)})" if len(bad) > 1 else "")
-            + "; the replay is not the simulated hand (please report this)")
+            + ("; a Python strategy of the run does not choose the same way on the same "
+               "observations (unseeded randomness: use reset's random_seed; or state kept from "
+               "earlier hands)" if _has_python(doc) else
+               "; the replay is not the simulated hand (please report this)"))
+
+
+def _has_python(doc: dict) -> bool:
+    from .pystrategy import is_python_spec
+    return any(is_python_spec(s) for s in doc["strategies"] if s is not None)
 
 
 #: The options a run fixes, refused with ``run``.
@@ -165,9 +183,12 @@ def replay(seed=None, hand_index=None, strategies=None, rules=None, dealer=None,
     hand_index : int
         0-based index of the hand in the run.  For a match run, hand ``k`` of
         match ``m`` is ``m * 65536 + k`` (the row's ``hand_index``).
-    strategies : str or list of 4 str, optional
-        Strategy spec for every seat, or one per seat (as ``sim.simulate``);
-        default ``"heuristic"``.  Refused with ``run``.
+    strategies : str, list of 4 or dict, optional
+        Strategy spec for every seat, or one per seat (as ``sim.simulate``:
+        Python strategies too, played through :class:`sim.game.Game`);
+        default ``"heuristic"``.  Refused with ``run`` (a run's Python
+        strategies are loaded from their specs, and refused if their source
+        changed since the run).
     rules : sim.Rules, str, dict or None
         Rule set (default preset when None).  Refused with ``run``.
     dealer : int or None
@@ -227,9 +248,17 @@ def _play(seed, hand_index, strategies, rules, dealer) -> dict:
     seed = check_int("seed", seed, 0, 2**64 - 1)
     r = rules_or_default(rules)
     r.check_supported()
-    specs, kinds, params = _resolve_strategies(strategies)
+    specs, kinds, params, pythons = _resolve_seats(strategies)
     specs = seat_names(specs, r)                 # None for an empty seat (2 players)
     dealer_in = -1 if dealer is None else check_int("dealer", dealer, 0, r.num_players - 1)
+    if python_sources(specs, pythons):           # a Python strategy: through sim.Game
+        from .game import Game
+        players = [p.player() if p is not None and specs[s] is not None else None
+                   for s, p in enumerate(pythons)]
+        game = Game._deal(seed, hand_index, r, dealer_in, kinds, params, specs, players,
+                          log=(EV_ROWS, EV_CARDS))
+        game._play_python()
+        return document(seed, hand_index, r, specs, game._work, game._record())
     rec = np.zeros(L.N_REC, np.int32)
     work = np.empty(work_words(EV_ROWS, EV_CARDS), np.int64)
     play_hand(np.uint64(seed), np.int64(hand_index), np.int64(dealer_in), r.to_vector(),

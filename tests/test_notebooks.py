@@ -15,7 +15,9 @@ NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("
 
 
 def test_there_is_one_notebook_per_question():
-    assert [p.name[:2] for p in NOTEBOOKS] == ["a_", "b_", "c_", "d_", "e_", "f_"]
+    """The strategy questions (a)-(f), then the notebook that writes a strategy (issue 13)."""
+    assert [p.name[:2] for p in NOTEBOOKS] == ["a_", "b_", "c_", "d_", "e_", "f_", "ow"]
+    assert NOTEBOOKS[-1].name == "own_strategy.ipynb"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
