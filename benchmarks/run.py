@@ -10,26 +10,17 @@ made while the benchmark runs do not mix into its figures.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
-import hashlib
 import json
-import os
-import platform
 import re
-import shlex
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
-SEED = 1
+from harness import (HERE, SEED, Row, Run, check, child_env, copy_packages, log, open_gin_rummy,
+                     run_child, source_digest, timed, use_snapshot)
 
 # work per repeat; "repeats" is the count of timed repeats of each in-process figure
 MODES = {
@@ -42,109 +33,11 @@ MODES = {
 }
 BIG_HANDS = 10_000_000
 GIB = 1024 ** 3
-_T0 = time.perf_counter()
-
-
-def log(msg: str) -> None:
-    print(f"[{time.perf_counter() - _T0:7.1f} s] {msg}", file=sys.stderr, flush=True)
-
-
-# ---------------------------------------------------------------- results
-@dataclass
-class Row:
-    section: str
-    name: str
-    values: list            # one per repeat (rates or seconds or bytes)
-    unit: str
-    work: str               # what one repeat does
-    baseline: str = ""      # ratio against a baseline measured in the same run
-    target: str = ""        # issue 4's target and whether it is met
-    note: str = ""
-
-    @property
-    def median(self) -> float:
-        return float(np.median(self.values))
-
-
-def fmt(x: float) -> str:
-    if x >= 100:
-        return f"{x:,.0f}"
-    if x >= 1:
-        return f"{x:.2f}"
-    return f"{x:.3g}"
-
-
-def spread(values) -> str:
-    return "-" if len(values) < 2 else f"{fmt(min(values))} – {fmt(max(values))}"
-
-
-def check(ok: bool, text: str) -> str:
-    return f"{text} ({'met' if ok else 'NOT met'})"
-
-
-# ---------------------------------------------------------------- child processes
-@dataclass
-class Child:
-    wall: float
-    code: int
-    out: str
-    err: str
-    maxrss: int             # bytes, peak resident set of the child
-
-
-def run_child(cmd: list, env: dict, cwd: Path) -> Child:
-    """Run ``cmd``; wall time by perf_counter, peak RSS from wait4's rusage."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=env, cwd=cwd)
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - t0
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        child = Child(wall, proc.returncode, out.read().decode(), err.read().decode(),
-                      usage.ru_maxrss * 1024)
-    if child.code != 0:
-        raise RuntimeError(f"{shlex.join(map(str, cmd))} exited {child.code}:\n{child.err[-2000:]}")
-    return child
-
-
-def child_env(src: Path, **extra) -> dict:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
-    env["PYTHONPATH"] = os.pathsep.join([str(src)] + [p for p in [os.environ.get("PYTHONPATH")] if p])
-    env.update(extra)
-    return env
 
 
 def burraco_cmd() -> list:
     script = Path(sys.executable).parent / "burraco"
     return [str(script)] if script.exists() else [sys.executable, "-m", "sim"]
-
-
-# ---------------------------------------------------------------- snapshot and caches
-def copy_packages(dest: Path) -> Path:
-    for pkg in ("kernels", "sim"):
-        shutil.copytree(REPO / pkg, dest / pkg, ignore=shutil.ignore_patterns("__pycache__"))
-    return dest
-
-
-def source_digest(src: Path) -> str:
-    h = hashlib.sha256()
-    for f in sorted(src.glob("*/*.py")):
-        h.update(f.relative_to(src).as_posix().encode() + b"\0" + f.read_bytes())
-    return h.hexdigest()[:12]
-
-
-def guard_helper_cache(digest: str) -> None:
-    """Numba's cache of benchmarks/jitloops.py does not notice kernel edits: drop it when they change."""
-    cache = HERE / "__pycache__"
-    stamp = cache / "jitloops.kernels-digest"
-    if stamp.exists() and stamp.read_text() == digest:
-        return
-    for f in cache.glob("jitloops.*.nb[ic]"):
-        f.unlink()
-    cache.mkdir(exist_ok=True)
-    stamp.write_text(digest)
 
 
 # ---------------------------------------------------------------- workloads
@@ -178,15 +71,6 @@ def random_count_vectors(n: int, rng: np.random.Generator) -> np.ndarray:
             other = (suit + 1 + int(rng.integers(3))) % 4 if kind == 1 else int(rng.integers(4))
             cnt[i, 52 if rng.random() < 0.5 else 13 * other + 1] += 1
     return cnt
-
-
-def timed(fn, repeats: int) -> list:
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return times
 
 
 def bench_kernels(c: dict, rows: list, facts: dict) -> dict:
@@ -347,7 +231,7 @@ def bench_cli(hands: int, repeats: int, src: Path, tmp: Path, label: str) -> lis
                                "--quiet"]
         child = run_child(cmd, child_env(src), tmp)
         m = re.search(r"^hands/s\s+([\d,]+)", child.out, re.M)
-        size = sum(f.stat().st_size for f in out.glob("shard-*.parquet"))
+        size = sum(f.stat().st_size for f in (out / "hands").glob("shard-*.parquet"))     # sim.rundir layout
         res.append((child.wall, float(m.group(1).replace(",", "")) if m else float("nan"), size,
                     child.maxrss))
         shutil.rmtree(out)
@@ -374,30 +258,13 @@ def add_cli_rows(res: list, hands: int, rows: list, big: bool) -> None:
 
 def bench_openspiel(c: dict, rows: list, ours: float, facts: dict) -> str:
     """OpenSpiel gin_rummy random playouts on 1 thread; returns a note when skipped."""
-    try:
-        import random
-
-        import pyspiel
-    except Exception as e:      # optional: pip install open_spiel
-        return f"open_spiel not installed: {type(e).__name__}: {e}"
-    from importlib.metadata import version
-    facts["open_spiel"] = version("open_spiel")
-    game = pyspiel.load_game("gin_rummy")
-    rng = random.Random(SEED)
+    gin, skipped = open_gin_rummy(facts)
+    if gin is None:
+        return skipped
     actions = []
 
     def playouts(n):
-        for _ in range(n):
-            s = game.new_initial_state()
-            k = 0
-            while not s.is_terminal():
-                if s.is_chance_node():
-                    outcomes, probs = zip(*s.chance_outcomes())
-                    s.apply_action(rng.choices(outcomes, probs)[0])
-                else:
-                    s.apply_action(rng.choice(s.legal_actions()))
-                k += 1
-            actions.append(k)
+        actions.append(gin.play(n)[0] / n)
 
     n = c["openspiel_games"]
     log(f"OpenSpiel gin_rummy random playouts, {n} games x {c['repeats']}")
@@ -411,75 +278,6 @@ def bench_openspiel(c: dict, rows: list, ours: float, facts: dict) -> str:
     return ""
 
 
-# ---------------------------------------------------------------- machine and report
-def cpu_seconds() -> tuple:
-    """(CPU-seconds busy on the whole machine, CPU-seconds of this process and its children, wall s)."""
-    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    busy = (sum(fields[:8]) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")   # all but idle, iowait
-    t = os.times()
-    return busy, t.user + t.system + t.children_user + t.children_system, time.perf_counter()
-
-
-def machine_facts() -> dict:
-    import numba
-    import pandas
-    import pyarrow
-
-    def read(path):
-        try:
-            return Path(path).read_text()
-        except OSError:
-            return ""
-
-    cpu = re.search(r"^model name\s*:\s*(.*)$", read("/proc/cpuinfo"), re.M)
-    mem = re.search(r"^MemTotal:\s*(\d+) kB", read("/proc/meminfo"), re.M)
-    osname = re.search(r'^PRETTY_NAME="?([^"\n]*)', read("/etc/os-release"), re.M)
-
-    def git(*args):
-        r = subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, text=True)
-        return r.stdout.strip() if r.returncode == 0 else "?"
-
-    dirty = git("status", "--porcelain", "--", "kernels", "sim")
-    return {
-        "CPU": cpu.group(1) if cpu else platform.processor() or "?",
-        "cores (os.cpu_count)": str(os.cpu_count()),
-        "numba threads (NUMBA_NUM_THREADS)": str(numba.config.NUMBA_NUM_THREADS),
-        "memory": f"{int(mem.group(1)) / 2**20:.1f} GiB" if mem else "?",
-        "OS": f"{osname.group(1) if osname else platform.system()}, kernel {platform.release()}",
-        "Python": platform.python_version(),
-        "numba": numba.__version__,
-        "numpy": np.__version__,
-        "pyarrow": pyarrow.__version__,
-        "pandas": pandas.__version__,
-        "git commit": git("rev-parse", "HEAD") + (" + uncommitted changes in kernels/ or sim/" if dirty else ""),
-    }
-
-
-def write_report(path: Path, mode: str, rows: list, facts: dict, notes: list) -> None:
-    lines = [
-        "# burraco-sim benchmarks",
-        "",
-        "Generated by `benchmarks/run.py` (do not edit by hand; see benchmarks/README.md).",
-        "",
-        f"Command: `{facts['command']}` · mode: **{mode}**" + (
-            " (smaller counts: a smoke run, not figures of record)" if mode == "quick" else ""),
-        "",
-        "Each figure is the median over its repeats, after an untimed warm-up; *range* is min – max",
-        "over the repeats. Default rules (`sim.Rules()`); seed 1.",
-        "",
-        "| section | figure | median | range | unit | one repeat | repeats | baseline in the same run "
-        "| target (issue 4) | notes |",
-        "|---|---|---:|---|---|---|---:|---|---|---|",
-    ]
-    for r in rows:
-        lines.append(f"| {r.section} | {r.name} | {fmt(r.median)} | {spread(r.values)} | {r.unit} | {r.work} "
-                     f"| {len(r.values)} | {r.baseline} | {r.target} | {r.note} |")
-    lines += ["", "## Notes", ""] + [f"* {n}" for n in notes]
-    lines += ["", "## Machine", "", "| | |", "|---|---|"]
-    lines += [f"| {k} | {v} |" for k, v in facts.items() if k != "command"]
-    path.write_text("\n".join(lines) + "\n")
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="smaller counts, for a smoke run")
@@ -489,11 +287,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     mode = "quick" if args.quick else "full"
     c = MODES[mode]
-    facts = {"command": shlex.join(["python", "benchmarks/run.py", *(sys.argv[1:] if argv is None else argv)])}
-    facts |= machine_facts()
-    facts["date"] = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
-    load0 = os.getloadavg()
-    cpu0 = cpu_seconds()
+    run = Run("run.py", argv)
+    facts = run.facts
     rows, notes = [], []
 
     with tempfile.TemporaryDirectory(prefix="burraco-bench-") as tmpname:
@@ -504,10 +299,7 @@ def main(argv=None) -> int:
         log(f"snapshot of kernels/ and sim/ ({digest}) in {pristine}")
 
         src = bench_startup(c, pristine, tmp, rows)     # leaves src with a warm cache
-        sys.path.insert(0, str(src))                    # in-process figures use the same snapshot
-        import kernels
-        assert Path(kernels.__file__).resolve().is_relative_to(src.resolve()), kernels.__file__
-        guard_helper_cache(digest)
+        use_snapshot(src, digest)                       # in-process figures use the same snapshot
         jit = bench_kernels(c, rows, facts)
         bench_pure_python(c, src, tmp, rows, jit)
         add_cli_rows(bench_cli(c["cli_hands"], c["cli_repeats"], src, tmp, "run"), c["cli_hands"], rows, False)
@@ -517,10 +309,6 @@ def main(argv=None) -> int:
         if skipped:
             notes.append(skipped)
 
-    busy, ours, wall = (b - a for a, b in zip(cpu0, cpu_seconds()))
-    others = max(busy - ours, 0.0) / wall
-    facts["load average (1, 5, 15 min) before the run"] = " ".join(f"{x:.2f}" for x in load0)
-    facts["CPU used by other processes during the run"] = f"{others:.2f} cores on average"
     notes += [
         "The start-up, CLI and pure-Python figures are separate processes timed from launch to exit "
         "(`time.perf_counter`); peak memory is the child's `ru_maxrss` (`os.wait4`). "
@@ -533,11 +321,8 @@ def main(argv=None) -> int:
         "OpenSpiel's figure is driven from Python through pyspiel (one binding call per action and per "
         "legal-action list), so it measures the binding as much as the game engine.",
     ]
-    if others > 0.2:           # the load average before the run lags behind; judge by the run itself
-        notes.append(f"Other processes were using the CPU: {others:.2f} of {os.cpu_count()} cores on average "
-                     f"during the run (1-min load average {load0[0]:.2f} before it). Figures may be low "
-                     "and noisy; the 2-thread figures suffer most.")
-    write_report(args.out, mode, rows, facts, notes)
+    run.finish(notes)
+    run.write(args.out, mode, rows, notes, "burraco-sim benchmarks", "issue 4")
     log(f"wrote {args.out}")
     return 0
 
