@@ -139,65 +139,55 @@ def _enumerate_melds():
 
 
 def _build_tables():
+    """The meld table and its lookup arrays, vectorised (this runs at every import)."""
     cnt, n_sets = _enumerate_melds()
     k = cnt.shape[0]
-    group = np.empty(k, np.int64)           # 0..12 sets of rank r, 13..16 sequences of suit s
-    for i in range(k):
-        group[i] = _set_rank(cnt[i]) if i < n_sets else 13 + _seq_suit(cnt[i])
+    c64 = cnt.astype(np.int64)
+    # group: 0..12 sets of rank r (the rank of most naturals; a 2 is a set's wild),
+    # 13..16 sequences of suit s (the suit of most cards)
+    group = np.empty(k, np.int64)
+    group[:n_sets] = c64[:n_sets, :52].reshape(-1, 4, 13).sum(axis=1).argmax(axis=1)
+    group[n_sets:] = 13 + c64[n_sets:, :52].reshape(-1, 4, 13).sum(axis=2).argmax(axis=1)
     assert np.all(np.diff(group) >= 0), "meld table rows are grouped by rank, then suit"
     start = np.searchsorted(group, np.arange(18)).astype(np.int64)
     # int8/int32 tables: Numba embeds global arrays under 1 MB in the machine code
     # (cacheable); a bigger one would be referenced by address and stop the caching
-    faces = np.full((k, 15), -1, np.int8)
-    counts = np.zeros((k, 15), np.int8)
-    nfaces = np.zeros(k, np.int8)
-    for i in range(k):
-        nz = np.flatnonzero(cnt[i])
-        nfaces[i] = len(nz)
-        faces[i, :len(nz)] = nz
-        counts[i, :len(nz)] = cnt[i, nz]
+    nz = c64 != 0
+    nfaces = nz.sum(axis=1)
+    assert nfaces.max() <= 15
+    order = np.argsort(~nz, axis=1, kind="stable")[:, :15]      # nonzero faces first, ascending
+    valid = np.arange(15)[None, :] < nfaces[:, None]
+    faces = np.where(valid, order, -1).astype(np.int8)
+    counts = np.where(valid, np.take_along_axis(c64, order, axis=1), 0).astype(np.int8)
+    nfaces = nfaces.astype(np.int8)
     # the fast fit test of legal_actions: per row, bit masks of the group's faces it
     # needs once and twice (a set: bit s for suit s; a sequence: bit r for rank r) and
     # the one face outside the group (its wild: a joker or another suit's 2), or -1
-    need1 = np.zeros(k, np.int32)
-    need2 = np.zeros(k, np.int32)
-    wild = np.full(k, -1, np.int8)
-    for i in range(k):
-        g = group[i]
-        for f in np.flatnonzero(cnt[i]):
-            in_group = (f < 52 and f % 13 == g) if g < 13 else (f < 52 and f // 13 == g - 13)
-            if in_group:
-                bit = 1 << (f // 13 if g < 13 else f % 13)
-                need1[i] |= bit
-                if cnt[i, f] >= 2:
-                    need2[i] |= bit
-            else:
-                assert wild[i] < 0 and cnt[i, f] == 1, "one wild outside the group"
-                wild[i] = f
+    rows = np.arange(k)[:, None]
+    is_set = group < 13
+    grp_faces = np.where(is_set[:, None],
+                         13 * np.arange(13)[None, :] + group[:, None],       # suits s (first 4)
+                         13 * (group[:, None] - 13) + np.arange(13)[None, :])  # ranks r
+    width = np.where(is_set, 4, 13)
+    in_use = np.arange(13)[None, :] < width[:, None]
+    g_cnt = np.where(in_use, c64[rows, np.minimum(grp_faces, 52)], 0)
+    bits = 1 << np.arange(13)
+    need1 = ((g_cnt >= 1) * bits).sum(axis=1).astype(np.int32)
+    need2 = ((g_cnt >= 2) * bits).sum(axis=1).astype(np.int32)
+    in_group = np.zeros((k, 53), bool)
+    in_group[np.repeat(np.arange(k), 13)[in_use.ravel()], grp_faces[in_use]] = True
+    outside = nz & ~in_group
+    assert outside.sum(axis=1).max() <= 1 and np.all(c64[outside] == 1), "one wild outside"
+    wild = np.where(outside.any(axis=1), outside.argmax(axis=1), -1).astype(np.int8)
     rng = np.random.RandomState(20261201)
     zob = rng.randint(1, 2**62, size=N_COUNT, dtype=np.int64).astype(np.uint64) * np.uint64(3)
     with np.errstate(over="ignore"):
         keys = (cnt.astype(np.uint64) * zob[None, :]).sum(axis=1, dtype=np.uint64)
-    order = np.argsort(keys, kind="stable")
-    skeys = keys[order]
+    korder = np.argsort(keys, kind="stable")
+    skeys = keys[korder]
     assert len(np.unique(skeys)) == k, "meld table keys collide"
-    return (cnt, n_sets, start, faces, counts, nfaces, zob, skeys, order.astype(np.int32),
+    return (cnt, n_sets, start, faces, counts, nfaces, zob, skeys, korder.astype(np.int32),
             need1, need2, wild)
-
-
-def _set_rank(row):
-    """The rank of a set row: the rank held by two or more naturals (2s of
-    another rank are its wild)."""
-    nz = np.flatnonzero(row[:52])
-    ranks = np.bincount(nz % 13, weights=row[nz], minlength=13)
-    return int(np.argmax(ranks))
-
-
-def _seq_suit(row):
-    """The suit of a sequence row: the suit of most of its naturals."""
-    nz = np.flatnonzero(row[:52])
-    suits = np.bincount(nz // 13, weights=row[nz], minlength=4)
-    return int(np.argmax(suits))
 
 
 (MELD_CNT, N_SET_MELDS, MELD_GROUP_START, MELD_FACES, MELD_FACE_COUNTS, MELD_NFACES,

@@ -129,7 +129,13 @@ def test_kill_at_random_moments_then_resume_gives_the_same_records(reference, tm
         out = tmp_path / f"run{k}"
         cmd = [sys.executable, "-m", "sim"] + cli_run(out, shard=500)
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(rng.uniform(0.5, 2.5))
+        # random moments of the run itself: counted from when its manifest appears, so that
+        # a slow start-up (a loaded machine) does not turn every kill into a kill at launch
+        deadline = time.monotonic() + 120
+        while not (out / "_manifest.json").exists() and proc.poll() is None \
+                and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(rng.uniform(0.0, 2.0) if k % 2 else rng.uniform(0.0, 0.3))
         proc.send_signal(sig)
         proc.wait()
         if out.exists():
