@@ -592,10 +592,15 @@ class Game:
             The action is illegal here: the message names the action and the
             rule it breaks; the game is unchanged.
         """
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise ValueError(f"action: expected an integer action id 0..{N_ACTIONS - 1}, "
+                             f"got {action!r}")
         a = int(action)
         code = KA.apply_action(self._work, np.int64(a))
         if code != 0:
-            what = self._describe(a) if 0 <= a < N_ACTIONS else f"action {a}"
+            what = (self._describe(a) if 0 <= a < N_ACTIONS else
+                    f"discard the copy with card id {a - N_ACTIONS}" if a < N_ACTIONS + 108 else
+                    f"not an id: ids are 0..{N_ACTIONS - 1}")
             raise ValueError(f"action {a} ({what}) is illegal: {action_reason(code)}")
 
     def choose(self) -> int:
@@ -687,12 +692,18 @@ class Game:
         ----------
         strategies : None, or a sequence of 4 (or a dict seat -> strategy)
             None: every seat plays its own strategy (:attr:`strategies`).
-            Otherwise, per seat, None (its own strategy) or an object
-            with ``choose(observation, legal_actions) -> action`` (a Python
-            strategy, :mod:`sim.pystrategy`; its ``reset`` is not called).
+            Otherwise, per seat (a dict's keys are seats 0..3 or ``"seat0"``
+            .. ``"seat3"``), None (its own strategy), an object with
+            ``choose(observation, legal_actions) -> action`` or a class of
+            one (made without arguments): a Python strategy,
+            :mod:`sim.pystrategy`, whose ``reset`` is not called.  Its name
+            goes into :meth:`result`.  Built-in strategies are chosen at
+            :meth:`new` (``strategies=``).
 
         Raises
         ------
+        ValueError
+            A seat or a strategy that is neither None nor an object with ``choose``.
         sim.pystrategy.StrategyError
             A Python strategy raised or chose an illegal action (a ``ValueError``
             naming the seat, the hand, the action and the rule it breaks).
@@ -700,9 +711,24 @@ class Game:
         per_seat = [None] * 4
         if isinstance(strategies, dict):
             for s, v in strategies.items():
+                if isinstance(s, str) and re.fullmatch(r"seat[0-3]", s):
+                    s = int(s[4])
                 per_seat[check_int("seat", s, 0, 3)] = v
         elif strategies is not None:
             per_seat = list(strategies) + [None] * (4 - len(strategies))
+        for s, v in enumerate(per_seat):
+            if isinstance(v, type) and callable(getattr(v, "choose", None)):
+                v = per_seat[s] = v()
+            if v is not None and not callable(getattr(v, "choose", None)):
+                raise ValueError(f"play: seat {s}: expected None or an object with "
+                                 f"choose(observation, legal_actions), got {v!r}; built-in "
+                                 "strategies are given to Game.new(strategies=...)")
+            if v is not None and s < len(self.strategies):
+                from .strategies import name_of
+                try:
+                    self.strategies[s] = name_of(v)
+                except ValueError:
+                    self.strategies[s] = f"{type(v).__module__}:{type(v).__qualname__}"
         if all(s is None for s in per_seat) and all(
                 self._player(s) is None for s in range(self.rules.num_players)):
             _kernels().play_out(self._work)

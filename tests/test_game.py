@@ -166,6 +166,8 @@ def test_illegal_action_raises_and_changes_nothing():
         g.apply(KA.A_END_MELD)
     with pytest.raises(ValueError, match="no such action id"):
         g.apply(N_ACTIONS + 500)
+    with pytest.raises(ValueError, match="no such action id"):
+        g.apply(-1)
     assert g == before
     g.apply(KA.A_DRAW)
     meld = g.action_from_text("meld 7h 8h 9h")
@@ -321,3 +323,28 @@ def test_hands_played_on_from_sampled_worlds_end_cleanly():
         assert w._record()[L.REC_ERROR] == 0
     with pytest.raises(ValueError, match="sampled world"):
         w.replay_document()
+
+
+def test_play_takes_python_strategies_by_seat_and_names_them():
+    class FirstLegal:
+        def choose(self, observation, legal_actions):
+            return legal_actions[0]
+    g = Game.new(2, 5).play({"seat0": FirstLegal, 2: FirstLegal()})
+    row = g.result()
+    assert row["strategy_s0"].endswith("FirstLegal") and row["strategy_s2"].endswith("FirstLegal")
+    assert row["strategy_s1"] == "heuristic"
+    with pytest.raises(ValueError, match="seat 1: expected None or an object with choose"):
+        Game.new(2, 5).play([None, "heuristic"])
+    with pytest.raises(ValueError, match="seat must be"):
+        Game.new(2, 5).play({"seat7": FirstLegal})
+
+
+def test_apply_refuses_what_is_not_an_action_id():
+    g = Game.new(2, 5)
+    for bad in ("x", None, 3.0, True):
+        with pytest.raises(ValueError, match="expected an integer action id"):
+            g.apply(bad)
+    with pytest.raises(ValueError, match="not an id"):
+        g.apply(N_ACTIONS + 500)
+    with pytest.raises(ValueError, match="discard the copy with card id 0"):
+        g.apply(N_ACTIONS)
