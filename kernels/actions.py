@@ -354,7 +354,7 @@ def discard_copy(st, rv, seat, f):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_action(work, a):
     """Play action ``a`` for the seat to move, if it is legal (R32-R52).
 
@@ -474,7 +474,7 @@ def apply_action(work, a):
     return OK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_actions(work, out):
     """The legal actions of the seat to move, in increasing id order.
 

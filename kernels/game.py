@@ -71,7 +71,7 @@ def _half_round_up(points):
     return q * 5
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose(work):
     """The action id that the strategy of the seat to move chooses: its policy
     kind in ``work`` (:mod:`kernels.work`) is ``POLICY_HEURISTIC``,
@@ -90,7 +90,7 @@ def choose(work):
     return call_chooser(kind, work.ctypes.data, work.shape[0])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_turn(work):
     """Play the decisions of the seat to move until the turn passes or the
     hand ends (choose, then apply: R32-R52); returns the end reason or -1.

@@ -233,9 +233,53 @@ if config.DISABLE_JIT:          # pure Python (NUMBA_DISABLE_JIT=1): ordinary nu
         """``work[at:]`` (int64 words) seen as a float64 array of ``shape``."""
         return _view(work, at, shape, np.float64)
 else:
-    _i64_ptr = _pointer_intrinsic(types.int64)
-    _u64_ptr = _pointer_intrinsic(types.uint64)
-    _f64_ptr = _pointer_intrinsic(types.float64)
+    def _view_intrinsic(dtype):
+        """An intrinsic ``view(work, at, shape)``: ``work[at:]`` (an int64 array)
+        seen as a C-contiguous array of ``dtype`` and ``shape`` (an int or a
+        tuple of ints), built in place: no meminfo, no reference count, no call
+        (so functions compiled without Numba's runtime may make views too)."""
+        @intrinsic
+        def view(typingctx, work, at, shape):
+            if isinstance(shape, types.Integer):
+                ndim = 1
+            elif isinstance(shape, types.BaseTuple) and all(
+                    isinstance(t, types.Integer) for t in shape):
+                ndim = len(shape)
+            else:
+                return None
+            arrty = types.Array(dtype, ndim, "C")
+            sig = arrty(work, at, shape)
+
+            def codegen(context, builder, signature, args):
+                from numba.core import cgutils
+                src = context.make_array(signature.args[0])(context, builder, value=args[0])
+                at_v = context.cast(builder, args[1], signature.args[1], types.intp)
+                base = builder.gep(src.data, [at_v])
+                data = builder.bitcast(base, context.get_value_type(types.CPointer(dtype)))
+                if ndim == 1:
+                    dims = [context.cast(builder, args[2], signature.args[2], types.intp)]
+                else:
+                    dims = [context.cast(builder, builder.extract_value(args[2], i),
+                                         signature.args[2][i], types.intp) for i in range(ndim)]
+                itemsize = context.get_constant(types.intp, context.get_abi_sizeof(
+                    context.get_data_type(dtype)))
+                strides = []
+                acc = itemsize
+                for d in reversed(dims):
+                    strides.append(acc)
+                    acc = builder.mul(acc, d)
+                strides.reverse()
+                out = context.make_array(arrty)(context, builder)
+                context.populate_array(out, data=data, shape=cgutils.pack_array(builder, dims),
+                                       strides=cgutils.pack_array(builder, strides),
+                                       itemsize=itemsize, meminfo=None)
+                return out._getvalue()
+            return sig, codegen
+        return view
+
+    _view_i64 = _view_intrinsic(types.int64)
+    _view_u64 = _view_intrinsic(types.uint64)
+    _view_f64 = _view_intrinsic(types.float64)
 
     @njit(cache=True, inline="always")
     def view_i64(work, at, shape):
@@ -243,17 +287,17 @@ else:
 
         The view is *borrowed* (no reference count): ``work`` must outlive it.
         """
-        return carray(_i64_ptr(work.ctypes.data + 8 * at), shape)
+        return _view_i64(work, at, shape)
 
     @njit(cache=True, inline="always")
     def view_u64(work, at, shape):
         """``work[at:]`` seen as a uint64 array of ``shape`` (borrowed view)."""
-        return carray(_u64_ptr(work.ctypes.data + 8 * at), shape)
+        return _view_u64(work, at, shape)
 
     @njit(cache=True, inline="always")
     def view_f64(work, at, shape):
         """``work[at:]`` seen as a float64 array of ``shape`` (borrowed view)."""
-        return carray(_f64_ptr(work.ctypes.data + 8 * at), shape)
+        return _view_f64(work, at, shape)
 
 
 @njit(cache=True, inline="always")
