@@ -47,13 +47,15 @@ from numba import njit
 
 from . import layout as L
 from .cards import CIDX, N_COUNT
-from .legal import (OK, can_create, can_discard, can_layoff, can_take_pile)
+from .legal import (BAD_LAYOFF, OK, can_create, can_discard, can_layoff, can_take_pile,
+                    lay_off_opens)
 from .melds import ANY_RANK, KIND_NONE, KIND_SEQ, KIND_SET, analyze
 from .state import (G_ACTIONS, G_BARRED, G_CLOSER, G_DEALER, G_END, G_ERR, G_FIRST, G_HIDDEN,
-                    G_LAST_TURN, G_PC, G_PHASE, G_PN, G_PP, G_SEAT, G_SINGLE, G_SLEN, G_SP,
+                    G_LAST_TURN, G_NEV, G_OPEN_LAYOFF, G_OPEN_ROW, G_PC, G_PHASE, G_PN, G_PP, G_SEAT, G_SINGLE,
+                    G_SLEN, G_SP,
                     G_STALL, G_TEAM, G_TOOK_PILE, G_TURN, EV_END, I0, MI_KIND, MMAX, NTEAMS,
                     conservation_check, discard_card, draw_stock, give_pozzetto, log_event,
-                    meld_add, meld_create, pozzetto_to_stock, take_pile)
+                    meld_add, meld_add_more, meld_create, pozzetto_to_stock, take_pile)
 from .work import N_LEGAL, W_DEBUG, views
 
 # ---------------------------------------------------------------- phases
@@ -212,6 +214,7 @@ BAD_TAKE = 22           # R34: taking the pile needs a placement that uses it
 BAD_MUST_PLACE = 23     # R34: the meld phase may not end before a placement
 BAD_EMPTY_PILE = 24     # there is no discard pile to take
 BAD_DISCARD_FACE = 25   # no copy of that face in hand may be discarded
+BAD_OPEN_LAYOFF = 26    # R24/R38: a lay-off of several cards is under way: it goes on, on its meld
 
 ERR_ILLEGAL_CHOICE = 32  # record error bit: a chooser returned an illegal action
 
@@ -295,6 +298,8 @@ def start_turn(st, seat):
     g[G_ACTIONS] = 0
     g[G_LAST_TURN] = 0
     g[G_SINGLE] = 0
+    g[G_OPEN_LAYOFF] = 0
+    g[G_OPEN_ROW] = 0
     g[G_PHASE] = PH_PICKUP
 
 
@@ -416,6 +421,9 @@ def apply_action(work, a):
         if debug:
             debug_check(st, dbg)
         return OK
+    open_mi = g[G_OPEN_LAYOFF] - 1
+    if open_mi >= 0 and (a < A_LAYOFF or a >= A_CREATE or (a - A_LAYOFF) // N_COUNT != open_mi):
+        return BAD_OPEN_LAYOFF
     if a == A_END_MELD:
         if ph == PH_PLACE:
             return BAD_MUST_PLACE
@@ -430,16 +438,30 @@ def apply_action(work, a):
             mi = (a - A_LAYOFF) // N_COUNT
             c = (a - A_LAYOFF) % N_COUNT
             code, nlen, nnw = can_layoff(st, rv, team, seat, mi, c, scratch)
-            if code != OK:
+            opens = False
+            if code != OK and code != BAD_LAYOFF:
+                # alone a dead end (R38), but the first card of a legal lay-off of several (R24)?
+                for f in range(N_COUNT):
+                    need[f] = 1
+                opens = lay_off_opens(st, rv, team, seat, mi, c, need, sel)
+            if code != OK and not opens:
                 return code
-            meld_add(st, team, seat, mi, c)
+            if open_mi >= 0:
+                meld_add_more(st, team, seat, mi, c)
+            else:
+                meld_add(st, team, seat, mi, c)
+                g[G_ACTIONS] += 1
+                g[G_OPEN_ROW] = g[G_NEV] if opens and st.ev.shape[0] > 0 else 0
+            g[G_OPEN_LAYOFF] = mi + 1 if opens else 0
+            if not opens:
+                g[G_OPEN_ROW] = 0
         else:
             meld_sel(a - A_CREATE, sel)
             code, kind, nw = can_create(st, rv, team, seat, sel)
             if code != OK:
                 return code
             meld_create(st, team, seat, sel)
-        g[G_ACTIONS] += 1
+            g[G_ACTIONS] += 1
         g[G_PHASE] = PH_MELD
         if hn[seat] == 0:
             give_pozzetto(st, seat, np.int64(L.POZ_DIRECT))   # al volo (R41)
@@ -517,17 +539,25 @@ def legal_actions(work, out):
                 out[n] = A_DISCARD + f
                 n += 1
         return n
-    if ph == PH_MELD:
+    open_mi = g[G_OPEN_LAYOFF] - 1
+    if ph == PH_MELD and open_mi < 0:
         out[n] = A_END_MELD
         n += 1
+    for f in range(N_COUNT):
+        need[f] = 1
     for mi in range(nm[team]):
+        if open_mi >= 0 and mi != open_mi:
+            continue
         for c in range(N_COUNT):
             if hc[c] == 0:
                 continue
             code, nlen, nnw = can_layoff(st, rv, team, seat, mi, c, scratch)
-            if code == OK:
+            if code == OK or (code != BAD_LAYOFF and lay_off_opens(st, rv, team, seat, mi, c,
+                                                                    need, sel)):
                 out[n] = A_LAYOFF + N_COUNT * mi + c
                 n += 1
+    if open_mi >= 0:
+        return n          # the lay-off under way goes on (R24): no new meld, no end
     for grp in range(17):
         # the hand's cards of the group as bit masks (held once, held twice)
         nat = 0

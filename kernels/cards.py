@@ -15,6 +15,7 @@ N_FACES = 54          # faces of one pack (52 + 2 jokers)
 N_COUNT = 53          # count-array length: 52 natural faces + 1 joker bucket
 JOKER = 52            # count index (and face) of a joker
 NO_CARD = -1
+BURRACO_LEN = 7       # cards in a burraco (R28): a meld of 7+ cards; also the semi-clean run (R29)
 
 CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
 ACE, TWO, KING = 0, 1, 12

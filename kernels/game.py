@@ -13,11 +13,11 @@ from .actions import (ERR_ILLEGAL_CHOICE, PH_DISCARD, PH_OVER, apply_action, beg
                       debug_check, finish_hand)
 from .legal import OK
 from .api import call_chooser
-from .policies import heuristic_chooser, random_chooser, uniform_chooser
+from .policies import heuristic_chooser, open_lay_off_action, random_chooser, uniform_chooser
 from .rng import seed_hand
 from .scoring import POZ_TAKEN, POZ_UNPLAYED, POZ_UNTAKEN, score_team
 from .state import (G_LEN, G_CLOSER, G_DEALER, G_END, G_ERR, G_FIRST, G_HIDDEN, G_NEV,
-                    G_NEVC, G_NPOZ, G_PC, G_PHASE, G_PMODE, G_PN, G_POZ_SIZE, G_PP, G_PTURN,
+                    G_NEVC, G_NPOZ, G_OPEN_LAYOFF, G_PC, G_PHASE, G_PMODE, G_PN, G_POZ_SIZE, G_PP, G_PTURN,
                     G_SEAT, G_SLEN, G_SOLO, G_SOLO18, G_SP, G_TEAM, G_TOOK_PILE, G_TPOZ, G_TURN,
                     hand_add, set_lock_two_roles, state_of, state_views, view_i64)
 from .work import EV_AT, W_EV_CARDS, W_EV_ROWS, W_DEBUG, W_G, W_KINDS, views, work_words
@@ -80,6 +80,8 @@ def choose(work):
 
     The state is not mutated; the hand's generator may be advanced.
     """
+    if work[W_G + G_OPEN_LAYOFF] != 0:
+        return open_lay_off_action(work)
     kind = work[W_KINDS + work[W_G + G_SEAT]]
     if kind == L.POLICY_HEURISTIC:
         return heuristic_chooser(work)

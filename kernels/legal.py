@@ -8,10 +8,10 @@ import numpy as np
 from numba import njit
 
 from . import layout as L
-from .cards import CIDX, JOKER
+from .cards import BURRACO_LEN, CIDX, JOKER
 from .melds import ANY_RANK, KIND_NONE, KIND_SET, analyze, layoff_step, layoff_step_roles
 from .state import (I0, I1, G_BARRED, G_PN, G_TPOZ, MI_HI, MI_KIND, MI_KEY, MI_LEN, MI_LO, MI_LOCK,
-                    MI_NAT2, MI_NWILD, MMAX, no_pozzetto_left)
+                    MI_NAT2, MI_NWILD, MI_WSLOT, MMAX, meld_info_after_add, no_pozzetto_left)
 
 # int64 arguments (plain literals would make Numba compile the callees again)
 NO_MELD = np.int64(-2)
@@ -65,12 +65,12 @@ def team_has_burraco(st, rv, team, extra_mi, extra_len, extra_nwild):
     """
     minfo, nm = st.minfo, st.nm
     need_clean = rv[L.RV_REQUIRE_CLEAN_BURRACO_TO_CLOSE] != 0
-    if extra_mi != -2 and extra_len >= 7 and (not need_clean or extra_nwild == 0):
+    if extra_mi != -2 and extra_len >= BURRACO_LEN and (not need_clean or extra_nwild == 0):
         return True
     for mi in range(nm[team]):
         if mi == extra_mi:
             continue
-        if minfo[team, mi, MI_LEN] >= 7 and (not need_clean or minfo[team, mi, MI_NWILD] == 0):
+        if minfo[team, mi, MI_LEN] >= BURRACO_LEN and (not need_clean or minfo[team, mi, MI_NWILD] == 0):
             return True
     return False
 
@@ -324,14 +324,125 @@ def trio_sel(hc, a, b, c, sel):
     return True
 
 
+#: the longest lay-off :func:`lay_off_goes_on` looks for (a sequence holds at most 14 cards)
+CHAIN_MAX = 14
+
+
+@njit(cache=True, _nrt=False)
+def _meld_row(minfo, team, mi):
+    """The reading ``minfo[team, mi]`` as a tuple (to restore it after a trial step)."""
+    return (minfo[team, mi, MI_LEN], minfo[team, mi, MI_KIND], minfo[team, mi, MI_NWILD],
+            minfo[team, mi, MI_NAT2], minfo[team, mi, MI_KEY], minfo[team, mi, MI_LO],
+            minfo[team, mi, MI_HI], minfo[team, mi, MI_WSLOT], minfo[team, mi, MI_LOCK])
+
+
+@njit(cache=True, _nrt=False)
+def _set_meld_row(minfo, team, mi, row):
+    minfo[team, mi, MI_LEN] = row[0]
+    minfo[team, mi, MI_KIND] = row[1]
+    minfo[team, mi, MI_NWILD] = row[2]
+    minfo[team, mi, MI_NAT2] = row[3]
+    minfo[team, mi, MI_KEY] = row[4]
+    minfo[team, mi, MI_LO] = row[5]
+    minfo[team, mi, MI_HI] = row[6]
+    minfo[team, mi, MI_WSLOT] = row[7]
+    minfo[team, mi, MI_LOCK] = row[8]
+
+
+@njit(cache=True, _nrt=False)
+def lay_off_goes_on(st, rv, team, seat, mi, need, sel, nsel, placed, depth):
+    """Can the lay-off of the cards counted in ``sel`` on meld ``mi`` be one
+    legal action, as it is or with more cards (R24 with R38)?
+
+    R24 makes a lay-off of several cards one action, legal when its cards can
+    be added one at a time, in some order, each step a legal R24 step; R38
+    judges the hand after the whole action, not after each step.  The meld
+    ``mi`` already holds ``sel``'s cards (its ``mcnt``/``minfo`` are the trial
+    state of the caller); the hand counts ``hcnt`` do not lose them.  True
+    when the action so far, once it holds a card with ``need[c] > 0``
+    (``placed``), leaves no dead end (:func:`after_action_ok`), or when some
+    hand card fits the meld next and the longer lay-off is legal (searched
+    depth first, at most :data:`CHAIN_MAX` cards).
+
+    Parameters
+    ----------
+    need : numpy.ndarray
+        ``int64[53]``: which count indices count as placing (all ones for any
+        card; the pile's faces for R34's ``pile_meld_source = "from_pile"``).
+    sel : numpy.ndarray
+        ``int64[53]`` counts of the cards laid off so far; restored on return.
+    nsel, placed, depth : int
+        Cards in ``sel``; 1 once one of them is needed; the search depth.
+
+    Notes
+    -----
+    The meld's counts and reading are changed for each trial step and
+    restored; ``st`` is as before on return.
+    """
+    mcnt, minfo, hc = st.mcnt, st.minfo, st.hcnt[seat]
+    if placed != 0 and nsel > 0:
+        if after_action_ok(st, rv, team, seat, sel, nsel, mi, minfo[team, mi, MI_LEN],
+                           minfo[team, mi, MI_NWILD]) == OK:
+            return True
+    if depth >= CHAIN_MAX or nsel >= st.hn[seat]:
+        return False
+    for c in range(53):
+        if hc[c] - sel[c] <= 0 or layoff_fits(mcnt, minfo, team, mi, c) == 0:
+            continue
+        saved = _meld_row(minfo, team, mi)
+        mcnt[team, mi, c] += 1
+        meld_info_after_add(mcnt, minfo, team, mi, c)
+        sel[c] += 1
+        ok = lay_off_goes_on(st, rv, team, seat, mi, need, sel, nsel + 1,
+                             1 if (placed != 0 or need[c] > 0) else 0, depth + 1)
+        sel[c] -= 1
+        mcnt[team, mi, c] -= 1
+        _set_meld_row(minfo, team, mi, saved)
+        if ok:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def lay_off_opens(st, rv, team, seat, mi, c, need, sel):
+    """May one card of count index ``c`` begin a lay-off of several cards on
+    meld ``mi`` that is legal as one action (R24 with R38), where ``c`` alone
+    is not?  (It fits, and the lay-off can go on to a hand that is no dead
+    end: after laying off 7♠ from 7♠ 5♠ on 2♣ 8♠ 9♠ 10♠ J♠ with 5♠ the card
+    of a one-card pile, 5♠ follows and the hand empties for the pozzetto.)
+
+    ``need``: as in :func:`lay_off_goes_on`; ``sel``: an ``int64[53]`` work
+    array (overwritten).  ``st`` is unchanged on return.
+    """
+    mcnt, minfo = st.mcnt, st.minfo
+    if mi < 0 or mi >= st.nm[team] or st.hcnt[seat, c] < 1 \
+            or layoff_fits(mcnt, minfo, team, mi, c) == 0:
+        return False
+    for f in range(53):
+        sel[f] = 0
+    saved = _meld_row(minfo, team, mi)
+    mcnt[team, mi, c] += 1
+    meld_info_after_add(mcnt, minfo, team, mi, c)
+    sel[c] = 1
+    ok = lay_off_goes_on(st, rv, team, seat, mi, need, sel, I1, 1 if need[c] > 0 else 0, I1)
+    mcnt[team, mi, c] -= 1
+    _set_meld_row(minfo, team, mi, saved)
+    return ok
+
+
 @njit(cache=True, _nrt=False)
 def find_placement(st, rv, team, seat, need, sel, scratch):
     """A legal meld-phase action that places at least one card (R34).
 
-    Looks first for a one-card lay-off, then for a new meld of three cards;
-    every longer legal placement contains one of these (a valid meld of 4+
-    cards holds a valid meld of three, and a lay-off of several cards starts
-    with one that fits alone), so "none found" means "no placement exists".
+    Looks for a one-card lay-off, then for a new meld of three cards, then
+    for a lay-off of several cards (R24).  Every legal new meld of 4+ cards
+    holds a legal one of three with the needed card, and a lay-off of several
+    cards is found by :func:`lay_off_goes_on`: "none found" means "no
+    placement exists".  The lay-off search is needed when R38 bites only
+    after some of its cards (a hand of two cards, one of them the R36 card),
+    or under ``pile_meld_source = "from_pile"`` when cards from the hand must
+    go first (7♥ from the hand, then the pile's 4♥, on 2♣(=7♥) 6♥ 8♥: the 7♥
+    frees the 2♣ to stand for 5♥).
 
     Parameters
     ----------
@@ -345,9 +456,10 @@ def find_placement(st, rv, team, seat, need, sel, scratch):
     -------
     tuple of int
         ``(what, a, b, c)``: ``what`` 0 = none; 1 = lay off count index ``b``
-        on meld ``a``; 2 = create a meld of count indices ``a, b, c``.
+        on meld ``a`` (the first card of the lay-off); 2 = create a meld of
+        count indices ``a, b, c``.
     """
-    hcnt, nm = st.hcnt, st.nm
+    hcnt, nm, minfo = st.hcnt, st.nm, st.minfo
     hc = hcnt[seat]
     for mi in range(nm[team]):
         for c in range(53):
@@ -372,6 +484,13 @@ def find_placement(st, rv, team, seat, need, sel, scratch):
                 code, kind, nw = can_create(st, rv, team, seat, sel)
                 if code == OK:
                     return 2, a, b, c
+    # a lay-off of several cards: only on a sequence (a set takes a card alone or never)
+    for mi in range(nm[team]):
+        if minfo[team, mi, MI_KIND] == KIND_SET:
+            continue
+        for c in range(53):
+            if hc[c] > 0 and lay_off_opens(st, rv, team, seat, mi, c, need, sel):
+                return 1, mi, c, -1
     return 0, -1, -1, -1
 
 

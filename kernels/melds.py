@@ -39,7 +39,7 @@ functions: the readings that remain are those that keep the stored roles.
 import numpy as np
 from numba import njit
 
-from .cards import JOKER
+from .cards import BURRACO_LEN, JOKER
 
 KIND_NONE = 0
 KIND_SET = 1
@@ -279,7 +279,7 @@ def burraco_class(cnt, set_mask, semi_rule):
     n = 0
     for f in range(53):
         n += cnt[f]
-    if n < 7:
+    if n < BURRACO_LEN:
         return 0
     kind, nwild, nat2, key, lo, hi, wslot, why = analyze(cnt, set_mask)
     if kind == KIND_NONE:
@@ -288,7 +288,7 @@ def burraco_class(cnt, set_mask, semi_rule):
         return 1
     nnat = n - nwild
     if kind == KIND_SET:
-        if nnat >= 7:
+        if nnat >= BURRACO_LEN:
             return 3
         return 2
     # a sequence with a natural ace and a natural 2 can have two fewest-wild
@@ -304,11 +304,11 @@ def burraco_class(cnt, set_mask, semi_rule):
         if gaps > 1:
             continue
         if gaps == 0:
-            if nn >= 7:
+            if nn >= BURRACO_LEN:
                 return 3
         elif semi_rule == 0:
             ws = _gap_slot(cnt, base, nat2, cnt[base], ao, lo2, hi2)
-            if ws - lo2 >= 7 or hi2 - ws >= 7:
+            if ws - lo2 >= BURRACO_LEN or hi2 - ws >= BURRACO_LEN:
                 return 3
     return 2
 

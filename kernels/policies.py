@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from . import layout as L
-from .cards import CIDX, CVALUE, JOKER, N_COUNT
+from .cards import BURRACO_LEN, CIDX, CVALUE, JOKER, N_COUNT
 from .layout import (HP_CLOSE_MIN_BURRACOS, HP_DISCARD_W_DANGER, HP_DISCARD_W_MIDDLE,
                      HP_DISCARD_W_NEIGHBOR, HP_DISCARD_W_PAIR, HP_DISCARD_W_POINTS,
                      HP_DISCARD_W_WILD, HP_MELD_DELAY_ROUNDS, HP_PILE_AVOID_OPP_2_OR_5,
@@ -147,10 +147,10 @@ def _hold_for_burracos(minfo, nm, g, team, left, extra_mi, extra_len, p):
     if need <= 0.0 or left != 1 or g[G_TPOZ + team] == 0:
         return False
     n = 0
-    if extra_len >= 7:
+    if extra_len >= BURRACO_LEN:
         n += 1
     for mi in range(nm[team]):
-        if mi != extra_mi and minfo[team, mi, MI_LEN] >= 7:
+        if mi != extra_mi and minfo[team, mi, MI_LEN] >= BURRACO_LEN:
             n += 1
     return n < need
 
@@ -229,7 +229,7 @@ def heur_meld_choice(st, rv, seat, p, sel, scratch):
         kind = minfo[team, mi, MI_KIND]
         key = minfo[team, mi, MI_KEY]
         nw = minfo[team, mi, MI_NWILD]
-        d1_ok = small or minfo[team, mi, MI_LEN] + 1 >= 7
+        d1_ok = small or minfo[team, mi, MI_LEN] + 1 >= BURRACO_LEN
         if kind == KIND_SET:
             first, step, count = key, 13, 4
         else:
@@ -689,6 +689,16 @@ def random_chooser(work):
     hand's generator."""
     st, rv, params, kinds, rng, deck, sel, scratch, need, vals, hc2, cand, dbg = views(work)
     return rand_choose(st, rv, st.g[G_SEAT], rng, sel, scratch, cand, need)
+
+
+@njit(cache=True)
+def open_lay_off_action(work):
+    """The action that continues the lay-off of several cards under way
+    (``G_OPEN_LAYOFF``, R24 with R38): the one legal action there, whatever the
+    strategy (the built-in ones never begin such a lay-off themselves)."""
+    out = view_i64(work, W_LEGAL, N_ACTIONS)
+    legal_actions(work, out)
+    return out[0]
 
 
 @njit(cache=True)

@@ -98,7 +98,9 @@ G_LAST_TURN = 45    # 1 when this turn's draw left the stock at its reserve (R50
 G_SINGLE = 46       # 1 when this turn's pickup took a one-card pile (R51 stall count)
 G_DEALER = 47       # the dealer seat (R6)
 G_FIRST = 48        # the first player, left of the dealer (R7)
-G_LEN = 49
+G_OPEN_LAYOFF = 49  # 1 + the meld index of a lay-off of several cards under way (R24, R38), 0 none
+G_OPEN_ROW = 50     # 1 + the event row of that lay-off (its later cards join it), 0 none
+G_LEN = 51
 
 # event types (ev[:, EVC_TYPE]); np.int64 so that Numba compiles log_event
 # once, not once per literal
@@ -561,6 +563,25 @@ def meld_add(st, team, seat, mi, c):
     cid = hand_pick_id(st, seat, c, True)
     hand_remove_id(st, seat, cid)
     log_card(st, log_event(st, seat, EV_LAYOFF, team, mi, I0), cid)
+    n = minfo[team, mi, MI_LEN]
+    mids[team, mi, n] = cid
+    mcnt[team, mi, c] += 1
+    meld_info_after_add(mcnt, minfo, team, mi, c)
+
+
+@njit(cache=True, _nrt=False)
+def meld_add_more(st, team, seat, mi, c):
+    """Lay off one more card of count index ``c`` on meld ``mi`` as part of the
+    lay-off just made there (R24: one action of several cards): the card joins
+    that lay-off's event row (``G_OPEN_ROW``) instead of a row of its own."""
+    mcnt, mids, minfo, g, ev = st.mcnt, st.mids, st.minfo, st.g, st.ev
+    cid = hand_pick_id(st, seat, c, True)
+    hand_remove_id(st, seat, cid)
+    row = g[G_OPEN_ROW] - 1
+    if row >= 0 and row == g[G_NEV] - 1 and ev[row, EVC_TYPE] == EV_LAYOFF and ev[row, EVC_B] == mi:
+        log_card(st, row, cid)
+    else:       # no log, or the lay-off's first cards are not in this log (a sampled world)
+        log_card(st, log_event(st, seat, EV_LAYOFF, team, mi, I0), cid)
     n = minfo[team, mi, MI_LEN]
     mids[team, mi, n] = cid
     mcnt[team, mi, c] += 1

@@ -100,6 +100,21 @@ def views(work):
             view_i64(work, W_CAND, (CAND_ROWS, 4)), view_i64(work, W_DBG, N_CARDS + N_COUNT))
 
 
+#: the fields that are only work arrays: overwritten by every kernel that uses them, read
+#: by none before it writes them; the game state is the rest of the buffer
+SCRATCH_FIELDS = ("SEL", "SCRATCH", "NEED", "VALS", "HC2", "CAND", "DBG", "LEGAL")
+
+
+def canonical(work):
+    """A copy of ``work`` (int64 buffer) with its work arrays (:data:`SCRATCH_FIELDS`)
+    zeroed: two buffers of the same game state are then equal word for word."""
+    out = work.copy()
+    ends = dict((n, a + w) for n, a, w in layout_table())
+    for name in SCRATCH_FIELDS:
+        out[_W[name]:ends[name]] = 0
+    return out
+
+
 def layout_table():
     """The buffer's fields as ``[(name, first word, words)]`` (for docs and tests)."""
     names = sorted(_W, key=_W.get)

@@ -13,7 +13,7 @@ from numba import njit
 
 from .cards import CIDX, N_CARDS, N_COUNT
 from .rng import bounded, seed_hand
-from .state import G_NPOZ, G_POZ_NEXT, G_POZ_SIZE, G_SLEN, G_SP
+from .state import G_BARRED, G_NPOZ, G_OPEN_ROW, G_POZ_NEXT, G_POZ_SIZE, G_SEAT, G_SLEN, G_SP
 from .work import views
 
 # unseen places: where (0 a hand, 1 the stock, 2 a pozzetto), first index, second index
@@ -29,7 +29,8 @@ def unseen_places(work, seat, places):
     stock top first, then the untaken pozzetti); returns their number.
 
     In another seat's hand, the first cards of each face in hand order stand
-    for its known copies (``st.known``) and stay seen.
+    for its known copies (``st.known``) and stay seen; the card the seat to
+    move took as a one-card pile (R36, ``G_BARRED``) stands for itself.
     """
     st = views(work)[0]
     hand, hn, known, g = st.hand, st.hn, st.known, st.g
@@ -40,7 +41,17 @@ def unseen_places(work, seat, places):
             continue
         for f in range(N_COUNT):
             keep[f] = known[s, f]
+        # the card taken as a one-card pile (R36) is known by its own id, not only its face
+        kept = -1
+        if s == g[G_SEAT] and g[G_BARRED] >= 0 and keep[CIDX[g[G_BARRED]]] > 0:
+            for i in range(hn[s]):
+                if hand[s, i] == g[G_BARRED]:
+                    kept = i
+                    keep[CIDX[g[G_BARRED]]] -= 1
+                    break
         for i in range(hn[s]):
+            if i == kept:
+                continue
             c = CIDX[hand[s, i]]
             if keep[c] > 0:
                 keep[c] -= 1
@@ -131,6 +142,8 @@ def sample_world(src, seat, seed, index, dst):
             st.hcnt[s, f] = 0
         for i in range(st.hn[s]):
             st.hcnt[s, CIDX[st.hand[s, i]]] += 1
+    # a lay-off of several cards under way goes on in a row of the world's own log
+    st.g[G_OPEN_ROW] = 0
     # the world's future random choices come from the sample's stream as well
     seed_hand(np.uint64(seed), np.int64(index) ^ np.int64(0x5DEECE66D), rng)
     return n

@@ -22,7 +22,9 @@ from __future__ import annotations
 import base64
 import functools
 import json
+import os
 import re
+import sys
 import zlib
 from dataclasses import dataclass, field
 
@@ -34,7 +36,7 @@ from kernels import legal as KL
 from kernels import melds as KM
 from kernels import state as KS
 from kernels import work as KW
-from kernels.cards import CIDX, CVALUE, N_COUNT
+from kernels.cards import BURRACO_LEN, CIDX, CVALUE, N_COUNT
 
 from . import notation
 from ._cards import check_int, rules_or_default
@@ -59,6 +61,8 @@ _BAD_TEXT = {
                        "must come before the meld phase ends",
     KA.BAD_EMPTY_PILE: "R33: there is no discard pile to take",
     KA.BAD_DISCARD_FACE: "R36/R37: no card of that face in the hand may be discarded",
+    KA.BAD_OPEN_LAYOFF: "R24/R38: a lay-off of several cards is under way and must go on "
+                        "(the next card on the same meld: alone its first card left a dead end)",
 }
 
 
@@ -74,8 +78,21 @@ def action_reason(code: int) -> str:
     return KL.LEGAL_REASONS[code]
 
 
+_COLD_CHECKED = []
+
+
 def _kernels():
     from kernels import game as KG
+    if not _COLD_CHECKED:
+        _COLD_CHECKED.append(True)
+        try:       # private Numba attributes: only a hint
+            cold = not all(os.path.exists(f._cache._cache_file._index_path)
+                           for f in (KG.play_out, KA.apply_action, KA.legal_actions))
+        except Exception:
+            cold = False
+        if cold:
+            print("sim.Game: compiling the step kernels on first use (once; about a minute in "
+                  "all on two cores, then cached)", file=sys.stderr, flush=True)
     return KG
 
 
@@ -485,7 +502,7 @@ class Game:
         log) is stored compressed and base64-encoded beside the readable
         settings, so the round trip is exact.
         """
-        raw = zlib.compress(self._work.tobytes(), 6)
+        raw = zlib.compress(KW.canonical(self._work).tobytes(), 6)
         return json.dumps({
             "format": FORMAT, "kind": "burraco_game", "seed": self.seed,
             "hand_index": self.hand_index, "rules": self.rules.to_dict(),
@@ -535,7 +552,7 @@ class Game:
                 and self.hand_index == other.hand_index and self.rules == other.rules
                 and self.match_totals == other.match_totals
                 and self.strategies == other.strategies
-                and np.array_equal(self._work, other._work))
+                and np.array_equal(KW.canonical(self._work), KW.canonical(other._work)))
 
     __hash__ = None
 
@@ -556,6 +573,19 @@ class Game:
     def phase(self) -> str:
         """The decision the hand waits for: one of :data:`PHASES`."""
         return PHASES[int(self._g[KS.G_PHASE])]
+
+    @property
+    def open_lay_off(self) -> int | None:
+        """The own side's meld a lay-off of several cards is under way on, or None.
+
+        A lay-off is one action of one or more cards (R24) and R38 judges the hand
+        after the whole of it; the step API plays it card by card.  When its first
+        card alone would leave a dead end (hand 7♠ 5♠, 5♠ the card of a one-card
+        pile: 7♠ alone leaves 5♠, which may not be discarded), the step is legal
+        because the lay-off goes on, and until it is complete the only legal
+        actions are the next cards on that meld (no other meld, no end)."""
+        mi = int(self._g[KS.G_OPEN_LAYOFF]) - 1
+        return None if mi < 0 else mi
 
     @property
     def current_seat(self) -> int:
@@ -586,6 +616,12 @@ class Game:
     def apply(self, action: int) -> None:
         """Play ``action`` for the seat to move.
 
+        ``action`` is an id of the action space (0..``N_ACTIONS - 1``, as
+        :meth:`legal_actions` lists them), or ``N_ACTIONS + card id``: a discard
+        of that physical copy, which :meth:`choose` returns for the built-in
+        ``random`` strategy (it picks a hand position; the id keeps its records
+        those of ``simulate``).  Such ids are never listed as legal.
+
         Raises
         ------
         ValueError
@@ -598,9 +634,11 @@ class Game:
         a = int(action)
         code = KA.apply_action(self._work, np.int64(a))
         if code != 0:
-            what = (self._describe(a) if 0 <= a < N_ACTIONS else
-                    f"discard the copy with card id {a - N_ACTIONS}" if a < N_ACTIONS + 108 else
-                    f"not an id: ids are 0..{N_ACTIONS - 1}")
+            if not 0 <= a < N_ACTIONS + 108:
+                raise ValueError(f"action {a} is not an action id: ids are 0..{N_ACTIONS - 1} "
+                                 f"(and N_ACTIONS + card id, a discard of that copy)")
+            what = (self._describe(a) if a < N_ACTIONS else
+                    f"discard the copy with card id {a - N_ACTIONS}")
             raise ValueError(f"action {a} ({what}) is illegal: {action_reason(code)}")
 
     def choose(self) -> int:
@@ -643,9 +681,10 @@ class Game:
         except Exception as exc:
             raise StrategyError(f"{self._who(seat, name)}: choose raised "
                                 f"{_exc_text(exc)}") from exc
-        if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
+        if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)) \
+                or not 0 <= a < N_ACTIONS:
             raise StrategyError(f"{self._who(seat, name)}: choose returned {a!r}, not an action "
-                                "id (one of the legal_actions it was given)")
+                                f"id 0..{N_ACTIONS - 1} (one of the legal_actions it was given)")
         return int(a)
 
     def _who(self, seat: int, name) -> str:
@@ -690,26 +729,32 @@ class Game:
 
         Parameters
         ----------
-        strategies : None, or a sequence of 4 (or a dict seat -> strategy)
-            None: every seat plays its own strategy (:attr:`strategies`).
-            Otherwise, per seat (a dict's keys are seats 0..3 or ``"seat0"``
-            .. ``"seat3"``), None (its own strategy), an object with
-            ``choose(observation, legal_actions) -> action`` or a class of
-            one (made without arguments): a Python strategy,
-            :mod:`sim.pystrategy`, whose ``reset`` is not called.  Its name
-            goes into :meth:`result`.  Built-in strategies are chosen at
-            :meth:`new` (``strategies=``).
+        strategies : None, a strategy, a sequence of them (per seat) or a dict
+            None: every seat plays its own strategy (:attr:`strategies`).  A
+            strategy is a name (a built-in or registered one, or a Python
+            strategy spec ``FILE.py:CLASS``), an object with
+            ``choose(observation, legal_actions) -> action`` (its ``reset`` is
+            not called) or a class of one (made without arguments, once per
+            seat); one alone is every seat's.  In a sequence or a dict (keys:
+            seats 0..3 or ``"seat0"`` .. ``"seat3"``) None keeps a seat's own
+            strategy.  A strategy given here becomes the seat's for the rest of
+            the hand and goes into :meth:`result`.
 
         Raises
         ------
         ValueError
-            A seat or a strategy that is neither None nor an object with ``choose``.
+            A seat, or a strategy that is neither None, a known name nor an object
+            with ``choose``.
         sim.pystrategy.StrategyError
             A Python strategy raised or chose an illegal action (a ``ValueError``
             naming the seat, the hand, the action and the rule it breaks).
         """
         per_seat = [None] * 4
-        if isinstance(strategies, dict):
+        if callable(getattr(strategies, "choose", None)):
+            strategies = [strategies] * self.rules.num_players     # one object or class: every seat
+        if isinstance(strategies, str):
+            per_seat = [strategies] * self.rules.num_players + [None] * (4 - self.rules.num_players)
+        elif isinstance(strategies, dict):
             for s, v in strategies.items():
                 if isinstance(s, str) and re.fullmatch(r"seat[0-3]", s):
                     s = int(s[4])
@@ -717,12 +762,14 @@ class Game:
         elif strategies is not None:
             per_seat = list(strategies) + [None] * (4 - len(strategies))
         for s, v in enumerate(per_seat):
+            if isinstance(v, str):
+                per_seat[s] = self._set_strategy(s, v)
+                continue
             if isinstance(v, type) and callable(getattr(v, "choose", None)):
                 v = per_seat[s] = v()
             if v is not None and not callable(getattr(v, "choose", None)):
-                raise ValueError(f"play: seat {s}: expected None or an object with "
-                                 f"choose(observation, legal_actions), got {v!r}; built-in "
-                                 "strategies are given to Game.new(strategies=...)")
+                raise ValueError(f"play: seat {s}: expected None, a strategy name or an object "
+                                 f"with choose(observation, legal_actions), got {v!r}")
             if v is not None and s < len(self.strategies):
                 from .strategies import name_of
                 try:
@@ -735,6 +782,32 @@ class Game:
             return self
         self._play_python(per_seat)
         return self
+
+    def _set_strategy(self, seat: int, spec: str):
+        """Give ``seat`` the strategy ``spec`` from now on (:meth:`play` with a
+        name): a built-in or registered one goes into the kernel buffer (None is
+        returned); a Python one (``FILE.py:CLASS``, ``module:CLASS``) is loaded,
+        reset for this hand and returned."""
+        from . import strategies as _strategies
+        if seat >= self.rules.num_players:
+            raise ValueError(f"play: seat {seat}: this game has {self.rules.num_players} seats")
+        try:
+            name, kind, params, python = _strategies.resolve_seat(spec)
+        except ValueError as exc:
+            raise ValueError(f"play: seat {seat}: {exc}") from None
+        self._players = list(self._players)
+        self.strategies[seat] = name
+        if python is not None:
+            p = python.player()
+            p.reset(seat, self.rules, self.hand_index, _random_seed(self.seed, self.hand_index, seat))
+            self._players[seat] = p
+            return p
+        self._players[seat] = None
+        self._work[KW.W_KINDS + seat] = kind
+        n = L.N_PARAMS
+        self._work[KW.W_PARAMS + n * seat:KW.W_PARAMS + n * (seat + 1)] = \
+            np.asarray(params, np.float64).view(np.int64)
+        return None
 
     def action_text(self, action: int) -> str:
         """The action in words: "take the pile (5 cards: ...)", "meld 7♥ 8♥ 9♥",
@@ -777,7 +850,20 @@ class Game:
             return text
         if a < KA.A_CREATE:
             mi, f = divmod(a - KA.A_LAYOFF, N_COUNT)
-            return f"lay off {_face_text(f)} on meld {mi}"
+            text = f"lay off {_face_text(f)} on meld {mi}"
+            if int(g[KS.G_OPEN_LAYOFF]) == 0 and int(st.hn[seat]) == 2 \
+                    and int(g[KS.G_PHASE]) in (KA.PH_PLACE, KA.PH_MELD):
+                rest = [int(c) for c in st.hand[seat, :2]]
+                team = int(g[KS.G_TEAM + seat])
+                rv = self.rules.to_vector()
+                code = KL.can_layoff(st, rv, team, seat, mi, f, np.zeros(N_COUNT, np.int64))[0]
+                if code != 0 and KL.lay_off_opens(st, rv, team, seat, mi, f,
+                                                  np.ones(N_COUNT, np.int64),
+                                                  np.zeros(N_COUNT, np.int64)):
+                    # alone a dead end: the first card of a lay-off of two (R24 with R38)
+                    other = rest[1] if CIDX[rest[0]] == f else rest[0]
+                    text += f" (then {notation.format_card(other)}: a lay-off of two cards)"
+            return text
         row = a - KA.A_CREATE
         return "meld " + " ".join(_face_text(f) for f in _meld_faces(KA.MELD_CNT[row]))
 
@@ -886,9 +972,9 @@ class Game:
             meld_points=tuple(int((st.mcnt[t].sum(axis=0) * CVALUE).sum())
                               for t in range(KS.NTEAMS)),
             burracos=tuple(
-                (int(((st.minfo[t, :st.nm[t], KS.MI_LEN] >= 7)
+                (int(((st.minfo[t, :st.nm[t], KS.MI_LEN] >= BURRACO_LEN)
                       & (st.minfo[t, :st.nm[t], KS.MI_NWILD] == 0)).sum()),
-                 int(((st.minfo[t, :st.nm[t], KS.MI_LEN] >= 7)
+                 int(((st.minfo[t, :st.nm[t], KS.MI_LEN] >= BURRACO_LEN)
                       & (st.minfo[t, :st.nm[t], KS.MI_NWILD] > 0)).sum()))
                 for t in range(KS.NTEAMS)),
             match_totals=None if self.match_totals is None else tuple(self.match_totals),

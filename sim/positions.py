@@ -53,7 +53,7 @@ WORLD_TRIES = 200        # sampled worlds tried when the seat to move is not the
 
 _TOP = ("format", "seat", "to_move", "phase", "turn", "dealer", "hand", "hand_sizes", "known",
         "pile", "stock", "stall", "rules", "this_turn", "pozzetti", "melds", "match")
-_THIS_TURN = ("pickup", "one_card_pile", "actions", "barred", "barred_in_hand")
+_THIS_TURN = ("pickup", "one_card_pile", "actions", "barred", "barred_in_hand", "open_lay_off")
 _POZZETTI = ("left", "taken")
 _TAKEN = ("side", "turn", "mode", "unplayed_seat")
 _MELD = ("side", "cards", "natural_twos")
@@ -61,6 +61,8 @@ _MATCH = ("totals",)
 
 
 def _fail(field: str, msg: str):
+    if field == "position":                  # the position itself: no field to name twice
+        raise ValueError(f"position: {msg}")
     raise ValueError(f"position: {field}: {msg}")
 
 
@@ -364,6 +366,11 @@ def normalize(position: dict) -> dict:
                                         tt.get("barred_in_hand", True))
         elif "barred_in_hand" in tt:
             _fail("this_turn.barred_in_hand", "given without this_turn.barred")
+        if tt.get("open_lay_off") is not None:
+            if phase != "meld":
+                _fail("this_turn.open_lay_off", "a lay-off under way is in the 'meld' phase")
+            t["open_lay_off"] = _int("this_turn.open_lay_off", tt["open_lay_off"], 0,
+                                     KS.MMAX - 1)
         out["this_turn"] = t
     pz = _table("pozzetti", d.get("pozzetti", {}), _POZZETTI)
     taken = []
@@ -509,7 +516,7 @@ def _no_decision(world):
     if not world.legal_actions():
         return ("phase", f"seat {world.current_seat} has no legal action in the "
                 f"{world.phase!r} phase of this position")
-    if world.phase == "meld":
+    if world.phase == "meld" and world.open_lay_off is None:
         after = world.clone()
         after.apply(KA.A_END_MELD)
         if not after.legal_actions():
@@ -534,10 +541,12 @@ class _Builder:
                   f"turn {turn}, not seat {mover} (to_move): turns go round from the seat "
                   "left of the dealer (R7)")
         hs = p["hand_sizes"]
+        hand_n = len(p["hand"].split())
+        if hand_n == 0:
+            _fail("hand", "a hand in play is never empty (R38, R41, R43)")
         for s in range(n):
             if hs[s] < 1:
                 _fail(f"hand_sizes[{s}]", "a hand in play is never empty (R38, R41, R43)")
-        hand_n = len(p["hand"].split())
         if hs[seat] != hand_n:
             _fail(f"hand_sizes[{seat}]", f"seat {seat} holds the {hand_n} cards of hand, "
                   f"not {hs[seat]}")
@@ -840,6 +849,7 @@ class _Builder:
             g[KS.G_TOOK_PILE] = tt["pickup"] == "pile"
             g[KS.G_ACTIONS] = tt["actions"]
             g[KS.G_SINGLE] = tt["one_card_pile"]
+            g[KS.G_OPEN_LAYOFF] = tt.get("open_lay_off", -1) + 1
             g[KS.G_LAST_TURN] = tt["pickup"] == "stock" and p["stock"] <= rules.stock_reserve
         for k in range(3):
             g[KS.G_POZ_SIZE + k] = self.poz_sizes[k]
@@ -908,6 +918,8 @@ def from_game(game, seat: int | None = None) -> dict:
     if game.phase != "pickup":
         t = {"pickup": "pile" if g[KS.G_TOOK_PILE] else "stock",
              "one_card_pile": bool(g[KS.G_SINGLE]), "actions": int(g[KS.G_ACTIONS])}
+        if game.open_lay_off is not None:
+            t["open_lay_off"] = game.open_lay_off
         barred = int(g[KS.G_BARRED])
         if barred >= 0:
             t["barred"] = notation.format_card(barred)

@@ -1155,10 +1155,21 @@ class Referee:
             # a natural card joins a set of its rank or a run of its suit
             fit = sorted(f for f in counts if is_wild_card(f) or (
                 rank_of(f) == info.rank if info.kind == "set" else suit_of(f) == info.suit))
+            dead = []
             for faces, ids, roles in self._extensions(m, info, fit, counts, hand, many):
                 if any(self.leaves_ok(team, rest, barred, self._lay(m, ids, roles))
                        for _, rest in copy_choices(hand, faces, barred)):
                     yield ("lay_off", mi, faces), faces
+                elif not many:
+                    dead.append(faces)
+            # one card that alone would leave a dead end (R38) but begins a lay-off of
+            # several cards that is legal as one action (R24: R38 judges the hand after
+            # the whole action): the step API plays it card by card
+            if dead:
+                starts = self._first_cards(team, mi, m, info, fit, counts, hand, barred)
+                for faces in dead:
+                    if faces[0] in starts:
+                        yield ("lay_off", mi, faces), faces
         for faces in meld_candidates(counts):
             info = analyze(faces, self.set_ranks)
             if not info.valid:
@@ -1199,6 +1210,35 @@ class Referee:
                 yield key, ids[len(m.ids):] + [card], new_roles
                 if many:
                     todo.append((key, ids + [card], new_roles))
+
+    def _first_cards(self, team: int, mi: int, m: _Meld, info: MeldInfo, fit: list, counts,
+                     hand: list, barred) -> set:
+        """The faces that can be the first card of a legal lay-off of two or more
+        cards on ``m`` (R24 with R38)."""
+        out = set()
+        todo = [((), list(m.ids), m.roles or {})]
+        while todo:
+            added, ids, roles = todo.pop()
+            left = counts - Counter(added)
+            for f in fit:
+                if left[f] <= 0:
+                    continue
+                card = next(c for c in hand if fold(face_of(c)) == f and c not in ids)
+                if self.lock:
+                    ok, _, _, new_roles = layoff_step_locked(ids, roles, card, self.set_ranks)
+                else:
+                    ok, new_roles = layoff_step(ids, card, self.set_ranks,
+                                                info if not added else None)[0], None
+                if not ok:
+                    continue
+                path = added + (f,)
+                if len(path) >= 2 and path[0] not in out:
+                    laid = ids[len(m.ids):] + [card]
+                    if any(self.leaves_ok(team, rest, barred, self._lay(m, laid, new_roles))
+                           for _, rest in copy_choices(hand, tuple(sorted(path)), barred)):
+                        out.add(path[0])
+                todo.append((path, ids + [card], new_roles))
+        return out
 
     def leaves_ok(self, team: int, rest: list, barred, table_change) -> bool:
         """R38/R53 for an action leaving ``rest`` in hand; ``table_change()`` makes

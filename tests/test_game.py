@@ -164,11 +164,12 @@ def test_illegal_action_raises_and_changes_nothing():
     before = g.clone()
     with pytest.raises(ValueError, match="not an action of this phase"):
         g.apply(KA.A_END_MELD)
-    with pytest.raises(ValueError, match="no such action id"):
+    with pytest.raises(ValueError, match=f"action {N_ACTIONS + 500} is not an action id"):
         g.apply(N_ACTIONS + 500)
-    with pytest.raises(ValueError, match="no such action id"):
+    with pytest.raises(ValueError, match="action -1 is not an action id: ids are 0..16307"):
         g.apply(-1)
-    assert g == before
+    g.legal_actions()               # overwrites work arrays only: the game is equal
+    assert g == before and g.to_json() == before.to_json()
     g.apply(KA.A_DRAW)
     meld = g.action_from_text("meld 7h 8h 9h")
     if meld not in g.legal_actions():
@@ -325,6 +326,18 @@ def test_hands_played_on_from_sampled_worlds_end_cleanly():
         w.replay_document()
 
 
+def test_play_takes_strategy_names():
+    """A name gives every seat (or one seat) a built-in strategy from here on: the
+    hand is the one simulate plays with those strategies."""
+    assert Game.new(3, 7).play("random").result() == \
+        Game.new(3, 7, strategies="random").play().result()
+    row = Game.new(3, 7).play(["uniform", None, "heuristic", "random"]).result()
+    assert [row[f"strategy_s{s}"] for s in range(4)] == ["uniform", "heuristic", "heuristic",
+                                                          "random"]
+    with pytest.raises(ValueError, match="play: seat 0: strategy: unknown name 'nosuch'"):
+        Game.new(3, 7).play("nosuch")
+
+
 def test_play_takes_python_strategies_by_seat_and_names_them():
     class FirstLegal:
         def choose(self, observation, legal_actions):
@@ -333,8 +346,8 @@ def test_play_takes_python_strategies_by_seat_and_names_them():
     row = g.result()
     assert row["strategy_s0"].endswith("FirstLegal") and row["strategy_s2"].endswith("FirstLegal")
     assert row["strategy_s1"] == "heuristic"
-    with pytest.raises(ValueError, match="seat 1: expected None or an object with choose"):
-        Game.new(2, 5).play([None, "heuristic"])
+    with pytest.raises(ValueError, match="seat 1: expected None, a strategy name or an object with choose"):
+        Game.new(2, 5).play([None, 42])
     with pytest.raises(ValueError, match="seat must be"):
         Game.new(2, 5).play({"seat7": FirstLegal})
 
@@ -348,3 +361,22 @@ def test_apply_refuses_what_is_not_an_action_id():
         g.apply(N_ACTIONS + 500)
     with pytest.raises(ValueError, match="discard the copy with card id 0"):
         g.apply(N_ACTIONS)
+
+
+def test_play_takes_one_strategy_object_for_every_seat_and_apply_refuses_ids_out_of_space():
+    class FirstLegal:
+        def choose(self, observation, legal_actions):
+            return legal_actions[0]
+    row = Game.new(2, 5).play(FirstLegal()).result()
+    assert all(row[f"strategy_s{s}"].endswith("FirstLegal") for s in range(4))
+    g = Game.new(2, 5)
+    for bad in (-1, KA.N_ACTIONS + 108):
+        with pytest.raises(ValueError, match=f"action {bad} is not an action id"):
+            g.apply(bad)
+
+    class CopyId:
+        def choose(self, observation, legal_actions):
+            return KA.N_ACTIONS if observation.phase == "discard" else legal_actions[0]
+    from sim.pystrategy import StrategyError
+    with pytest.raises(StrategyError, match="not an action id 0..16307"):
+        Game.new(2, 5).play(CopyId)
