@@ -147,6 +147,40 @@ def action_meld(action: int) -> int | None:
     return (a - KA.A_LAYOFF) // N_COUNT if action_kind(a) == "lay_off" else None
 
 
+@dataclass(frozen=True, eq=False)
+class Start:
+    """Where a sampled world's own history begins (:meth:`Game.sample_world`): its
+    documents write this state as their ``start`` block (:func:`sim.trace.history`).
+
+    ``state``: the state words (``kernels.state.STATE_WORDS``, int64, read only) as
+    the world was dealt; ``events``: the events logged before (they belong to the
+    game it was sampled from); ``viewer``: the seat whose knowledge it keeps.
+    """
+    state: np.ndarray
+    events: int
+    viewer: int
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, Start) and self.events == other.events
+                and self.viewer == other.viewer and np.array_equal(self.state, other.state))
+
+    __hash__ = None
+
+
+def _packed(words: np.ndarray) -> str:
+    """int64 words, compressed and base64-encoded (:meth:`Game.to_json`)."""
+    return base64.b64encode(zlib.compress(words.tobytes(), 6)).decode("ascii")
+
+
+def _unpacked(text, what: str) -> np.ndarray:
+    """The words :func:`_packed` wrote (a writable copy)."""
+    try:
+        raw = zlib.decompress(base64.b64decode(text))
+    except (TypeError, ValueError, zlib.error) as e:
+        raise ValueError(f"game: {what} is damaged ({e})") from None
+    return np.frombuffer(raw, np.int64).copy()
+
+
 def _action_id(action) -> int:
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) \
             or not 0 <= action < N_ACTIONS:
@@ -349,6 +383,7 @@ class Game:
         self._out = None
         self._st = None
         self.sampled_for = None      # the seat a sampled world was dealt for (sample_world)
+        self._start = None           # a sampled world's start (Start): its documents
         self.match_totals = None     # per side before this hand: a match hand, or a position's
         # per seat, the Python strategy playing it (sim.pystrategy.Player), None for a
         # built-in one; a Python seat of a game read back by from_json is loaded on first use
@@ -429,6 +464,7 @@ class Game:
         c = Game(self._work.copy(), self.seed, self.hand_index, self.rules,
                  list(self.strategies), self._players)
         c.sampled_for = self.sampled_for
+        c._start = self._start
         c.match_totals = self.match_totals
         return c
 
@@ -478,6 +514,10 @@ class Game:
             The sample's random stream (the same ``(seed, index)`` gives the
             same world); it also drives the world's later random choices.
 
+        The world remembers this moment: its :meth:`replay_document` and
+        :meth:`history_document` start from the state dealt here (a ``start``
+        block instead of the deal, docs/step_api.md) with the events played since.
+
         Raises
         ------
         ValueError
@@ -492,6 +532,9 @@ class Game:
         world = Game(dst, self.seed, self.hand_index, self.rules, list(self.strategies),
                      self._players)
         world.sampled_for = seat
+        state = dst[:KS.STATE_WORDS].copy()
+        state.flags.writeable = False
+        world._start = Start(state, int(dst[KW.W_G + KS.G_NEV]), seat)
         world.match_totals = self.match_totals
         return world
 
@@ -502,15 +545,19 @@ class Game:
         log) is stored compressed and base64-encoded beside the readable
         settings, so the round trip is exact.
         """
-        raw = zlib.compress(KW.canonical(self._work).tobytes(), 6)
-        return json.dumps({
+        d = {
             "format": FORMAT, "kind": "burraco_game", "seed": self.seed,
             "hand_index": self.hand_index, "rules": self.rules.to_dict(),
             "strategies": self.strategies, "words": int(self._work.shape[0]),
             "match_totals": None if self.match_totals is None else list(self.match_totals),
             "phase": self.phase, "current_seat": self.current_seat,
-            "buffer": base64.b64encode(raw).decode("ascii"),
-        }, ensure_ascii=False)
+            "buffer": _packed(KW.canonical(self._work)),
+        }
+        if self.sampled_for is not None:         # a sampled world: where its history starts
+            d["sampled_for"] = self.sampled_for
+            if self._start is not None:
+                d["start"] = {"events": self._start.events, "state": _packed(self._start.state)}
+        return json.dumps(d, ensure_ascii=False)
 
     @classmethod
     def from_json(cls, text: str) -> "Game":
@@ -529,11 +576,7 @@ class Game:
             raise ValueError("game: not a burraco game document (kind must be 'burraco_game')")
         if d.get("format") != FORMAT:
             raise ValueError(f"game: format {d.get('format')!r} is not supported (only {FORMAT})")
-        try:
-            raw = zlib.decompress(base64.b64decode(d["buffer"]))
-        except (KeyError, ValueError, zlib.error) as e:
-            raise ValueError(f"game: buffer is damaged ({e})") from None
-        work = np.frombuffer(raw, np.int64).copy()
+        work = _unpacked(d.get("buffer"), "buffer")
         n = work.shape[0]
         expected = KW.work_words(int(work[KW.W_EV_ROWS]), int(work[KW.W_EV_CARDS])) \
             if n > KW.W_EV_CARDS else -1
@@ -545,6 +588,16 @@ class Game:
         game = cls(work, int(d["seed"]), int(d["hand_index"]), r, list(d["strategies"]))
         if d.get("match_totals") is not None:
             game.match_totals = tuple(int(x) for x in d["match_totals"])
+        if d.get("sampled_for") is not None:
+            game.sampled_for = int(d["sampled_for"])
+            start = d.get("start")
+            if isinstance(start, dict):
+                state = _unpacked(start.get("state"), "start.state")
+                if state.shape[0] != KS.STATE_WORDS:
+                    raise ValueError(f"game: start.state has {state.shape[0]} words, expected "
+                                     f"{KS.STATE_WORDS} (another version?)")
+                state.flags.writeable = False
+                game._start = Start(state, int(start["events"]), game.sampled_for)
         return game
 
     def __eq__(self, other) -> bool:
@@ -552,6 +605,7 @@ class Game:
                 and self.hand_index == other.hand_index and self.rules == other.rules
                 and self.match_totals == other.match_totals
                 and self.strategies == other.strategies
+                and self.sampled_for == other.sampled_for and self._start == other._start
                 and np.array_equal(KW.canonical(self._work), KW.canonical(other._work)))
 
     __hash__ = None
@@ -1058,15 +1112,19 @@ class Game:
     def replay_document(self) -> dict:
         """The hand as a ``sim.replay`` document (same schema), for the referee.
 
+        A sampled world's document (:meth:`sample_world`, :meth:`from_position`)
+        has a ``start`` block, the state the world was dealt in, instead of the
+        deal, and the events since (docs/step_api.md).
+
         Raises
         ------
         ValueError
-            The hand is not over.
+            The hand is not over, or a sampled world has no start to document it from.
         """
         from . import trace
-        self._refuse_sampled("replay_document")
+        rec = self._record()
         return trace.document(self.seed, self.hand_index, self.rules, self.strategies,
-                              self._work, self._record())
+                              self._work, rec, self._start_of("replay_document"))
 
     def history_document(self) -> dict:
         """The hand so far as a replay-document prefix: :meth:`replay_document`'s
@@ -1076,18 +1134,26 @@ class Game:
         Raises
         ------
         ValueError
-            This is a sampled world (it has no history of its own).
+            A sampled world has no start to document it from.
         """
         from . import trace
-        self._refuse_sampled("history_document")
+        start = self._start_of("history_document")
         g = self._g
         return trace.history(self.seed, self.hand_index, self.rules, self.strategies,
-                             self._work, int(g[KS.G_DEALER]), int(g[KS.G_FIRST]))
+                             self._work, int(g[KS.G_DEALER]), int(g[KS.G_FIRST]), start)
 
-    def _refuse_sampled(self, what: str) -> None:
-        if self.sampled_for is not None:
-            raise ValueError(f"{what}: this is a sampled world (its past draws are not the "
-                             "cards it holds now), so it has no history to document")
+    def _start_of(self, what: str):
+        """The start of a sampled world's documents (None for a dealt game)."""
+        if self.sampled_for is None:
+            return None
+        if self._start is None:
+            raise ValueError(f"{what}: this sampled world does not know the state it was dealt "
+                             "in (its past draws are not the cards it holds), so it has no "
+                             "history to document")
+        if int(self._start.state[KW.W_G + KS.G_PHASE]) == KA.PH_OVER:
+            raise ValueError(f"{what}: this world was sampled after the hand was over, so it "
+                             "has no play of its own to document")
+        return self._start
 
     def __repr__(self) -> str:
         return (f"Game(seed={self.seed}, hand_index={self.hand_index}, phase={self.phase!r}, "

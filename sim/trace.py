@@ -20,6 +20,29 @@ tell the two copies of a card apart)::
      "events": [{"turn", "seat", "type", ...}, ...],
      "result": {"end_reason", "score_t0", "score_t1", ... every record column}}
 
+A hand played on from a sampled world (``Game.sample_world``, ``Game.from_position``)
+has no deal of its own: its document has a ``start`` block instead of ``deal`` and
+``deal_ids``, the complete state when the world was made, and its events are the ones
+after that moment (:func:`start_block`)::
+
+    "start": {"turn", "seat", "phase": "pickup" | "place" | "meld" | "discard",
+              "sampled_for": the seat the world was dealt for,
+              "hands": [[card, ...] per seat, in hand order], "hand_ids",
+              "melds": [[{"cards", "card_ids"[, "natural_twos"]}, ...] per side],
+              "pile": [card, ... bottom first], "pile_ids",
+              "stock": [card, ... top first], "stock_ids",
+              "pozzetti": [per deal pozzetto: {"state": "left", "cards", "card_ids"}
+                           | {"state": "taken", "team", "turn", "mode"} | {"state": "stock"}],
+              "team_of": [side of each seat], "solo_seat", "stall",
+              "pile_pickups": [per side], "pile_cards": [per side],
+              "this_turn": {"pickup": "draw" | "take_pile", "pile_size", "one_card_pile",
+                            "barred", "barred_id", "actions", "last_turn"}}
+
+``natural_twos`` (under ``lock_two_roles``: how many 2s of the meld hold the natural
+role, R25), ``this_turn`` only once the turn's pickup is made (``pile_size`` null when
+it is not known: a game built from a position), a taken pozzetto's ``turn`` 0 when not
+known.
+
 Event types: ``draw`` (``card``), ``take_pile`` (``cards``, bottom first),
 ``meld`` (``team``, ``meld``, ``cards``), ``lay_off`` (``team``, ``meld``,
 ``cards``), ``pozzetto`` (``mode``: ``direct`` or ``discard``, ``cards``),
@@ -37,6 +60,7 @@ import pandas as pd
 
 from kernels import layout as L
 from kernels import state as KS
+from kernels.actions import PHASES
 
 from . import dataset, notation
 from .deal import deal as _deal
@@ -266,13 +290,14 @@ def _play(seed, hand_index, strategies, rules, dealer) -> dict:
     return document(seed, hand_index, r, specs, work, rec)
 
 
-def events_of(work) -> list:
-    """The events logged in a work buffer (:mod:`kernels.work`), as document events."""
+def events_of(work, first: int = 0) -> list:
+    """The events logged in a work buffer (:mod:`kernels.work`), as document events
+    (from event ``first`` on)."""
     from kernels.work import EV_AT, W_EV_CARDS, W_EV_ROWS
     st = KS.state_numpy(work, EV_AT, int(work[W_EV_ROWS]), int(work[W_EV_CARDS]))
     ev, evc, g = st.ev, st.evc, st.g
     events = []
-    for i in range(int(g[KS.G_NEV])):
+    for i in range(first, int(g[KS.G_NEV])):
         turn, seat, etype, a, b, _c, first, n = (int(x) for x in ev[i])
         ids = [int(x) for x in evc[first:first + n]]
         e = {"turn": turn, "seat": seat, "type": _TYPES[etype]}
@@ -297,9 +322,10 @@ def events_of(work) -> list:
     return events
 
 
-def document(seed, hand_index, r, specs, work, rec) -> dict:
+def document(seed, hand_index, r, specs, work, rec, start=None) -> dict:
     """The replay document of a hand played in ``work`` (int64, :mod:`kernels.work`,
-    with its event log) whose record is ``rec`` (int32[N_REC]).
+    with its event log) whose record is ``rec`` (int32[N_REC]); ``start``: the
+    ``sim.game.Start`` of a sampled world (see :func:`history`).
 
     Raises
     ------
@@ -309,21 +335,31 @@ def document(seed, hand_index, r, specs, work, rec) -> dict:
     if rec[L.REC_ERROR] & L.ERR_LOG_OVERFLOW:
         raise RuntimeError("replay: the event log overflowed; raise sim.trace.EV_ROWS/EV_CARDS")
     doc = history(seed, hand_index, r, specs, work, int(rec[L.REC_DEALER]),
-                  int(rec[L.REC_FIRST_PLAYER]))
+                  int(rec[L.REC_FIRST_PLAYER]), start)
     doc["result"] = dataset.record_to_dict(rec, hand_index, specs)
     return doc
 
 
-def history(seed, hand_index, r, specs, work, dealer, first_player) -> dict:
+def history(seed, hand_index, r, specs, work, dealer, first_player, start=None) -> dict:
     """The replay document without its ``result``: the deal and the events logged
-    in ``work`` so far (for a hand still being played, no ``end`` event)."""
+    in ``work`` so far (for a hand still being played, no ``end`` event).
+
+    With ``start`` (a sampled world's ``sim.game.Start``) the ``start`` block of
+    its state replaces the deal, and only the events logged since are written.
+    """
+    head = {"seed": seed, "hand_index": hand_index, "rules": r.to_dict(),
+            "strategies": list(specs), "dealer": dealer, "first_player": first_player}
+    if start is not None:
+        head["start"] = start_block(start.state, r, start.viewer,
+                                    _pile_taken(work, start.events, start.state))
+        head["events"] = events_of(work, start.events)
+        return head
     d = _deal(seed, hand_index, r)
     deal_ids = {"hands": [h.astype(int).tolist() for h in d.hands],
                 "pozzetti": [p.astype(int).tolist() for p in d.pozzetti],
                 "discard": int(d.discard), "stock": d.stock.astype(int).tolist()}
     return {
-        "seed": seed, "hand_index": hand_index, "rules": r.to_dict(),
-        "strategies": list(specs), "dealer": dealer, "first_player": first_player,
+        **head,
         "deal": {"hands": [_cards(h) for h in deal_ids["hands"]],
                  "pozzetti": [_cards(p) for p in deal_ids["pozzetti"]],
                  "discard": notation.format_card(deal_ids["discard"]),
@@ -331,6 +367,86 @@ def history(seed, hand_index, r, specs, work, dealer, first_player) -> dict:
         "deal_ids": deal_ids,
         "events": events_of(work),
     }
+
+
+def _pile_taken(work, events: int, state) -> int | None:
+    """Cards taken with the pile in the start's turn, from the take_pile event among
+    the first ``events`` logged in ``work``; None when the log does not hold it."""
+    from kernels.work import EV_AT, W_EV_CARDS, W_EV_ROWS
+    g = KS.state_numpy(state, KS.STATE_WORDS, 0, 0).g
+    if not g[KS.G_TOOK_PILE]:
+        return None
+    ev = KS.state_numpy(work, EV_AT, int(work[W_EV_ROWS]), int(work[W_EV_CARDS])).ev[:events]
+    rows = np.flatnonzero((ev[:, KS.EVC_TYPE] == KS.EV_TAKE_PILE)
+                          & (ev[:, KS.EVC_TURN] == g[KS.G_TURN]))
+    return int(ev[rows[-1], KS.EVC_N]) if rows.size else None
+
+
+def _pozzetti_count(r) -> int:
+    """Pozzetti of the deal (R8, R61-R63)."""
+    return 3 if r.num_players == 3 and r.three_player_mode == "individual_3x11" else 2
+
+
+def start_block(state, r, viewer, pile_size=None) -> dict:
+    """The ``start`` block (module docstring) of a state: ``state`` holds the state
+    words of a work buffer (:mod:`kernels.state`), ``r`` the rules, ``viewer`` the seat
+    a world was dealt for, ``pile_size`` the cards taken with the pile this turn."""
+    st = KS.state_numpy(state, KS.STATE_WORDS, 0, 0)
+    g = [int(x) for x in st.g]
+    n = r.num_players
+    sides = 3 if n == 3 else 2
+
+    def ids_and_text(out, key, ids_key, ids):
+        out[key] = _cards(ids)
+        out[ids_key] = [int(c) for c in ids]
+
+    melds = []
+    for t in range(sides):
+        side = []
+        for mi in range(int(st.nm[t])):
+            m = {}
+            ids_and_text(m, "cards", "card_ids", st.mids[t, mi, :st.minfo[t, mi, KS.MI_LEN]])
+            if r.lock_two_roles:
+                m["natural_twos"] = int(st.minfo[t, mi, KS.MI_NAT2])
+            side.append(m)
+        melds.append(side)
+    takers = sorted((t for t in range(KS.NTEAMS) if g[KS.G_TPOZ + t]),
+                    key=lambda t: (g[KS.G_PTURN + t], t != g[KS.G_SOLO], t))
+    pozzetti = []
+    for k in range(_pozzetti_count(r)):
+        if k < g[KS.G_POZ_NEXT]:
+            t = takers[k]
+            pozzetti.append({"state": "taken", "team": t, "turn": g[KS.G_PTURN + t],
+                             "mode": L.POZZETTO_MODES[g[KS.G_PMODE + t]]})
+        elif k < g[KS.G_NPOZ]:
+            p = {"state": "left"}
+            ids_and_text(p, "cards", "card_ids", st.poz[k, :g[KS.G_POZ_SIZE + k]])
+            pozzetti.append(p)
+        else:
+            pozzetti.append({"state": "stock"})
+    out = {"turn": g[KS.G_TURN], "seat": g[KS.G_SEAT], "phase": PHASES[g[KS.G_PHASE]],
+           "sampled_for": viewer,
+           "hands": [_cards(st.hand[s, :st.hn[s]]) for s in range(n)],
+           "hand_ids": [st.hand[s, :st.hn[s]].tolist() for s in range(n)],
+           "melds": melds}
+    ids_and_text(out, "pile", "pile_ids", st.pile[:g[KS.G_PN]])
+    ids_and_text(out, "stock", "stock_ids", st.stock[g[KS.G_SP]:g[KS.G_SLEN]])
+    out.update({
+        "pozzetti": pozzetti, "team_of": g[KS.G_TEAM:KS.G_TEAM + n], "solo_seat": g[KS.G_SOLO],
+        "stall": g[KS.G_STALL],
+        "pile_pickups": g[KS.G_PP:KS.G_PP + sides], "pile_cards": g[KS.G_PC:KS.G_PC + sides],
+    })
+    if g[KS.G_PHASE] != PHASES.index("pickup"):
+        barred = g[KS.G_BARRED]
+        took = bool(g[KS.G_TOOK_PILE])
+        out["this_turn"] = {
+            "pickup": "take_pile" if took else "draw",
+            "pile_size": pile_size if took else None,
+            "one_card_pile": bool(g[KS.G_SINGLE]),
+            "barred": notation.format_card(barred) if barred >= 0 else None,
+            "barred_id": barred if barred >= 0 else None,
+            "actions": g[KS.G_ACTIONS], "last_turn": bool(g[KS.G_LAST_TURN])}
+    return out
 
 
 def to_json(doc: dict) -> str:
@@ -348,10 +464,43 @@ def to_json(doc: dict) -> str:
     return "{\n " + ",\n ".join(parts) + "\n}"
 
 
+def _hands(doc: dict) -> list:
+    """The hands a document begins with: its deal's, or its start's."""
+    return (doc["start"] if "start" in doc else doc["deal"])["hands"]
+
+
+def _start_lines(start: dict) -> list:
+    """The trace lines of a ``start`` block (a sampled world)."""
+    out = [f"start (a world sampled for seat {start['sampled_for']}): turn {start['turn']}, "
+           f"seat {start['seat']} to {start['phase']}, stall {start['stall']}"]
+    for s, h in enumerate(start["hands"]):
+        out.append(f"  seat {s}: {' '.join(h)}")
+    for t, side in enumerate(start["melds"]):
+        for i, m in enumerate(side):
+            out.append(f"  team {t} meld {i}: {' '.join(m['cards'])}")
+    for k, p in enumerate(start["pozzetti"]):
+        if p["state"] == "left":
+            what = " ".join(p["cards"])
+        elif p["state"] == "taken":
+            what = f"taken by team {p['team']} in turn {p['turn']} ({p['mode']})"
+        else:
+            what = "became the stock"
+        out.append(f"  pozzetto {k}: {what}")
+    out.append(f"  pile: {' '.join(start['pile'])}   stock: {len(start['stock'])} cards")
+    tt = start.get("this_turn")
+    if tt is not None:
+        out.append(f"  this turn: {tt['pickup'].replace('_', ' ')}"
+                   + (f" ({tt['pile_size']} cards)" if tt["pile_size"] is not None else "")
+                   + f", {tt['actions']} melds and lay-offs"
+                   + (f", {tt['barred']} may not be discarded" if tt["barred"] else ""))
+    return out
+
+
 def format_text(doc: dict) -> str:
-    """A readable trace of a replay document: deal, turns, final tables, scores."""
+    """A readable trace of a replay document: deal (or start), turns, final tables, scores."""
     out = []
     res = doc["result"]
+    hands = _hands(doc)
     out.append(f"hand {doc['hand_index']} of seed {doc['seed']}   strategies: "
                + ", ".join(f"seat {i}: {s}" for i, s in enumerate(doc["strategies"]) if s))
     out.append(f"dealer: seat {doc['dealer']}   first player: seat {doc['first_player']}   "
@@ -359,24 +508,32 @@ def format_text(doc: dict) -> str:
                   2: "(two players: team 0 = seat 0, team 1 = seat 1)",
                   3: ("(three players, each alone until pozzetto A is taken, R62)"
                       if doc["rules"].get("three_player_mode") == "solo_18"
-                      else "(three players, each alone, R63)")}[len(doc["deal"]["hands"])])
-    out.append("deal:")
-    for s, h in enumerate(doc["deal"]["hands"]):
-        out.append(f"  seat {s}: {' '.join(h)}")
-    for k, pz in enumerate(doc["deal"]["pozzetti"]):
-        out.append(f"  pozzetto {k}: {' '.join(pz)}")
-    out.append(f"  up-card: {doc['deal']['discard']}   stock: {len(doc['deal']['stock'])} cards")
-    hand_size = [len(h) for h in doc["deal"]["hands"]]
+                      else "(three players, each alone, R63)")}[len(hands)])
+    n_hands = len(hands)
+    hand_size = [len(h) for h in hands]
     tables = {0: {}, 1: {}, 2: {}}
-    n_hands = len(doc["deal"]["hands"])
     solo18 = n_hands == 3 and doc["rules"].get("three_player_mode") == "solo_18"
     team_of = list(range(3)) if n_hands == 3 else [0, 1, 0, 1]
+    if "start" in doc:
+        out += _start_lines(doc["start"])
+        tables.update({t: {i: list(m["cards"]) for i, m in enumerate(side)}
+                       for t, side in enumerate(doc["start"]["melds"])})
+        team_of = list(doc["start"]["team_of"]) + (["pair"] if doc["start"]["solo_seat"] >= 0
+                                                   else [])
+    else:
+        out.append("deal:")
+        for s, h in enumerate(hands):
+            out.append(f"  seat {s}: {' '.join(h)}")
+        for k, pz in enumerate(doc["deal"]["pozzetti"]):
+            out.append(f"  pozzetto {k}: {' '.join(pz)}")
+        out.append(f"  up-card: {doc['deal']['discard']}   stock: {len(doc['deal']['stock'])} "
+                   "cards")
     line = None
     turn = 0
     for e in doc["events"]:
         t = e["type"]
         s = e["seat"]
-        if t in ("draw", "take_pile") or (t == "end" and line is None):
+        if t in ("draw", "take_pile") or line is None:
             if line:
                 out.append(line)
             turn = e["turn"]

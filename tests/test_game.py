@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -23,7 +24,7 @@ from kernels import state as KS
 from kernels import work as KW
 from kernels.game import simulate_range
 from sim import strategies
-from sim.game import N_ACTIONS, TENSOR_SIZE, Game
+from sim.game import N_ACTIONS, PHASES, TENSOR_SIZE, Game
 
 
 def batch_records(seed, start, n, rules, spec="heuristic"):
@@ -310,20 +311,108 @@ def test_sampled_world_cards_land_uniformly():
         assert p > 1e-3
 
 
-def test_hands_played_on_from_sampled_worlds_end_cleanly():
-    rng = np.random.default_rng(5)
-    for i in range(200):
-        g = mid_hand(21, i, 20)
-        if g.is_over:
-            continue
-        w = g.sample_world(g.current_seat, 3, i)
-        w._work[KW.W_DEBUG] = 1
-        while not w.is_over:
-            legal = w.legal_actions()
-            w.apply(legal[rng.integers(len(legal))])
-        assert w._record()[L.REC_ERROR] == 0
-    with pytest.raises(ValueError, match="sampled world"):
-        w.replay_document()
+#: (rules, driver, worlds): hands played on from sampled worlds; the driver plays the
+#: game to each decision and the world on (test_game_mask.choose: the built-in
+#: heuristic, or uniform random legal actions)
+WORLD_CONFIGS = [
+    (None, "heuristic", 50), (None, "random", 50),
+    ("fibur_international", "heuristic", 30), ("fibur_international", "random", 30),
+    ({"num_players": 3}, "heuristic", 20), ({"num_players": 3}, "random", 20),
+    ({"num_players": 2, "lock_two_roles": True}, "random", 20),
+]
+#: how often a decision of each phase gets a sampled world
+WORLD_RATE = {"pickup": 0.05, "place": 0.5, "meld": 0.03, "discard": 0.05}
+
+
+def play_on(w, driver, rng):
+    """Play ``w`` to the end with the kernels' debug checks: the built-in strategies,
+    or uniform random legal actions."""
+    w._work[KW.W_DEBUG] = 1
+    if driver == "heuristic":
+        return w.play()
+    while not w.is_over:
+        legal = w.legal_actions()
+        w.apply(legal[rng.integers(len(legal))])
+    return w
+
+
+def assert_world_clean(w, start_phase, what):
+    assert w._record()[L.REC_ERROR] == 0, f"{what}: debug check failed"
+    doc = json.loads(json.dumps(w.replay_document(), ensure_ascii=False))
+    assert "deal" not in doc and doc["start"]["phase"] == start_phase
+    v = R.check(doc)
+    assert not v, f"{what}: " + "\n".join(map(str, v))
+
+
+def test_hands_played_on_from_sampled_worlds_pass_the_referee():
+    """260 worlds sampled for the seat to move at decisions of every phase (pickup,
+    meld, discard, and place under fibur_international's take_pile_requires_meld) of
+    hands played by the heuristic and by uniform random legal actions, with 4, 3 and 2
+    players: each played on to the end passes the kernels' debug checks, and the
+    referee checks its replay document (the start block, every event after it, the
+    result) and finds nothing."""
+    from test_game_mask import positions
+    seen = Counter()
+    for c, (rules, driver, count) in enumerate(WORLD_CONFIGS):
+        r = sim.Rules.preset(rules) if isinstance(rules, str) else sim.Rules(**(rules or {}))
+        rng = np.random.default_rng(c)
+        for k, (g, _) in enumerate(positions(r, driver, 60 + c, count, rate=WORLD_RATE)):
+            w = g.sample_world(g.current_seat, 3, k)
+            phase = w.phase
+            assert_world_clean(play_on(w, driver, rng), phase, f"{rules} {driver} world {k}")
+            seen[phase] += 1
+            seen[str(rules), phase] += 1
+    assert sum(seen[p] for p in PHASES[:4]) == sum(n for *_, n in WORLD_CONFIGS) >= 200
+    for rules, _, _ in WORLD_CONFIGS:
+        for phase in ("pickup", "meld", "discard"):
+            assert seen[str(rules), phase] >= 3, seen
+    assert seen["fibur_international", "place"] >= 3, seen
+
+
+def test_hands_played_on_from_positions_of_real_games_pass_the_referee():
+    """Games built from positions (Game.from_position) of decisions of real games, the
+    viewer's own and the next seat's view, played on: the referee passes each."""
+    from test_game_mask import positions
+    rng = np.random.default_rng(4)
+    n = 0
+    for c, rules in enumerate((None, {"num_players": 3}, "fibur_international")):
+        r = sim.Rules.preset(rules) if isinstance(rules, str) else sim.Rules(**(rules or {}))
+        for k, (g, _) in enumerate(positions(r, "heuristic", 70 + c, 12, rate=WORLD_RATE)):
+            viewer = (g.current_seat + k % 2) % r.num_players
+            w = Game.from_position(g.to_position(viewer), seed=k)
+            assert w.sampled_for == viewer and w.legal_actions()
+            assert_world_clean(play_on(w, "random", rng), g.phase, f"{rules} position {k}")
+            n += 1
+    assert n == 36
+
+
+def test_a_world_documents_the_same_after_clone_and_json():
+    """A world's documents start where it was sampled, also for its clones, after a JSON
+    round trip, and for a world sampled from a world later on."""
+    g = mid_hand(21, 4, 30)
+    w = g.sample_world(g.current_seat, 3, 0)
+    h = w.history_document()
+    assert h["events"] == [] and h["start"]["turn"] == g.turn
+    seat = g.current_seat
+    assert h["start"]["hand_ids"][seat] == g.state.hand[seat, :g.state.hn[seat]].tolist()
+    back = Game.from_json(w.to_json())
+    assert back == w and back.sampled_for == seat and back.history_document() == h
+    for _ in range(12):
+        w.apply(w.choose())
+    c = w.clone()
+    assert c.history_document() == w.history_document() != h
+    w2 = w.sample_world(w.current_seat, 4, 1)          # a world of a world
+    assert w2.history_document()["start"]["turn"] == w.turn
+    assert w2.history_document()["events"] == []
+    for x in (w, c, back, w2):
+        x.play()
+        assert not R.check(x.replay_document())
+    assert c.replay_document() == w.replay_document()
+    text = sim.trace.format_text(c.replay_document())        # the readable trace too
+    assert f"start (a world sampled for seat {seat}): turn {g.turn}" in text
+    assert text.count("\nturn ") == w.turn - g.turn + 1
+    assert Game.from_json(w.to_json()).replay_document() == w.replay_document()
+    assert Game.from_json(g.to_json()).sampled_for is None
 
 
 def test_play_takes_strategy_names():
