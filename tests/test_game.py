@@ -446,7 +446,7 @@ def test_apply_refuses_what_is_not_an_action_id():
     for bad in ("x", None, 3.0, True):
         with pytest.raises(ValueError, match="expected an integer action id"):
             g.apply(bad)
-    with pytest.raises(ValueError, match="not an id"):
+    with pytest.raises(ValueError, match="is not an action id"):
         g.apply(N_ACTIONS + 500)
     with pytest.raises(ValueError, match="discard the copy with card id 0"):
         g.apply(N_ACTIONS)

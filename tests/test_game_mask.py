@@ -246,6 +246,11 @@ def test_a_lay_off_of_two_cards_that_empties_the_hand_places_the_pile():
     p = g.to_position()
     assert p["this_turn"]["open_lay_off"] == mi
     assert Game.from_position(p, seed=4).legal_actions() == [five]
+    for w in (g.sample_world(seat, 1), g.sample_world((seat + 1) % 4, 2),
+              Game.from_position(p, seed=5)):
+        assert w.legal_actions() == [five]
+        w.play()                 # the lay-off goes on in the world's own history
+        assert not R.check(w.replay_document()), R.check(w.replay_document())
     g.apply(five)
     assert g.open_lay_off is None and g.phase == "meld"
     assert len(g.observation(seat).hand) == 11           # the pozzetto al volo
