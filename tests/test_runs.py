@@ -129,17 +129,20 @@ def test_kill_at_random_moments_then_resume_gives_the_same_records(reference, tm
         out = tmp_path / f"run{k}"
         cmd = [sys.executable, "-m", "sim"] + cli_run(out, shard=500)
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        # random moments of the run itself: counted from when its manifest appears, so that
-        # a slow start-up (a loaded machine) does not turn every kill into a kill at launch
+        # random moments of the run itself, counted from when its manifest appears (even
+        # runs: often before any shard) or its first shard (odd runs: mid-run), so that a
+        # slow start-up (a loaded machine) does not turn every kill into a kill at launch
+        first = (out / "_manifest.json") if k % 2 == 0 else None
         deadline = time.monotonic() + 120
-        while not (out / "_manifest.json").exists() and proc.poll() is None \
-                and time.monotonic() < deadline:
-            time.sleep(0.02)
-        time.sleep(rng.uniform(0.0, 2.0) if k % 2 else rng.uniform(0.0, 0.3))
+        while proc.poll() is None and time.monotonic() < deadline and not (
+                first.exists() if first is not None else any(out.glob("hands/shard-*.parquet"))):
+            time.sleep(0.01)
+        time.sleep(rng.uniform(0.0, 0.3) if first is not None else rng.uniform(0.0, 0.05))
         proc.send_signal(sig)
         proc.wait()
-        if out.exists():
-            killed_with_shards += any(out.glob("hands/shard-*.parquet"))
+        if (out / "_manifest.json").exists():
+            killed_with_shards += any(out.glob("hands/shard-*.parquet")) and not json.loads(
+                (out / "_manifest.json").read_text())["finished"]
         done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr
         manifest = json.loads((out / "_manifest.json").read_text())
