@@ -58,22 +58,22 @@ MAX_ROLLOUTS = 10**8
 ANALYSIS_COLUMNS = {
     "action": "action id (kernels.actions; docs/step_api.md)",
     "text": "the action in words (Game.action_text; Game.action_from_text reads it back)",
-    "mean": "mean hand result for the side to move: own side's score minus the opponents' "
+    "mean_result": "mean hand result for the side to move: own side's score minus the opponents' "
             "(points)",
-    "ci95_low": "lower end of the 95% interval of mean (points)",
-    "ci95_high": "upper end of the 95% interval of mean (points)",
-    "se": "standard error of mean (points)",
+    "ci95_low": "lower end of the 95% interval of mean_result (points)",
+    "ci95_high": "upper end of the 95% interval of mean_result (points)",
+    "se": "standard error of mean_result (points)",
     "own_score": "mean hand score of the side to move (points)",
     "close_prob": "share of rollouts in which the side to move closed the hand (R47)",
-    "diff": "mean paired difference to the best candidate on the same worlds (points; 0 for "
+    "diff_best": "mean paired difference to the best candidate on the same worlds (points; 0 for "
             "the best)",
-    "diff_low": "lower end of the 95% interval of diff (points)",
-    "diff_high": "upper end of the 95% interval of diff (points)",
+    "diff_low": "lower end of the 95% interval of diff_best (points)",
+    "diff_high": "upper end of the 95% interval of diff_best (points)",
     "p_best": "probability of being the best candidate (normal approximation of the mean "
               "results, module docstring)",
     "var_reduction": "(Var(candidate) + Var(best)) / Var(paired difference): how many times "
                      "fewer worlds the paired design needs than independent sampling for the "
-                     "same interval of diff (NaN for the best; inf when the difference does not "
+                     "same interval of diff_best (NaN for the best; inf when the difference does not "
                      "vary)",
     "rollouts": "rollouts of the candidate (worlds)",
 }
@@ -87,11 +87,12 @@ def _game_and_position(source, seed: int):
     if isinstance(source, Game):
         if source.is_over:
             raise ValueError("game: the hand is over; there is no decision to analyse")
+        game = source.clone()        # listing legal actions writes the buffer's work arrays
         try:
-            position = source.to_position()
+            position = game.to_position()
         except ValueError:
             position = None
-        return source, position
+        return game, position
     p = positions.load(source)
     if p["seat"] != p["to_move"]:
         raise ValueError(f"position: to_move: the analysis is of the viewer's own decision, but "
@@ -298,7 +299,7 @@ def summarize_rollouts(result, own, closed, actions, texts, seed: int = 0) -> pd
     -------
     pandas.DataFrame
         One row per candidate, columns :data:`ANALYSIS_COLUMNS`, sorted by
-        ``mean`` (highest first; equal means by action id).  ``attrs["var_reduction"]``
+        ``mean_result`` (highest first; equal means by action id).  ``attrs["var_reduction"]``
         is the variance reduction of the common random numbers summed over the
         candidates against the best: ``sum(Var(c) + Var(best)) / sum(Var(d_c))``
         (NaN with one candidate, inf when no difference varies).
@@ -338,11 +339,11 @@ def summarize_rollouts(result, own, closed, actions, texts, seed: int = 0) -> pd
         total = float("inf") if indep[others].sum() > 0 else float("nan")
     p_best = _p_best(r, seed)
     df = pd.DataFrame({
-        "action": np.asarray(actions, np.int64), "text": list(texts), "mean": mean,
+        "action": np.asarray(actions, np.int64), "text": list(texts), "mean_result": mean,
         "ci95_low": mean - Z95 * se, "ci95_high": mean + Z95 * se, "se": se,
         "own_score": np.asarray(own, np.float64).mean(axis=0),
         "close_prob": np.asarray(closed, np.float64).mean(axis=0),
-        "diff": d_mean, "diff_low": d_mean - Z95 * d_se, "diff_high": d_mean + Z95 * d_se,
+        "diff_best": d_mean, "diff_low": d_mean - Z95 * d_se, "diff_high": d_mean + Z95 * d_se,
         "p_best": p_best, "var_reduction": reduction, "rollouts": np.full(c, w, np.int64),
     }, columns=list(ANALYSIS_COLUMNS)).iloc[order].reset_index(drop=True)
     df.attrs["var_reduction"] = total
@@ -477,8 +478,8 @@ def format_table(df: pd.DataFrame, source: str | None = None) -> str:
         if i == 1:
             diff = "best"
         else:
-            diff = f"{_signed(row.diff)} ({_signed(row.diff_low)} .. {_signed(row.diff_high)})"
-        lines.append(f"{i:>3}  {_short(row.text, width):<{width}}  {_signed(row.mean):>8}  "
+            diff = f"{_signed(row.diff_best)} ({_signed(row.diff_low)} .. {_signed(row.diff_high)})"
+        lines.append(f"{i:>3}  {_short(row.text, width):<{width}}  {_signed(row.mean_result):>8}  "
                      f"{interval:>19}  {row.own_score:>7,.1f}  {row.close_prob:>6.1%}  "
                      f"{diff:>32}  {row.p_best:>7.1%}")
     lines.append("")
