@@ -257,26 +257,36 @@ def rollout_matrix(game, actions, worlds: int, seed: int = 0, policy="expert",
 # ---------------------------------------------------------------- statistics
 def _p_best(result: np.ndarray, seed: int, draws: int = P_BEST_DRAWS) -> np.ndarray:
     """float64[C]: the share of draws of N(mean, cov / W) in which each column is
-    the highest (ties share the draw); see the module docstring."""
+    the highest; see the module docstring.
+
+    Candidates whose results are equal on every world (the rollout strategy
+    plays on alike) are one candidate for the draws and share its probability
+    equally; other ties within a draw share the draw.
+    """
     w, c = result.shape
-    if c == 1:
-        return np.ones(1)
-    mean = result.mean(axis=0)
-    cov = np.atleast_2d(np.cov(result, rowvar=False, ddof=1)) / w
+    distinct, group = np.unique(result.T, axis=0, return_inverse=True)
+    group = group.reshape(-1)
+    k = distinct.shape[0]
+    if k == 1:
+        return np.full(c, 1.0 / c)
+    r = distinct.T                                          # [W, k]
+    mean = r.mean(axis=0)
+    cov = np.atleast_2d(np.cov(r, rowvar=False, ddof=1)) / w
     lam, vec = np.linalg.eigh(cov)
     root = vec * np.sqrt(np.clip(lam, 0.0, None))          # cov = root @ root.T
     rng = np.random.default_rng(np.random.SeedSequence([seed, 14]))
-    wins = np.zeros(c)
-    chunk = max(1, min(draws, 4_000_000 // c))
+    wins = np.zeros(k)
+    chunk = max(1, min(draws, 4_000_000 // k))
     done = 0
     while done < draws:
         n = min(chunk, draws - done)
-        x = mean + rng.standard_normal((n, c)) @ root.T
+        x = mean + rng.standard_normal((n, k)) @ root.T
         top = x.max(axis=1, keepdims=True)
         tie = x >= top - 1e-9 * (1.0 + np.abs(top))
         wins += (tie / tie.sum(axis=1, keepdims=True)).sum(axis=0)
         done += n
-    return wins / draws
+    members = np.bincount(group, minlength=k)
+    return (wins / draws)[group] / members[group]
 
 
 def summarize_rollouts(result, own, closed, actions, texts, seed: int = 0) -> pd.DataFrame:

@@ -190,6 +190,10 @@ def test_p_best_and_reduction_on_known_matrices():
     ahead = np.hstack([base, base + 3, base - 50])       # ahead by 3 on every world
     df = summarize_rollouts(ahead, ahead, ahead * 0, [1, 2, 3], ["x", "y", "z"])
     assert df["action"].tolist() == [2, 1, 3] and df["p_best"].tolist() == [1.0, 0.0, 0.0]
+    five = np.hstack([base + 1] * 5 + [base + rng.normal(0, 30, size=(400, 1))])
+    df = summarize_rollouts(five, five, five * 0, list(range(6)), list("abcdef"))
+    assert df["p_best"].tolist()[:5] == [df.iloc[0].p_best] * 5
+    assert df["p_best"].sum() == pytest.approx(1.0)
     noisy = np.hstack([base, base + rng.normal(0, 10, size=(400, 1))])
     p = summarize_rollouts(noisy, noisy, noisy * 0, [1, 2], ["x", "y"])
     d = noisy[:, 1] - noisy[:, 0]
