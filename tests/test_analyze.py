@@ -137,6 +137,8 @@ def test_same_table_with_one_and_two_threads_and_any_split():
         assert np.array_equal(whole[k], np.concatenate([head[k], tail[k]]))
     assert not np.array_equal(whole["result"],
                               rollout_matrix(game, acts, 60, seed=6)["result"])
+    some = rollout_matrix(game, acts[3:8:2], 60, seed=5)   # the other candidates do not matter
+    assert np.array_equal(some["result"], whole["result"][:, 3:8:2])
 
 
 def test_common_random_numbers_narrow_the_paired_interval():
