@@ -145,6 +145,10 @@ def _policy(policy):
         names, kinds, params = _resolve_strategies(policy, who="policy")
     except ValueError as exc:
         text = str(exc)
+        if "is a Python strategy" in text:
+            text = text.replace("this takes built-in strategies only", "rollouts run in the "
+                                "compiled kernel: give a built-in strategy or one registered "
+                                "with sim.strategies.register")
         raise ValueError(text if text.startswith("policy") else f"policy: {text}") from None
     name = names[0] if len(set(names)) == 1 else names
     return name, kinds, params

@@ -17,8 +17,10 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from numba import njit
 
 import sim
+from kernels.policies import heuristic_chooser
 from sim import Game, positions
 from sim.analysis import (ANALYSIS_COLUMNS, Z95, rollout_matrix, summarize_rollouts,
                           to_document)
@@ -141,6 +143,22 @@ def test_same_table_with_one_and_two_threads_and_any_split():
     assert np.array_equal(some["result"], whole["result"][:, 3:8:2])
 
 
+@njit(cache=True)
+def _like_heuristic(work):
+    """A registered chooser that is the built-in heuristic."""
+    return heuristic_chooser(work)
+
+
+def test_a_registered_chooser_rolls_out_in_the_kernel():
+    h = sim.strategies.get("heuristic")
+    defaults = {k: v[1] for k, v in sorted(h.params.items(), key=lambda kv: kv[1][0])}
+    sim.strategies.register("analyze_like_heuristic", _like_heuristic, params=defaults)
+    ours = sim.analyze(CLOSE_4, rollouts=60, seed=8, policy="analyze_like_heuristic")
+    built_in = sim.analyze(CLOSE_4, rollouts=60, seed=8, policy="heuristic")
+    pd.testing.assert_frame_equal(ours, built_in)
+    assert ours.attrs["policy"] == "analyze_like_heuristic"
+
+
 def test_common_random_numbers_narrow_the_paired_interval():
     """The paired interval of the difference against independent worlds for each candidate."""
     pair = "meld K♣ K♣ K♥;end the meld phase"
@@ -226,7 +244,8 @@ def test_a_game_is_analysed_and_not_changed():
     ({"seed": -1}, "seed must be an integer"),
     ({"threads": 0}, "threads must be an integer in 1.."),
     ({"policy": "nope"}, "policy: strategy: unknown name 'nope'"),
-    ({"policy": "docs/examples/pile_taker.py:PileTaker"}, "policy: .* is a Python strategy"),
+    ({"policy": "docs/examples/pile_taker.py:PileTaker"},
+     "policy: .* is a Python strategy; rollouts run in the compiled kernel"),
     ({"candidates": "discard 4♦"}, r"candidates: 'discard 4♦' \(discard 4♦\) is not legal here"),
     ({"candidates": "jump"}, "candidates: 'jump' names no action"),
     ({"candidates": "end;end"}, "candidates: 'end' is given twice"),
