@@ -19,9 +19,21 @@ import time
 from pathlib import Path
 
 import numpy as np
-
-from harness import (HERE, REPO, SEED, Row, Run, check, child_env, copy_packages, interleaved, log,
-                     run_child, source_digest, use_snapshot)
+from harness import (
+    HERE,
+    REPO,
+    SEED,
+    Row,
+    Run,
+    check,
+    child_env,
+    copy_packages,
+    interleaved,
+    log,
+    run_child,
+    source_digest,
+    use_snapshot,
+)
 
 ROLLOUTS_PER_S_2T = 20_000      # issue 14: at least 20,000 rollouts/s on 2 cores
 BIG_SECONDS = 5.0               # issue 14: 20 candidates x 5,000 rollouts in at most 5 s
@@ -50,6 +62,7 @@ def _kernel_runner(game, acts, worlds, threads, words=None, prefix=None):
     """A call of the rollout kernel on ``worlds`` worlds (buffers of ``words`` words,
     ``prefix`` of them copied per world and rollout)."""
     import numba
+
     from kernels import rollouts as KR
     from kernels import work as KW
     from sim.runner import _resolve_strategies
@@ -79,7 +92,6 @@ def measure(mode: str) -> tuple:
 
     from kernels import work as KW
     from sim import Game, analyze
-    from sim.analysis import summarize_rollouts
     from sim.game import EV_CARDS, EV_ROWS
 
     threads = min(2, numba.config.NUMBA_NUM_THREADS)
@@ -115,7 +127,7 @@ def measure(mode: str) -> tuple:
 
     def whole():
         frames.append(analyze(big, rollouts=bw, seed=SEED, candidates=acts, threads=threads))
-    analyze(big, rollouts=2, seed=SEED, candidates=acts, threads=threads)      # warm the Python side
+    analyze(big, rollouts=2, seed=SEED, candidates=acts, threads=threads)   # warm the Python side
     t_whole = interleaved({"whole": whole}, reps)["whole"]
     rows.append(Row("2. 20 candidates", f"`sim.analyze(game, rollouts={bw:,}, candidates=20 "
                     f"actions, threads={threads})`", t_whole, "s",
@@ -184,8 +196,8 @@ def startup(mode: str) -> list:
         log("cached start-ups")
         cached = [run_child(STARTUP, child_env(src), src).wall
                   for _ in range(m["startup_repeats"])]
-    rows.append(Row("4. start-up (subprocess)", "cold: `python -m sim analyze examples/position.toml "
-                    "--rollouts 200 --quiet`, no Numba cache", colds, "s",
+    rows.append(Row("4. start-up (subprocess)", "cold: `python -m sim analyze "
+                    "examples/position.toml --rollouts 200 --quiet`, no Numba cache", colds, "s",
                     "launch to exit, a fresh copy of kernels/ and sim/", note="every kernel the "
                     "command uses is compiled"))
     rows.append(Row("4. start-up (subprocess)", "cached: the same command again", cached, "s",

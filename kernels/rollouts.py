@@ -75,9 +75,7 @@ def side_result(work, rec, seat):
         opp = NO_SCORE
         for p in range(3):
             if p != seat and g[G_TEAM + p] != side:
-                s = np.int64(rec[L.N_HAND_COLS + p * L.N_TEAM_COLS + L.TC_SCORE])
-                if s > opp:
-                    opp = s
+                opp = max(opp, np.int64(rec[L.N_HAND_COLS + p * L.N_TEAM_COLS + L.TC_SCORE]))
         if opp == NO_SCORE:
             opp = 0
     else:

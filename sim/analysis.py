@@ -49,8 +49,8 @@ from kernels import state as KS
 from ._cards import check_int
 from .comparison import Z95
 
-__all__ = ["analyze", "rollout_matrix", "summarize_rollouts", "format_table", "to_document",
-           "ANALYSIS_COLUMNS", "P_BEST_DRAWS"]
+__all__ = ["ANALYSIS_COLUMNS", "P_BEST_DRAWS", "analyze", "format_table", "rollout_matrix",
+           "summarize_rollouts", "timing_text", "to_document"]
 
 P_BEST_DRAWS = 20_000            # draws of the normal approximation for p_best
 MAX_ROLLOUTS = 10**8
@@ -73,8 +73,8 @@ ANALYSIS_COLUMNS = {
               "results, module docstring)",
     "var_reduction": "(Var(candidate) + Var(best)) / Var(paired difference): how many times "
                      "fewer worlds the paired design needs than independent sampling for the "
-                     "same interval of diff_best (NaN for the best; inf when the difference does not "
-                     "vary)",
+                     "same interval of diff_best (NaN for the best; inf when the difference "
+                     "does not vary)",
     "rollouts": "rollouts of the candidate (worlds)",
 }
 
@@ -405,7 +405,7 @@ def analyze(position_or_game, rollouts: int = 1000, seed: int = 0, policy="exper
         One row per candidate, best first (columns :data:`ANALYSIS_COLUMNS`,
         points per hand).  ``attrs`` holds ``position`` (the canonical
         position dict, or None), ``seat``, ``phase``, ``turn``,
-        ``num_players``, ``seed``, ``policy``, ``worlds``, ``candidates``,
+        ``num_players``, ``stock`` (cards), ``seed``, ``policy``, ``worlds``, ``candidates``,
         ``threads``, ``var_reduction`` (common random numbers against
         independent sampling, :func:`summarize_rollouts`), ``rollout_errors``
         (rollouts whose record has error bits), ``elapsed_s`` (the whole
@@ -425,7 +425,7 @@ def analyze(position_or_game, rollouts: int = 1000, seed: int = 0, policy="exper
     Examples
     --------
     >>> df = sim.analyze("examples/position.toml", rollouts=2000, seed=1)   # doctest: +SKIP
-    >>> df[["text", "mean", "ci95_low", "ci95_high", "p_best"]].head()       # doctest: +SKIP
+    >>> df[["text", "mean_result", "diff_best", "diff_low", "p_best"]].head()  # doctest: +SKIP
     """
     t_start = time.perf_counter()
     rollouts = check_int("rollouts", rollouts, 2, MAX_ROLLOUTS)
@@ -475,12 +475,12 @@ def format_table(df: pd.DataFrame, source: str | None = None) -> str:
     policy = policy if isinstance(policy, str) else ", ".join(policy or [])
     where = f" ({source})" if source else ""
     lines = [
-        f"position{where}: seat {a.get('seat')} to move, {a.get('phase')} phase, turn "
-        f"{a.get('turn')}, {a.get('num_players')} players",
-        f"{a.get('worlds', 0):,} sampled worlds x {len(df)} candidates; rollout strategy "
-        f"{policy}; seed {a.get('seed')}",
-        "result: own side's hand score minus the opponents' (points), mean over the worlds; "
-        "diff: paired with the best on the same worlds",
+        (f"position{where}: seat {a.get('seat')} to move, {a.get('phase')} phase, turn "
+         f"{a.get('turn')}, {a.get('num_players')} players"),
+        (f"{a.get('worlds', 0):,} sampled worlds x {len(df)} candidates; rollout strategy "
+         f"{policy}; seed {a.get('seed')}"),
+        ("result: own side's hand score minus the opponents' (points), mean over the worlds; "
+         "diff: paired with the best on the same worlds"),
         "",
     ]
     width = min(44, max(6, *(len(t) for t in df["text"])))

@@ -22,8 +22,13 @@ from numba import njit
 import sim
 from kernels.policies import heuristic_chooser
 from sim import Game, positions
-from sim.analysis import (ANALYSIS_COLUMNS, Z95, rollout_matrix, summarize_rollouts,
-                          to_document)
+from sim.analysis import (
+    ANALYSIS_COLUMNS,
+    Z95,
+    rollout_matrix,
+    summarize_rollouts,
+    to_document,
+)
 from sim.cli import main
 
 EXAMPLE = "examples/position.toml"
