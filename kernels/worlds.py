@@ -120,10 +120,24 @@ def sample_world(src, seat, seed, index, dst):
     """
     for i in range(src.shape[0]):
         dst[i] = src[i]
-    parts = views(dst)
+    return resample_unseen(dst, seat, seed, index)
+
+
+@njit(cache=True)
+def resample_unseen(work, seat, seed, index):
+    """:func:`sample_world` in place: deal the cards ``seat`` cannot see in
+    ``work`` (int64 work buffer, mutated) again from the stream ``(seed, index)``
+    and reseed its generator; returns the number of unseen places.
+
+    ``sample_world(src, seat, seed, index, dst)`` is a copy of ``src`` into
+    ``dst`` followed by this call, so the worlds are the same; only the
+    state and the generator words of ``work`` are read and written (the
+    batch of rollouts in :mod:`kernels.rollouts` copies just those).
+    """
+    parts = views(work)
     st, rng = parts[0], parts[4]
     places = np.empty((N_CARDS, 3), np.int64)
-    n = unseen_places(dst, seat, places)
+    n = unseen_places(work, seat, places)
     ids = np.empty(n, np.int64)
     for k in range(n):
         ids[k] = _card_at(st, places, k)

@@ -26,6 +26,9 @@ sweep
 notation, melds, scoring, strategies
     Card text <-> ids, meld validity and lay-off, hand scoring, strategy
     registry.
+analyze
+    Evaluate the candidate actions of a position by rollouts on sampled worlds,
+    with paired intervals (:mod:`sim.analysis`, docs/analyze.md).
 Game, pystrategy
     A hand decision by decision (:mod:`sim.game`, docs/step_api.md);
     strategies written in Python, any object with ``choose(observation,
@@ -45,16 +48,18 @@ from .rules import Rules
 
 _LAZY_MODULES = ("melds", "scoring", "runner", "dataset", "cli", "trace", "position",
                  "comparison", "sweeps", "runs", "match", "rundir", "lock", "game", "positions",
-                 "pystrategy")
+                 "pystrategy", "analysis")
 _LAZY_ATTRS = {"simulate": "runner", "summarize": "runner", "Summary": "runner",
                "simulate_matches": "runner", "MatchSummary": "runner",
                "load_matches": "runs",
                "replay": "trace", "compare": "comparison",
                "compare_hands": "comparison", "sweep": "sweeps", "load": "runs",
-               "check_run": "runs", "repair_run": "runs", "Game": "game"}
+               "check_run": "runs", "repair_run": "runs", "Game": "game",
+               "analyze": "analysis"}
 
 __all__ = ["Rules", "Game", "simulate", "summarize", "Summary", "deal", "Deal", "replay",
-           "compare", "compare_hands", "sweep", "load", "check_run", "repair_run",
+           "compare", "compare_hands", "sweep", "analyze", "load", "check_run",
+           "repair_run",
            "simulate_matches", "MatchSummary", "load_matches",
            "notation", "melds", "scoring", "strategies", "__version__"]
 

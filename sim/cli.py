@@ -1,5 +1,5 @@
 """Command line interface: ``burraco simulate | summarize | compare | sweep | replay |
-strategies | rules``.
+analyze | strategies | rules``.
 
 Invalid input gives one line ``burraco: error: <message>`` on stderr and exit
 code 2; an interrupted run keeps its completed shards (a sweep its completed
@@ -35,6 +35,7 @@ examples:
   burraco replay runs/demo --hand 42           # one hand of a run, every action
   burraco replay runs/matches --hand 65539     # hand 3 of match 1 of a match run
   burraco replay --seed 1 --hand 42 --format json
+  burraco analyze examples/position.toml --rollouts 2000   # every candidate action, rolled out
   burraco strategies
   burraco rules --preset fibur_italian
 """
@@ -322,6 +323,39 @@ def build_parser() -> argparse.ArgumentParser:
                         "(schema in the README)")
     p.set_defaults(func=_cmd_replay)
 
+    p = sub.add_parser(
+        "analyze", help="evaluate every candidate action of a position by rollouts",
+        description="Read a position (docs/positions.md: one seat's view at its own decision) "
+                    "and evaluate each candidate action: on every sampled world (the cards the "
+                    "seat cannot see dealt again from the seed) apply the candidate and play "
+                    "the hand to its end with the rollout strategy. All candidates share the "
+                    "same worlds (common random numbers). Prints, best first, the mean result "
+                    "(own side's hand score minus the opponents', points) with its 95% "
+                    "interval, the mean own score, the chance of closing, the paired "
+                    "difference to the best with its interval and the probability of being "
+                    "best; then the variance reduction of the pairing, the time and the "
+                    "rollouts/s (docs/analyze.md).")
+    p.add_argument("position", metavar="POSITION_FILE",
+                   help="position file, .toml or .json (docs/positions.md)")
+    p.add_argument("--rollouts", type=_count, default=1000, metavar="N",
+                   help="sampled worlds, each rolled out once per candidate (default 1000)")
+    p.add_argument("--seed", type=int, default=0, metavar="S",
+                   help="analysis seed: the worlds and the position's unseen cards (default 0)")
+    p.add_argument("--policy", default="expert", metavar="SPEC",
+                   help="rollout strategy of every seat: a built-in or registered spec, e.g. "
+                        "expert (default) or heuristic:pile_threshold=3")
+    p.add_argument("--candidates", metavar="TEXT;TEXT",
+                   help="only these actions, in the words of the table, separated by ';' "
+                        "(e.g. \"discard K♣; discard 7♥\"); default: every legal action")
+    p.add_argument("--threads", type=int, metavar="T",
+                   help="Numba threads (default: all cores); the table does not depend on it")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text: a table (default); json: {position, analysis, candidates}, "
+                        "candidates best first")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress bar; with --format json no timing line on stderr")
+    p.set_defaults(func=_cmd_analyze)
+
     p = sub.add_parser("strategies", help="list the strategies and their parameters",
                        description="List the strategy names and their tunable parameters.")
     p.set_defaults(func=_cmd_strategies)
@@ -534,6 +568,36 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         doc = R.replay(args.seed, args.hand, strategies=_specs(args), rules=_rules(args),
                        dealer=args.dealer)
     print(R.to_json(doc) if args.format == "json" else R.format_text(doc))
+    return 0
+
+
+#: The analysis's parameter names and the options of 'burraco analyze' that set them.
+_ANALYZE_OPTIONS = (("rollouts", "--rollouts"), ("seed", "--seed"), ("policy", "--policy"),
+                    ("candidates", "--candidates"), ("threads", "--threads"))
+
+
+def _cmd_analyze(args: argparse.Namespace) -> int:
+    from . import analysis as A
+
+    if not os.path.isfile(args.position):
+        raise ValueError(f"POSITION_FILE: no such file {args.position!r}")
+    try:
+        df = A.analyze(args.position, rollouts=args.rollouts, seed=args.seed,
+                       policy=args.policy, candidates=args.candidates, threads=args.threads,
+                       progress=not args.quiet)
+    except ValueError as exc:
+        text = str(exc)
+        for name, option in _ANALYZE_OPTIONS:
+            if text.startswith(name) and text[len(name):len(name) + 1] in (":", " "):
+                raise ValueError(option + text[len(name):]) from None
+        raise
+    if args.format == "json":
+        print(json.dumps(A.to_document(df), indent=2, ensure_ascii=False, allow_nan=False))
+        if not args.quiet:
+            print(A.timing_text(df), file=sys.stderr)
+    else:
+        print(A.format_table(df, args.position))
+        print(A.timing_text(df))
     return 0
 
 
