@@ -158,7 +158,10 @@ def test_a_registered_chooser_rolls_out_in_the_kernel():
     h = sim.strategies.get("heuristic")
     defaults = {k: v[1] for k, v in sorted(h.params.items(), key=lambda kv: kv[1][0])}
     sim.strategies.register("analyze_like_heuristic", _like_heuristic, params=defaults)
-    ours = sim.analyze(CLOSE_4, rollouts=60, seed=8, policy="analyze_like_heuristic")
+    try:
+        ours = sim.analyze(CLOSE_4, rollouts=60, seed=8, policy="analyze_like_heuristic")
+    finally:            # the registry is the process's: later tests list the strategies
+        sim.strategies.STRATEGIES.pop("analyze_like_heuristic", None)
     built_in = sim.analyze(CLOSE_4, rollouts=60, seed=8, policy="heuristic")
     pd.testing.assert_frame_equal(ours, built_in)
     assert ours.attrs["policy"] == "analyze_like_heuristic"
