@@ -33,8 +33,10 @@ the first copy in hand order that may be discarded (so never the card barred
 by R36 when the other copy is held); creates and lay-offs meld the R36-barred
 copy first (it could not be discarded anyway).  A chooser may name the copy
 of a discard itself with the id ``N_ACTIONS + card id`` (the built-in
-``random`` strategy does: it picks a hand position); such ids are never in
-the legal list.
+``random`` strategy does: it picks a hand position), and a built-in chooser
+returns ``A_CREATE_SEL`` (``N_ACTIONS + 108``) for "create the meld counted
+in the work buffer's SEL", which it has just tested there (``sim.Game.choose``
+turns it into the meld's create id); such ids are never in the legal list.
 
 :data:`MELD_CNT` lists every meld valid under some rule set (R15-R19, every
 set rank allowed): 5,352 sets (rank by rank, ace first) then 8,780 sequences
@@ -206,6 +208,9 @@ A_CREATE = A_LAYOFF + MMAX * N_COUNT
 N_ACTIONS = A_CREATE + N_MELDS
 assert (N_MELDS, N_SET_MELDS) == (14132, 5352), "the action space is fixed: see the docstring"
 assert N_ACTIONS == N_LEGAL
+#: a built-in strategy's "create the meld counted in the work buffer's SEL" (it has just
+#: tested that meld there): saves the table lookup both ways; never listed, never from Python
+A_CREATE_SEL = N_ACTIONS + 108
 
 # apply_action codes beyond kernels.legal's (text in sim.game)
 BAD_PHASE = 20          # the action is not one of this phase's
@@ -380,13 +385,31 @@ def apply_action(work, a):
         ``OK`` (0) when played, else the reason it is illegal: a code of
         :mod:`kernels.legal` or one of this module's ``BAD_*``.
     """
+    return _apply(work, a, True)
+
+
+@njit(cache=True, _nrt=False)
+def apply_chosen(work, a):
+    """:func:`apply_action` for an action a built-in strategy chose (``heuristic``,
+    ``random``): they choose only actions that pass the tests of
+    :mod:`kernels.legal` (``can_take_pile``, ``can_layoff``, ``can_create``), so
+    those tests are not run a second time for a take, a create, or a lay-off
+    from a hand of 3+ cards (R38 cannot bite).  The state changes are
+    :func:`apply_action`'s; the batch loop uses this outside debug mode.
+    """
+    return _apply(work, a, False)
+
+
+@njit(cache=True, _nrt=False)
+def _apply(work, a, check):
+    """:func:`apply_action`; ``check`` False skips the tests :func:`apply_chosen` names."""
     st, rv, params, kinds, rng, deck, sel, scratch, need, vals, hc2, cand, dbg = views(work)
     debug = work[W_DEBUG]
     g, hn = st.g, st.hn
     ph = g[G_PHASE]
     seat = g[G_SEAT]
     team = g[G_TEAM + seat]
-    if a < 0 or a >= N_ACTIONS + 108:
+    if a < 0 or a > A_CREATE_SEL:
         return BAD_ACTION_ID
     if ph == PH_OVER:
         return BAD_PHASE
@@ -397,7 +420,7 @@ def apply_action(work, a):
             pn = g[G_PN]
             if pn == 0:
                 return BAD_EMPTY_PILE
-            if not can_take_pile(st, rv, team, seat, need, sel, scratch):
+            if check and not can_take_pile(st, rv, team, seat, need, sel, scratch):
                 return BAD_TAKE
             if pn == 1 and rv[L.RV_FORBID_REDISCARD_SINGLE_PILE] != 0:
                 g[G_BARRED] = st.pile[0]       # R36
@@ -431,13 +454,15 @@ def apply_action(work, a):
             return BAD_PHASE
         g[G_PHASE] = PH_DISCARD
         return OK
-    if a >= A_LAYOFF and a < N_ACTIONS:
+    if a >= A_LAYOFF and (a < N_ACTIONS or a == A_CREATE_SEL):
         if ph != PH_PLACE and ph != PH_MELD:
             return BAD_PHASE
         if a < A_CREATE:
             mi = (a - A_LAYOFF) // N_COUNT
             c = (a - A_LAYOFF) % N_COUNT
-            code, nlen, nnw = can_layoff(st, rv, team, seat, mi, c, scratch)
+            code = OK
+            if check or hn[seat] < 3 or open_mi >= 0:
+                code, nlen, nnw = can_layoff(st, rv, team, seat, mi, c, scratch)
             opens = False
             if code != OK and code != BAD_LAYOFF:
                 # alone a dead end (R38), but the first card of a legal lay-off of several (R24)?
@@ -456,10 +481,12 @@ def apply_action(work, a):
             if not opens:
                 g[G_OPEN_ROW] = 0
         else:
-            meld_sel(a - A_CREATE, sel)
-            code, kind, nw = can_create(st, rv, team, seat, sel)
-            if code != OK:
-                return code
+            if a != A_CREATE_SEL:
+                meld_sel(a - A_CREATE, sel)
+            if check:
+                code, kind, nw = can_create(st, rv, team, seat, sel)
+                if code != OK:
+                    return code
             meld_create(st, team, seat, sel)
             g[G_ACTIONS] += 1
         g[G_PHASE] = PH_MELD

@@ -19,9 +19,9 @@ from .layout import (HP_CLOSE_MIN_BURRACOS, HP_DISCARD_W_DANGER, HP_DISCARD_W_MI
                      HP_DISCARD_W_WILD, HP_MELD_DELAY_ROUNDS, HP_PILE_AVOID_OPP_2_OR_5,
                      HP_PILE_MIN_SIZE, HP_PILE_MIN_STOCK, HP_PILE_SIZE_WEIGHT, HP_PILE_THRESHOLD, HP_PILE_W_WILD,
                      HP_SET_BIAS, HP_USE_WILD_TO_MELD, HP_WILD_LAYOFF_MIN_LEN)
-from .actions import (A_CREATE, A_DISCARD, A_DRAW, A_END_MELD, A_LAYOFF, A_TAKE, N_ACTIONS,
+from .actions import (A_CREATE, A_CREATE_SEL, A_DISCARD, A_DRAW, A_END_MELD, A_LAYOFF, A_TAKE, N_ACTIONS,
                       legal_actions,
-                      PH_DISCARD, PH_MELD, PH_PICKUP, PH_PLACE, create_action, meld_sel)
+                      PH_DISCARD, PH_MELD, PH_PICKUP, PH_PLACE, meld_sel)
 from .legal import (OK, can_create, can_discard, can_layoff, can_take_pile, find_placement,
                     layoff_fits, trio_sel)
 from .melds import KIND_SEQ, KIND_SET
@@ -290,7 +290,7 @@ def heur_meld_choice(st, rv, seat, p, sel, scratch):
                     sel[c] = take
                     left -= take
                 if _create_ok(st, rv, team, seat, sel, p):
-                    return create_action(sel)
+                    return A_CREATE_SEL
         if (not do_set) and best_run >= 3:
             base = 13 * best_s
             for ln in range(best_run, 2, -1):
@@ -303,7 +303,7 @@ def heur_meld_choice(st, rv, seat, p, sel, scratch):
                         else:
                             sel[_slot_c(base, sl)] = 1
                     if _create_ok(st, rv, team, seat, sel, p):
-                        return create_action(sel)
+                        return A_CREATE_SEL
     # D. plays that use a wild
     wc = -1
     if hc[JOKER] > 0:
@@ -347,7 +347,7 @@ def heur_meld_choice(st, rv, seat, p, sel, scratch):
                 sel[13 * s + r] = hc[13 * s + r]
             sel[wc] += 1
             if _create_ok(st, rv, team, seat, sel, p):
-                return create_action(sel)
+                return A_CREATE_SEL
     for s in range(4):
         base = 13 * s
         for a in range(1, 13):
@@ -369,7 +369,7 @@ def heur_meld_choice(st, rv, seat, p, sel, scratch):
                 if sel[wc] > hc[wc]:
                     continue
                 if _create_ok(st, rv, team, seat, sel, p):
-                    return create_action(sel)
+                    return A_CREATE_SEL
     return -1
 
 
@@ -511,7 +511,7 @@ def rand_meld_choice(st, rv, seat, rng, sel, scratch, cand):
     if cand[pick, 0] == 1:
         return A_LAYOFF + N_COUNT * cand[pick, 1] + cand[pick, 2]
     trio_sel(hc, cand[pick, 1], cand[pick, 2], cand[pick, 3], sel)
-    return create_action(sel)
+    return A_CREATE_SEL
 
 
 @njit(cache=True, _nrt=False)
@@ -579,7 +579,8 @@ def meld_search(hand_ids, rv, p, st, sel, scratch):
         if a < A_CREATE:
             meld_add(st, 0, 0, (a - A_LAYOFF) // N_COUNT, (a - A_LAYOFF) % N_COUNT)
         else:
-            meld_sel(a - A_CREATE, sel)
+            if a != A_CREATE_SEL:
+                meld_sel(a - A_CREATE, sel)
             meld_create(st, 0, 0, sel)
         a = heur_meld_choice(st, rv, 0, p, sel, scratch)
     return nm[0], k - hn[0]
@@ -598,7 +599,7 @@ def placement_action(st, rv, seat, need, sel, scratch):
         return A_LAYOFF + N_COUNT * a + b
     if what == 2:
         trio_sel(st.hcnt[seat], a, b, c, sel)
-        return create_action(sel)
+        return A_CREATE_SEL
     return -1
 
 

@@ -710,7 +710,10 @@ class Game:
         """
         player = self._player(self.current_seat)
         if player is None:
-            return int(_kernels().choose(self._work))
+            a = int(_kernels().choose(self._work))
+            if a == KA.A_CREATE_SEL:        # "the meld the strategy left in SEL": its id
+                a = int(KA.create_action(self._work[KW.W_SEL:KW.W_SEL + N_COUNT]))
+            return a
         return self._ask(player.choose, self.current_seat, self.strategies[self.current_seat])
 
     def _player(self, seat: int):
