@@ -886,43 +886,99 @@ def _can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-_FORKED: PythonHandWork | None = None     # the work forked workers play (set before forking)
+def _forked_worker(work: PythonHandWork, conn) -> None:
+    """A forked worker: play the chunks ``(a, b)`` the parent sends, answer
+    ``(a, records, None)`` or ``(a, None, exception)``, stop at ``None``.
 
-
-def _forked_init() -> None:
-    """A worker leaves Ctrl-C and SIGTERM to the parent, which ends the pool."""
+    Ctrl-C and SIGTERM are left to the parent, which kills its workers.
+    """
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
-def _forked_chunk(bounds: tuple) -> tuple:
-    a, b = bounds
-    return a, _FORKED.play(a, b)
+    while True:
+        bounds = conn.recv()
+        if bounds is None:
+            break
+        a, b = bounds
+        try:
+            conn.send((a, work.play(a, b), None))
+        except BaseException as exc:          # sent back: the parent raises the first in hand order
+            try:
+                conn.send((a, None, exc))
+            except Exception:                 # an exception that does not pickle
+                conn.send((a, None, RuntimeError(f"{type(exc).__name__}: {exc}")))
+    conn.close()
 
 
 def _play_forked(work: PythonHandWork, a: int, b: int, on_progress=None) -> np.ndarray:
     """:meth:`PythonHandWork.play` of ``[a, b)`` in ``work.processes`` forked processes,
-    in chunks of at most 64 hands, records in hand order."""
-    global _FORKED
+    in chunks of at most 64 hands, records in hand order.
+
+    Each worker owns a pipe; the parent hands out the next chunk to whichever
+    worker answered.  On a chunk's error no new chunk is handed out, the chunks
+    before it are waited for (so the error raised is the first in hand order,
+    as one process would raise it), and then every worker is killed (SIGKILL)
+    and reaped: nothing here waits on a lock a dead or stuck worker could hold
+    (``multiprocessing.Pool.terminate`` could hang in a process with threads).
+    """
     import multiprocessing
+    from multiprocessing.connection import wait
     chunk = max(1, min(64, (b - a) // (4 * work.processes)))
-    bounds = [(c, min(b, c + chunk)) for c in range(a, b, chunk)]
+    todo = [(c, min(b, c + chunk)) for c in range(a, b, chunk)]
     rec = np.zeros((b - a, L.N_REC), np.int32)
-    _FORKED = work
-    pool = multiprocessing.get_context("fork").Pool(work.processes, initializer=_forked_init)
+    ctx = multiprocessing.get_context("fork")
+    procs, conns, busy = [], [], {}          # busy: connection -> chunk start
+    errors: dict = {}                       # chunk start -> exception
+    nxt = 0
     try:
-        for c, block in pool.imap(_forked_chunk, bounds):
-            rec[c - a:c - a + block.shape[0]] = block
-            if on_progress is not None:
-                on_progress(block.shape[0])
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
+        for _ in range(min(work.processes, len(todo))):
+            mine, theirs = ctx.Pipe()
+            p = ctx.Process(target=_forked_worker, args=(work, theirs), daemon=True)
+            p.start()
+            theirs.close()
+            procs.append(p)
+            conns.append(mine)
+        for conn in conns:
+            conn.send(todo[nxt])
+            busy[conn] = todo[nxt][0]
+            nxt += 1
+        while busy:
+            for conn in wait(list(busy)):
+                try:
+                    c, block, exc = conn.recv()
+                except EOFError:
+                    c = busy[conn]
+                    dead = procs[conns.index(conn)]
+                    dead.join(1)
+                    block, exc = None, RuntimeError(
+                        f"a worker process playing hands {c}.. died (exit code {dead.exitcode})")
+                del busy[conn]
+                if exc is not None:
+                    errors[c] = exc
+                else:
+                    rec[c - a:c - a + block.shape[0]] = block
+                    if on_progress is not None:
+                        on_progress(block.shape[0])
+                if errors:
+                    first = min(errors)
+                    if all(s > first for s in busy.values()):
+                        raise errors[first]
+                elif nxt < len(todo):
+                    conn.send(todo[nxt])
+                    busy[conn] = todo[nxt][0]
+                    nxt += 1
+        for conn in conns:
+            conn.send(None)
+        for p in procs:
+            p.join()
     finally:
-        pool.join()
-        _FORKED = None
+        for p in procs:
+            if p.is_alive():
+                p.kill()
+        for p in procs:
+            p.join()
+        for conn in conns:
+            conn.close()
     return rec
 
 

@@ -95,6 +95,29 @@ SOURCE = textwrap.dedent('''
             return 2                     # "end the meld phase", also at a pickup
 
 
+    class IllegalFrom:
+        """FirstLegal, but illegal in hands 20 and 41 (the first in hand order is 20)."""
+
+        def reset(self, hand_index):
+            self.hand = hand_index
+
+        def choose(self, observation, legal_actions):
+            return 2 if self.hand in (20, 41) and observation.phase == "pickup" else legal_actions[0]
+
+
+    class DiesIn:
+        """FirstLegal, but the process dies in hand 30 (an injected worker crash)."""
+
+        def reset(self, hand_index):
+            self.hand = hand_index
+
+        def choose(self, observation, legal_actions):
+            if self.hand == 30:
+                import os
+                os._exit(3)
+            return legal_actions[0]
+
+
     class NotAnAction:
         def choose(self, observation, legal_actions):
             return "draw"
@@ -264,6 +287,23 @@ def test_worker_processes_give_the_records_of_one_process(strat_file, tmp_path):
     assert per.equals(sim.compare_hands(specs[0], "expert", 20, 3))
     with pytest.raises(PS.StrategyError, match=r"hand 0 \(turn 1\): action 2"):
         sim.simulate(30, 1, strategies=f"{strat_file}:Illegal", threads=2)
+
+
+@pytest.mark.skipif(sim.runner._max_threads() < 2 or not sim.runner._can_fork(),
+                    reason="needs 2 threads and fork")
+def test_worker_faults_are_raised_in_hand_order_and_leave_no_process(strat_file, tmp_path):
+    import multiprocessing
+    # hands 20 and 41 are illegal in different chunks of the 2 workers: the first in hand order
+    with pytest.raises(PS.StrategyError, match=r"hand 20 \(turn 1\): action 2"):
+        sim.simulate(64, 1, strategies=f"{strat_file}:IllegalFrom", threads=2)
+    # a worker that dies (os._exit) is an error naming its hands, not a hang
+    with pytest.raises(RuntimeError, match=r"a worker process playing hands \d+\.\. died "
+                                           r"\(exit code 3\)"):
+        sim.simulate(64, 1, strategies=f"{strat_file}:DiesIn", threads=2,
+                     out=tmp_path / "dies")
+    assert multiprocessing.active_children() == []
+    assert not (tmp_path / "dies" / "hands").exists() or not any(
+        (tmp_path / "dies" / "hands").glob("*.parquet"))
 
 
 def test_reset_gets_seat_rules_hand_and_seed(strat_module):
