@@ -348,3 +348,59 @@ def simulate_hands(run_seed, hand_index, dealer, rv, kinds, params, debug, out):
         for i in range(count * k // nchunks, count * (k + 1) // nchunks):
             play_hand(run_seed, hand_index[i], dealer[i], rv, kinds, params, debug, out[i], 0, 0,
                       work)
+
+
+@njit(cache=True)
+def new_hand_deck(run_seed, hand_index, dealer_in, deck_in, rv_in, kinds_in, params_in, debug,
+                  ev_rows, ev_cards, work):
+    """:func:`new_hand` with the cards of ``deck_in`` instead of the hand's shuffle.
+
+    The hand's generator deals hand ``hand_index`` as :func:`new_hand` does (so the
+    dealer and the random stream after the deal are that hand's), then the cards
+    are laid out from ``deck_in`` (int64[108], a permutation of the ids 0..107 in
+    dealing order, :mod:`kernels.deal`): the deal of hand ``hand_index`` with some
+    cards moved plays with the same random numbers as the deal itself.  Checking
+    that ``deck_in`` is a permutation is the caller's job (``sim.deals.play_decks``).
+    """
+    new_hand(run_seed, hand_index, dealer_in, rv_in, kinds_in, params_in, debug, ev_rows,
+             ev_cards, work)
+    st, rv, params, kinds, rng, deck, sel, scratch, need, vals, hc2, cand, dbg = views(work)
+    dealer = st.g[G_DEALER]
+    st = state_views(work, EV_AT, ev_rows, ev_cards)        # an empty table again
+    for i in range(108):
+        deck[i] = deck_in[i]
+    setup_hand(st, deck, rv)
+    if debug:
+        debug_check(st, dbg)
+    begin_hand(st, rv, dealer)
+
+
+@njit(cache=True, parallel=True)
+def simulate_decks(run_seed, hand_index, decks, rv, kinds, params, debug, out):
+    """Play the listed hands of a run in parallel, each from a given deck.
+
+    Hand ``i`` of the call is hand ``hand_index[i]`` of the run (its dealer and
+    random stream, R6) dealt from ``decks[i]`` (:func:`new_hand_deck`).
+
+    Parameters
+    ----------
+    run_seed : uint64
+    hand_index : numpy.ndarray
+        ``int64[n]`` hand indices.
+    decks : numpy.ndarray
+        ``int64[n, 108]``, each row a permutation of 0..107 in dealing order.
+    rv, kinds, params, debug
+        As for :func:`simulate_range`.
+    out : numpy.ndarray
+        ``int32[n, N_REC]``, one record per hand (mutated).
+    """
+    count = hand_index.shape[0]
+    nchunks = min(count, N_CHUNKS)
+    words = work_words(0, 0)
+    for k in prange(nchunks):
+        work = np.empty(words, np.int64)
+        for i in range(count * k // nchunks, count * (k + 1) // nchunks):
+            new_hand_deck(run_seed, hand_index[i], np.int64(-1), decks[i], rv, kinds, params,
+                          debug, 0, 0, work)
+            play_out(work)
+            record(work, out[i])

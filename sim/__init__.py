@@ -11,6 +11,11 @@ simulate_matches, load_matches
     match table back (:mod:`sim.runner`, :mod:`sim.match`, :mod:`sim.runs`).
 deal, Deal
     Deal one hand from (seed, index) (:mod:`sim.deal`).
+deals
+    The deal features of many hands as a table (wilds, jokers, twos, pairs and
+    runs per hand, the pozzetti, the up-card), to select hands with
+    ``simulate(hand_index=...)`` or ``where=`` (:mod:`sim.deal_features`,
+    docs/deals.md).
 replay
     One hand with every action, as a replay document (:mod:`sim.trace`).
 compare
@@ -48,16 +53,17 @@ from .rules import Rules
 
 _LAZY_MODULES = ("melds", "scoring", "runner", "dataset", "cli", "trace", "position",
                  "comparison", "sweeps", "runs", "match", "rundir", "lock", "game", "positions",
-                 "pystrategy", "analysis")
+                 "pystrategy", "analysis", "deal_features")
 _LAZY_ATTRS = {"simulate": "runner", "summarize": "runner", "Summary": "runner",
                "simulate_matches": "runner", "MatchSummary": "runner",
                "load_matches": "runs",
                "replay": "trace", "compare": "comparison",
                "compare_hands": "comparison", "sweep": "sweeps", "load": "runs",
                "check_run": "runs", "repair_run": "runs", "Game": "game",
-               "analyze": "analysis"}
+               "analyze": "analysis", "deals": "deal_features"}
 
-__all__ = ["Rules", "Game", "simulate", "summarize", "Summary", "deal", "Deal", "replay",
+__all__ = ["Rules", "Game", "simulate", "summarize", "Summary", "deal", "Deal", "deals",
+           "replay",
            "compare", "compare_hands", "sweep", "analyze", "load", "check_run",
            "repair_run",
            "simulate_matches", "MatchSummary", "load_matches",

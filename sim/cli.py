@@ -27,6 +27,8 @@ examples:
       --strategy heuristic --strategy random --strategy heuristic --strategy random
   burraco simulate --hands 100000 --seed 2 --out runs/teams \\
       --team0 heuristic:pile_threshold=3 --team1 heuristic
+  burraco simulate --hands 100000 --seed 1 --out runs/jokers \\
+      --where "s0_jokers + s2_jokers >= 2"   # only the deals giving team 0 two jokers
   burraco compare heuristic random --hands 20000 --seed 1
   burraco compare my_strategy.py:PileTaker expert --hands 500 --seed 1   # a Python strategy
   burraco compare heuristic:pile_threshold=3 heuristic --hands 200000 --seed 5
@@ -181,6 +183,14 @@ def build_parser() -> argparse.ArgumentParser:
                       help="number of whole matches to play instead (e.g. 10000); hand k of "
                            "match m is the deal m*65536+k, the deal rotating by one seat per "
                            "hand (R6)")
+    p.add_argument("--where", metavar="EXPR",
+                   help="play only the hands of 0..N-1 whose deal satisfies EXPR, a pandas "
+                        "DataFrame.query expression over the deal table of sim.deals (columns "
+                        "in docs/deals.md: s0_jokers, t0_wilds, p0_jokers, upcard ...), e.g. "
+                        "--where 's0_jokers >= 2 and upcard_wild == False'; each row equals "
+                        "the full run's row of that hand (but for run_id); the run is a run of "
+                        "its own, never mixed with a full run in DIR; says how many hands it "
+                        "selected")
     p.add_argument("--max-hands-per-match", type=int, metavar="H",
                    help="with --matches: a match still going after H hands ends without a "
                         "winner, reason 'cap' (default 200; a safety net for strategies that "
@@ -414,6 +424,13 @@ def _resume_defaults(args: argparse.Namespace) -> None:
     if (args.matches is not None and args.max_hands_per_match is None
             and manifest["kind"] == "matches"):
         args.max_hands_per_match = config.get("max_hands_per_match")
+    selection = config.get("selection")
+    if args.where is None and selection and args.matches is None:
+        if selection.get("where") is None:
+            raise ValueError(f"out: {args.out!r} holds a run of hands selected in Python "
+                             "(sim.simulate(hand_index=...)); resume it there with the same "
+                             "hand_index, or use another directory")
+        args.where = selection["where"]         # the run's own: --where left out, as the rest
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
@@ -426,6 +443,16 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
                   executor=args.executor, scheduler=args.scheduler, workers=args.workers)
     if args.matches is None and args.max_hands_per_match is not None:
         raise ValueError("--max-hands-per-match applies to match runs only (--matches N)")
+    if args.where is not None:
+        if args.matches is not None:
+            raise ValueError("--where selects hands of a hand run (--hands N), not matches")
+        from .deal_features import select
+        picked = select(args.seed, args.hands, args.where, common["rules"], what="--where")
+        if not picked.size:
+            raise ValueError(f"--where {args.where!r} selects none of hands 0..{args.hands - 1}")
+        print(f"selected {picked.size:,} of {args.hands:,} hands ({picked.size / args.hands:.2%})"
+              f" with --where {args.where!r}", flush=True)
+        common.update(hand_index=picked, where=args.where)
     summary = (Summary if args.matches is None else MatchSummary)(out=args.out)
     try:
         if args.matches is None:

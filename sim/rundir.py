@@ -20,6 +20,13 @@ not one of them is *stray*: the run's readers ignore it, but a plain Parquet
 reader of the directory would read it as data, so ``burraco summarize``
 reports it and ``burraco simulate`` refuses to write beside it.
 
+A run of selected hands (``sim.simulate(hand_index=...)``, ``burraco
+simulate --where``) has the same layout: its configuration holds a
+``selection`` (how many hands, the SHA-256 of their indices, the ``--where``
+expression), shard ``[A, B)`` holds the selected hands among ``A .. B-1``
+(an empty file when there are none), and its run id hashes the selection
+too, so its shards never pass for a full run's.
+
 The run id (``run_id`` column, manifest, shard metadata) is a hash of what
 determines the records of a hand index: the kind of run, the seed, the
 strategies, the rules and (matches) the hand cap; not the number of hands or
@@ -58,8 +65,11 @@ def identity(config: dict) -> str:
     A hash of the kind of run, the seed, the strategies, the rules, the
     hand cap of a match run and, when a seat plays a Python strategy, the
     digests of their sources (``strategy_sources``: a changed file makes
-    another run); the number of hands or matches and the shard size are left
-    out (the records of a hand index do not depend on them).
+    another run) and, for a run of selected hands (``simulate(hand_index=...)``,
+    ``--where``), its ``selection`` (count, SHA-256 of the indices, the
+    expression), so that a selected run never passes for the full run; the
+    number of hands or matches and the shard size are left out (the records
+    of a hand index do not depend on them).
     """
     kind = kind_of(config)
     key = {"kind": kind, "seed": config.get("seed"), "strategies": config.get("strategies"),
@@ -68,6 +78,8 @@ def identity(config: dict) -> str:
         key["max_hands_per_match"] = config.get("max_hands_per_match")
     if config.get("strategy_sources"):
         key["strategy_sources"] = config["strategy_sources"]
+    if config.get("selection"):
+        key["selection"] = config["selection"]
     return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
 
 

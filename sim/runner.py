@@ -666,9 +666,22 @@ def _open_out(out: Path, config: dict, overwrite: bool, kind: str = "hands") -> 
         raise ValueError(f"out: {where!r} holds a {unit[old_kind]} run (burraco simulate "
                          f"--{old_kind}), not a {unit[kind]} run; use another directory or "
                          "overwrite (--overwrite)")
+    if bool(old.get("selection")) != bool(config.get("selection")):
+        if old.get("selection"):
+            raise ValueError(f"out: {where!r} holds a run of selected hands "
+                             f"({_selection_text(old['selection'])}), not of every hand "
+                             "0..N-1; a full run is never mixed with a selected one: use another "
+                             "directory or overwrite (--overwrite)")
+        raise ValueError(f"out: {where!r} holds a run of every hand 0..{int(old['hands']) - 1}; "
+                         "a selected run (hand_index, --where) is never mixed with a full one: "
+                         "use another directory or overwrite (--overwrite)")
     if config["shard_size"] is None:
         config["shard_size"] = old["shard_size"]
     keys = _differs(old, config)
+    if old.get("selection") and int(old["hands"]) != int(config["hands"]):
+        raise ValueError(f"out: {where!r} holds a run of selected hands among hands "
+                         f"0..{int(old['hands']) - 1}; --hands {int(config['hands']):,} differs, "
+                         "and a selected run is never extended or shrunk: use another directory")
     if keys and keys != [kind]:
         shown = [k for k in keys if k != kind]
         if "rules" in shown:
@@ -679,6 +692,10 @@ def _open_out(out: Path, config: dict, overwrite: bool, kind: str = "hands") -> 
                                                             config.get("strategies") or []))
                      if x != y]
             shown[shown.index("strategies")] = f"strategies of seat {', '.join(seats)}"
+        if "selection" in shown:
+            shown[shown.index("selection")] = (
+                f"selection: {_selection_text(old['selection'])}, now "
+                f"{_selection_text(config['selection'])}")
         if "strategy_sources" in shown:
             was, now = old.get("strategy_sources") or {}, config.get("strategy_sources") or {}
             edited = sorted(n for n in set(was) & set(now) if was[n] != now[n])
@@ -709,9 +726,30 @@ def _open_out(out: Path, config: dict, overwrite: bool, kind: str = "hands") -> 
     return manifest
 
 
+def _selection_text(sel: dict) -> str:
+    """A run's selection in words: ``3,120 hands selected by --where 's0_jokers >= 2'``."""
+    how = (f"by --where {sel['where']!r}" if sel.get("where") is not None
+           else f"by hand_index (sha256 {str(sel.get('sha256'))[:12]}...)")
+    return f"{int(sel['hands']):,} hands selected {how}"
+
+
+def selection_config(idx: np.ndarray, where: str | None) -> dict:
+    """The ``selection`` entry of a run configuration: the number of selected hands,
+    the SHA-256 of their indices (int64 little-endian, increasing) and the
+    ``--where`` expression that selected them (None for an explicit ``hand_index``)."""
+    import hashlib
+    digest = hashlib.sha256(np.ascontiguousarray(idx, "<i8").tobytes()).hexdigest()
+    return {"hands": int(idx.shape[0]), "sha256": digest, "where": where}
+
+
 def _default_shard_size(config: dict) -> int:
     if "matches" in config:
         return max(1, MATCH_SHARD_HANDS // int(config["max_hands_per_match"]))
+    if config.get("selection"):
+        # a shard holds about DEFAULT_SHARD_SIZE selected hands: a range of the run's
+        # hands as wide as that needs at the selection's density
+        hands, picked = int(config["hands"]), int(config["selection"]["hands"])
+        return min(hands, max(DEFAULT_SHARD_SIZE, -(-DEFAULT_SHARD_SIZE * hands // picked)))
     return DEFAULT_SHARD_SIZE
 
 
@@ -779,6 +817,10 @@ class HandWork:
         ``out/hands/shard-...parquet``."""
         return rundir.shard_files(out, self.kind, rundir.FORMAT, a, b)
 
+    def size(self, a: int, b: int) -> int:
+        """Hands (match runs: matches) in shard ``[a, b)``."""
+        return b - a
+
     def run(self, a: int, b: int, on_progress=None) -> tuple:
         """``(records, None)`` of the shard; ``on_progress(hands)`` after each kernel call."""
         return _records(self.seed, a, b, self.rules.to_vector(), self.kinds, self.params,
@@ -792,6 +834,61 @@ class HandWork:
         """``(records, None, tables)`` of a complete shard on disk, or None."""
         table = _read_shard(files[0], a, b, self.run_id)
         return None if table is None else (dataset.table_to_records(table), None, [table])
+
+
+def _selected_records(seed, idx, rules_vec, kinds, params, debug, on_chunk=None) -> np.ndarray:
+    """Kernel records ``int32[len(idx), N_REC]`` of the listed hands (``idx`` int64), each
+    with its deal's own dealer (R6), in calls of at most ``KERNEL_CHUNK`` hands
+    (``kernels.game.simulate_hands``: the records of ``simulate_range``)."""
+    kernel = _kernel("simulate_hands")
+    rec = np.zeros((idx.shape[0], L.N_REC), np.int32)
+    for c in range(0, idx.shape[0], KERNEL_CHUNK):
+        part = idx[c:c + KERNEL_CHUNK]
+        kernel(np.uint64(seed), part, np.full(part.shape[0], -1, np.int64), rules_vec, kinds,
+               params, np.int64(debug), rec[c:c + part.shape[0]])
+        if on_chunk is not None:
+            on_chunk(part.shape[0])
+    return rec
+
+
+@dataclass(frozen=True, eq=False)
+class SelectedHandWork(HandWork):
+    """A shard of a run of selected hands (``simulate(hand_index=...)``, ``burraco
+    simulate --where``): shard ``[a, b)`` holds the selected hands among ``a .. b-1``
+    (possibly none: an empty file), each row equal to that hand's row in the full
+    run but for ``run_id``.
+
+    ``selection`` is the sorted ``int64`` array of every selected hand index.
+    """
+
+    selection: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0, np.int64))
+    kernel = "simulate_hands"
+
+    def indices(self, a: int, b: int) -> np.ndarray:
+        """The selected hand indices in ``[a, b)`` (int64, increasing)."""
+        lo, hi = np.searchsorted(self.selection, [a, b])
+        return self.selection[lo:hi]
+
+    def size(self, a: int, b: int) -> int:
+        return int(self.indices(a, b).shape[0])
+
+    def run(self, a: int, b: int, on_progress=None) -> tuple:
+        return _selected_records(self.seed, self.indices(a, b), self.rules.to_vector(),
+                                 self.kinds, self.params, self.debug, on_progress), None
+
+    def tables(self, a: int, records: np.ndarray, block) -> list:
+        lo = int(np.searchsorted(self.selection, a))       # the shard's hands follow a
+        idx = self.selection[lo:lo + records.shape[0]]
+        return [dataset.records_to_table(records, idx, self.run_id, self.names)]
+
+    def read(self, files: list, a: int, b: int) -> tuple | None:
+        idx = self.indices(a, b)
+        table = _read_table(files[0], dataset.SCHEMA, idx.shape[0], self.run_id)
+        if table is None or not np.array_equal(table.column("hand_index").to_numpy(), idx):
+            return None
+        if idx.shape[0] == 0 and dataset.read_metadata(files[0]).get("run_id") != self.run_id:
+            return None
+        return dataset.table_to_records(table), None, [table]
 
 
 @dataclass(frozen=True, eq=False)
@@ -1181,8 +1278,9 @@ def _run_locked(work: HandWork, total: int, config: dict, o: _Options, lock) -> 
         if o.progress:
             from tqdm import tqdm
             # shards already on disk count as the bar's start, so the rate is honest
-            bar = tqdm(total=total, initial=sum(b - a for i, (a, b) in enumerate(bounds)
-                                                if i in on_disk),
+            bar = tqdm(total=sum(work.size(a, b) for a, b in bounds),
+                       initial=sum(work.size(a, b) for i, (a, b) in enumerate(bounds)
+                                   if i in on_disk),
                        unit=work.unit, unit_scale=True, file=sys.stderr, dynamic_ncols=True,
                        smoothing=0.1)
 
@@ -1208,7 +1306,7 @@ def _run_locked(work: HandWork, total: int, config: dict, o: _Options, lock) -> 
                         "simulating it again")
                 if bar is not None:
                     bar.write(note, file=sys.stderr)
-                    bar.update(-(b - a))
+                    bar.update(-work.size(a, b))
                 else:                    # a warning, not progress: printed with --quiet too
                     print(f"burraco: {note}", file=sys.stderr)
             if back is not None:
@@ -1240,7 +1338,7 @@ def _run_locked(work: HandWork, total: int, config: dict, o: _Options, lock) -> 
                         raise _os_error(out, exc) from None
                     fut.release()            # the cluster may forget this shard's records
                     if bar is not None:
-                        bar.update(b - a)
+                        bar.update(work.size(a, b))
                     # wall time since the previous shard: tasks overlap, so their own
                     # durations would undercount the rate
                     now = time.perf_counter()
@@ -1272,8 +1370,10 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
              return_frame: bool = True,
              callback: Callable[[ShardDone], None] | None = None,
              executor: str = "local", scheduler: str | None = None,
-             workers: int | None = None) -> pd.DataFrame | None:
-    """Simulate hands ``0 .. hands-1`` of a run and return or store their records.
+             workers: int | None = None, hand_index=None,
+             where: str | None = None) -> pd.DataFrame | None:
+    """Simulate hands ``0 .. hands-1`` of a run (or the selected ones) and return or
+    store their records.
 
     Parameters
     ----------
@@ -1336,6 +1436,25 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
         ``executor="dask"``.  Without it, ``"dask"`` starts a LocalCluster.
     workers : int, optional
         Worker processes of that LocalCluster (default 2), one thread each.
+    hand_index : array_like of int, optional
+        Play only these hands of ``0 .. hands-1`` (distinct; any order, played
+        and returned in increasing order).  Each record equals the row of that
+        hand in the full run, every column but ``run_id``: a selected run is a
+        run of its own (its run id hashes the selection too; docs/deals.md).
+        Built-in strategies only.  With ``out``, shard ``[a, b)`` holds the
+        selected hands among ``a .. b-1`` (an empty file when there are none)
+        and the manifest's ``config.selection`` records the selection (number
+        of hands, SHA-256 of the indices, ``where``); resuming needs the same
+        selection, and a selected run is never extended nor mixed with a full
+        run in one directory (refused, nothing changed).
+    where : str, optional
+        A ``pandas.DataFrame.query`` expression over the deal table
+        (:func:`sim.deal_features.deals` of hands ``0 .. hands-1``, columns in
+        docs/deals.md), e.g. ``"s0_jokers >= 2"``: play the hands whose deal
+        satisfies it.  Given with ``hand_index``, it must be the expression
+        that selected ``hand_index`` (what ``burraco simulate --where`` does;
+        it is stored in the manifest, and ``burraco simulate --out DIR``
+        selects again with it to resume).
 
     Returns
     -------
@@ -1346,7 +1465,9 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
     Raises
     ------
     ValueError
-        An invalid argument (the message names it), rules the engine does
+        An invalid argument (the message names it: a hand index out of
+        ``0 .. hands-1`` or given twice, a ``where`` that does not evaluate or
+        selects no hand), rules the engine does
         not support (:meth:`Rules.check_supported`), a Python strategy that
         does not load or breaks a rule (:class:`sim.pystrategy.StrategyError`:
         the seat, the hand, the action and the rule), or an output directory
@@ -1364,7 +1485,15 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
                  callback, out, executor, scheduler, workers)
     config = {"hands": hands, "seed": o.seed, "strategies": o.names, "rules": o.rules.to_dict(),
               "shard_size": shard_size}
-    if _first_python(o.names, o.pythons) is None:
+    selection = _selection(hands, o, hand_index, where)
+    if selection is not None:
+        if _first_python(o.names, o.pythons) is not None:
+            raise ValueError(f"hand_index: the Python strategy {_first_python(o.names, o.pythons)!r}"
+                             " plays whole runs only; select hands with built-in strategies")
+        config["selection"] = selection_config(selection, where)
+        work = SelectedHandWork(o.seed, o.rules, o.kinds, o.params, o.debug, "", tuple(o.names),
+                                selection)
+    elif _first_python(o.names, o.pythons) is None:
         work = HandWork(o.seed, o.rules, o.kinds, o.params, o.debug, "", tuple(o.names))
     else:
         config["strategy_sources"] = python_sources(o.names, o.pythons)
@@ -1375,6 +1504,35 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
     if tables is None:
         return None
     return dataset.table_to_frame(pa.concat_tables([tables[a][0] for a in sorted(tables)]))
+
+
+def _selection(hands: int, o: _Options, hand_index, where) -> np.ndarray | None:
+    """The sorted hand indices a run plays (None: all of ``0 .. hands-1``)."""
+    if where is not None and not isinstance(where, str):
+        raise ValueError(f"where must be a pandas query expression (str), got {where!r}")
+    if hand_index is None:
+        if where is None:
+            return None
+        from .deal_features import select
+        idx = select(o.seed, hands, where, o.rules, what="where")
+        if not idx.size:
+            raise ValueError(f"where: {where!r} selects none of hands 0..{hands - 1}")
+        return idx
+    arr = np.asarray(hand_index)
+    if arr.ndim != 1 or not arr.size or not (np.issubdtype(arr.dtype, np.integer)
+                                             and arr.dtype != np.bool_):
+        raise ValueError("hand_index must be a non-empty 1-D array of integer hand indices, "
+                         f"got {type(hand_index).__name__} of shape {arr.shape}")
+    idx = np.sort(arr.astype(np.int64))
+    if idx[0] < 0 or idx[-1] >= hands:
+        bad = int(idx[0] if idx[0] < 0 else idx[-1])
+        raise ValueError(f"hand_index: {bad} is not a hand of the run: give indices in "
+                         f"0..{hands - 1} (hands={hands})")
+    same = np.flatnonzero(idx[1:] == idx[:-1])
+    if same.size:
+        raise ValueError(f"hand_index: hand {int(idx[same[0]])} is given twice; a hand is "
+                         "played once")
+    return idx
 
 
 class MatchRun(NamedTuple):

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -117,6 +118,10 @@ class RunStatus:
             state = "incomplete: run the same 'burraco simulate' command again to finish it"
         lines = [f"run: {self.directory}", f"progress: {done} in {len(self.ok)} of {n} shards; "
                  + state]
+        if self.kind == "hands" and self.config.get("selection"):
+            from .runner import _selection_text
+            lines.append(f"selection: {_selection_text(self.config['selection'])} among hands "
+                         f"0..{int(self.config['hands']) - 1}")
         if self.manifest_problem:
             lines.append(f"manifest: {self.manifest_problem}")
         for name, why in sorted(self.corrupt.items()):
@@ -182,6 +187,52 @@ def _shard_problem(path: Path, a: int, b: int, run_id: str, rows: int | None = N
                 + (f"{last[0]}" if last[0] == last[1] else f"{last[0]}-{last[1]}"))
     if id_lo != run_id or id_hi != run_id:
         return "belongs to another run"
+    return None
+
+
+def _selected_shard_problem(path: Path, a: int, b: int, run_id: str) -> tuple[str | None, int]:
+    """Why a shard file of a run of selected hands is not a complete shard ``[a, b)`` of
+    run ``run_id`` (None if it is), and its rows: at most ``b - a`` rows, hands
+    increasing within ``a .. b-1``, the run's id (in the metadata when it has no row).
+    Which hands the selection holds is checked over the whole run
+    (:func:`_selection_problem`)."""
+    try:
+        meta = pq.read_metadata(path)
+        rid = dataset.read_metadata(path).get("run_id")
+    except (OSError, pa.ArrowException, ValueError) as exc:
+        return f"unreadable Parquet file ({' '.join(str(exc).split())[:120]})", 0
+    rows = meta.num_rows
+    if rid != run_id:
+        return "belongs to another run", 0
+    if rows > b - a:
+        return f"{rows} rows, more than the {b - a} hands {a}..{b - 1} of the shard", 0
+    if not rows:
+        return None, 0
+    try:
+        idx = pq.read_table(path, columns=["hand_index", "run_id"])
+    except (OSError, pa.ArrowException) as exc:
+        return f"unreadable data ({' '.join(str(exc).split())[:120]})", 0
+    hands = idx.column("hand_index").to_numpy()
+    if hands[0] < a or hands[-1] > b - 1 or (hands.size > 1 and (hands[1:] <= hands[:-1]).any()):
+        return f"hands {hands[0]}..{hands[-1]}, expected increasing hands within {a}..{b - 1}", 0
+    if pc.any(pc.not_equal(idx.column("run_id").cast(pa.string()), run_id)).as_py():
+        return "belongs to another run", 0
+    return None, rows
+
+
+def _selection_problem(directory: Path, status: RunStatus, selection: dict) -> str | None:
+    """For a complete run of selected hands: None if its shards hold exactly the
+    selection of the manifest (count and SHA-256 of the hand indices), else what differs."""
+    from .runner import selection_config
+    hands_dir = rundir.data_dirs(status.manifest_format)[0]
+    parts = [pq.read_table(directory / hands_dir / n, columns=["hand_index"])
+             .column("hand_index").to_numpy() for n in sorted(status.ok)]
+    idx = np.concatenate(parts) if parts else np.zeros(0, np.int64)
+    found = selection_config(idx, selection.get("where"))
+    if found["hands"] != int(selection["hands"]) or found["sha256"] != selection["sha256"]:
+        return (f"the shards hold {found['hands']:,} hands, not the manifest's selection of "
+                f"{int(selection['hands']):,} (sha256 {selection['sha256'][:12]}...); "
+                f"{rundir.repair_hint(os.fspath(directory))} if the manifest was edited")
     return None
 
 
@@ -256,10 +307,11 @@ def check_run(directory: str | os.PathLike) -> RunStatus:
     total = int(config[kind])
     status = RunStatus(os.fspath(directory), config, bool(manifest.get("finished")), kind=kind,
                        manifest_format=fmt, writer=holder(directory))
+    selection = config.get("selection") if kind == "hands" else None
     if kind == "matches":
         status.matches_total = total
     else:
-        status.hands_total = total
+        status.hands_total = int(selection["hands"]) if selection else total
     listed = set(manifest.get("shards") or [])
     for a, b in rundir.manifest_bounds(manifest):
         files = rundir.shard_files(directory, kind, fmt, a, b)
@@ -278,6 +330,8 @@ def check_run(directory: str | os.PathLike) -> RunStatus:
             continue
         if kind == "matches":
             why, rows = _match_shard_problem(files[0], files[1], a, b, manifest["run_id"])
+        elif selection:
+            why, rows = _selected_shard_problem(files[0], a, b, manifest["run_id"])
         else:
             why, rows = _shard_problem(files[0], a, b, manifest["run_id"]), b - a
         if why is not None and "belongs to another run" in why:
@@ -295,6 +349,8 @@ def check_run(directory: str | os.PathLike) -> RunStatus:
             status.matches_done += b - a if kind == "matches" else 0
         else:
             status.corrupt[name] = why
+    if selection and status.complete:
+        status.manifest_problem = _selection_problem(directory, status, selection)
     found = rundir.listing(directory, manifest)
     status.stray.update(found.stray)
     status.others = found.others

@@ -131,6 +131,11 @@ def _run_hand(run, hand_index: int) -> tuple:
             raise ValueError(f"replay: the run in {where!r} has hands 0..{total - 1}, "
                              f"not hand {hand_index}")
         rows = load(run, filter=wanted)
+        if not len(rows) and config.get("selection"):
+            raise ValueError(f"replay: hand {hand_index} is not a hand of the run in {where!r}: "
+                             "it plays selected hands only and holds no row of this one (not "
+                             "selected, or its shard is not complete yet); replay it with "
+                             "--seed instead")
         return seed, strategies, rules, None, (rows.iloc[0].to_dict() if len(rows) else None)
     rows = load(run, filter=wanted)
     if not len(rows):

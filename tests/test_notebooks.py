@@ -15,8 +15,9 @@ NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("
 
 
 def test_there_is_one_notebook_per_question():
-    """The strategy questions (a)-(f), then the notebook that writes a strategy (issue 13)."""
-    assert [p.name[:2] for p in NOTEBOOKS] == ["a_", "b_", "c_", "d_", "e_", "f_", "ow"]
+    """The strategy questions (a)-(f), a question conditioned on the deal (g, issue 14), then
+    the notebook that writes a strategy (issue 13)."""
+    assert [p.name[:2] for p in NOTEBOOKS] == ["a_", "b_", "c_", "d_", "e_", "f_", "g_", "ow"]
     assert NOTEBOOKS[-1].name == "own_strategy.ipynb"
 
 
