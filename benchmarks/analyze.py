@@ -80,7 +80,8 @@ def _kernel_runner(game, acts, worlds, threads, words=None, prefix=None):
     def run():
         numba.set_num_threads(threads)
         KR.rollouts(src, np.int64(game.current_seat), acts, np.uint64(SEED), np.int64(0),
-                    np.int64(worlds), kinds, params, np.int64(0), np.int64(prefix), scratch, *out)
+                    np.int64(worlds), kinds, params, np.int64(0), np.int64(prefix), scratch, *out,
+                    np.int64(KR.WORLDS_SAMPLED))      # the signature rollout_matrix compiles
     return run
 
 

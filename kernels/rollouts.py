@@ -31,14 +31,40 @@ from numba import njit, prange
 
 from . import layout as L
 from .actions import apply_action
+from .cards import CIDX, JOKER, N_CARDS, RANK, TWO, VALUE
 from .game import play_out, record
 from .legal import OK
-from .state import G_LEN, G_TEAM, view_f64, view_i64
-from .work import W_CAND, W_DEBUG, W_G, W_KINDS, W_PARAMS, W_RV
-from .worlds import resample_unseen
+from .state import (
+    G_LEN,
+    G_NPOZ,
+    G_POZ_NEXT,
+    G_POZ_SIZE,
+    G_SLEN,
+    G_SP,
+    G_TEAM,
+    view_f64,
+    view_i64,
+)
+from .work import W_CAND, W_DEBUG, W_G, W_KINDS, W_PARAMS, W_RV, views
+from .worlds import (
+    PLACE_HAND,
+    PLACE_STOCK,
+    resample_unseen,
+    reseed_world,
+    unseen_places,
+)
 
 ROLL_WORDS = W_CAND          # words a rollout copies (see the module docstring)
 NO_SCORE = -(2**62)          # "no opponent" for the max over opponents
+WORLDS_SAMPLED = 0           # worlds_mode: the unseen cards dealt again per world
+WORLDS_TRUE = 1              # worlds_mode: the hidden cards as they are (oracle)
+
+# deal features of a world (world_features): per group, the wilds (jokers and twos) and
+# the card points (R2) it holds; groups: the other seats in playing order after the seat
+# to move (hands, known cards included), the next round of stock draws, the pozzetti
+FEATURE_GROUPS = ("seat+1", "seat+2", "seat+3", "stock_round", "pozzetti")
+N_GROUPS = 5
+N_FEATURES = 2 * N_GROUPS    # column 2*g: wilds of group g (cards); 2*g+1: its points
 
 
 @njit(cache=True, _nrt=False)
@@ -88,7 +114,7 @@ def side_result(work, rec, seat):
 
 @njit(cache=True, parallel=True)
 def rollouts(src, seat, actions, seed, first, count, kinds, params, debug, prefix, scratch,
-             result, own, closed, error):
+             result, own, closed, error, worlds_mode=0):
     """Roll every candidate out on worlds ``first .. first+count-1``, in parallel.
 
     Parameters
@@ -132,6 +158,13 @@ def rollouts(src, seat, actions, seed, first, count, kinds, params, debug, prefi
         when the candidate is illegal in that world (the row's other outputs
         are then 0); or the record's error bits (``kernels.layout.ERR_*``)
         when the rollout hit one.
+    worlds_mode : int64, optional
+        :data:`WORLDS_SAMPLED` (0, the default): world ``w`` deals the cards
+        ``seat`` cannot see again (:func:`kernels.worlds.resample_unseen`).
+        :data:`WORLDS_TRUE` (1): the "oracle" world keeps the hidden cards of
+        ``src`` as they are and only reseeds the generator from ``(seed, w)``
+        (:func:`kernels.worlds.reseed_world`, the stream a sampled world gets
+        too), so the two modes differ only by the hidden cards.
 
     Notes
     -----
@@ -147,7 +180,10 @@ def rollouts(src, seat, actions, seed, first, count, kinds, params, debug, prefi
         for i in range(count * k // nchunks, count * (k + 1) // nchunks):
             for j in range(prefix):
                 world[j] = src[j]
-            resample_unseen(world, seat, seed, first + i)
+            if worlds_mode == WORLDS_TRUE:
+                reseed_world(world, seed, first + i)
+            else:
+                resample_unseen(world, seat, seed, first + i)
             kv = view_i64(world, W_KINDS, 4)
             pv = view_f64(world, W_PARAMS, (4, L.N_PARAMS))
             for s in range(4):
@@ -172,3 +208,116 @@ def rollouts(src, seat, actions, seed, first, count, kinds, params, debug, prefi
                 own[i, c] = o
                 closed[i, c] = cl
                 error[i, c] = rec[L.REC_ERROR]
+
+
+
+@njit(cache=True)
+def _is_wild(cid):
+    """1 if card ``cid`` is a joker or a two (a wild, R4), else 0."""
+    return 1 if CIDX[cid] == JOKER or RANK[cid] == TWO else 0
+
+
+@njit(cache=True)
+def _add_card(out, group, cid):
+    if group >= 0:
+        out[2 * group] += _is_wild(cid)
+        out[2 * group + 1] += VALUE[cid]
+
+
+@njit(cache=True)
+def _place_group(g, n, seat, where, a):
+    """The feature group (0 .. N_GROUPS-1) of an unseen place, or -1 (FEATURE_GROUPS)."""
+    if where == PLACE_HAND:
+        return (a - seat + n) % n - 1
+    if where == PLACE_STOCK:
+        return 3 if a < g[G_SP] + n else -1
+    return 4
+
+
+@njit(cache=True)
+def deal_features(work, seat, out):
+    """The deal features of a world, into ``out`` (float64[N_FEATURES], overwritten).
+
+    Column ``2*g`` counts the wilds (jokers and twos, cards) and ``2*g + 1``
+    sums the card points (R2) of group ``g`` of :data:`FEATURE_GROUPS`: the
+    whole hand of each other seat in playing order after ``seat`` (known cards
+    included; with fewer players the missing seats stay 0), the next round of
+    stock draws (the top ``num_players`` stock cards) and the untaken pozzetti.
+    ``work`` (int64 work buffer) is not mutated.
+    """
+    st = views(work)[0]
+    g = st.g
+    n = work[W_RV + L.RV_NUM_PLAYERS]
+    for f in range(N_FEATURES):
+        out[f] = 0.0
+    for s in range(n):
+        if s != seat:
+            for i in range(st.hn[s]):
+                _add_card(out, (s - seat + n) % n - 1, st.hand[s, i])
+    for i in range(g[G_SP], min(g[G_SP] + n, g[G_SLEN])):
+        _add_card(out, 3, st.stock[i])
+    for p in range(g[G_POZ_NEXT], g[G_NPOZ]):
+        for i in range(g[G_POZ_SIZE + p]):
+            _add_card(out, 4, st.poz[p, i])
+
+
+@njit(cache=True)
+def feature_means(work, seat, out):
+    """The exact means of :func:`deal_features` over the sampled worlds of
+    ``work`` for ``seat``, into ``out`` (float64[N_FEATURES], overwritten).
+
+    A sampled world deals the unseen cards uniformly over the unseen places
+    (:func:`kernels.worlds.resample_unseen`), so an unseen place holds on
+    average the mean wild count and the mean points of the unseen cards: a
+    group's mean is its seen cards' figure plus its unseen places times that
+    mean (the hypergeometric mean).  ``work`` is not mutated.
+    """
+    st = views(work)[0]
+    g = st.g
+    n = work[W_RV + L.RV_NUM_PLAYERS]
+    deal_features(work, seat, out)
+    places = np.empty((N_CARDS, 3), np.int64)
+    m = unseen_places(work, seat, places)
+    if m == 0:
+        return
+    wilds = 0.0
+    points = 0.0
+    size = np.zeros(N_GROUPS, np.int64)
+    for k in range(m):
+        where, a, b = places[k, 0], places[k, 1], places[k, 2]
+        if where == PLACE_HAND:
+            cid = st.hand[a, b]
+        elif where == PLACE_STOCK:
+            cid = st.stock[a]
+        else:
+            cid = st.poz[a, b]
+        wilds += _is_wild(cid)
+        points += VALUE[cid]
+        grp = _place_group(g, n, seat, where, a)
+        if grp >= 0:
+            out[2 * grp] -= _is_wild(cid)
+            out[2 * grp + 1] -= VALUE[cid]
+            size[grp] += 1
+    for grp in range(N_GROUPS):
+        out[2 * grp] += size[grp] * wilds / m
+        out[2 * grp + 1] += size[grp] * points / m
+
+
+@njit(cache=True, parallel=True)
+def world_features(src, seat, seed, first, count, prefix, scratch, feats):
+    """:func:`deal_features` of the sampled worlds ``first .. first+count-1``.
+
+    World ``w`` is the world :func:`rollouts` plays (``worlds_mode``
+    :data:`WORLDS_SAMPLED`, stream ``(seed, w)``); ``src``, ``seat``,
+    ``prefix`` and ``scratch`` (int64[K, 2, words], overwritten) as there.
+    ``feats`` (float64[count, N_FEATURES], mutated): row ``i`` is world
+    ``first + i``'s features.  The results do not depend on the thread count.
+    """
+    nchunks = min(count, scratch.shape[0])
+    for k in prange(nchunks):
+        world = scratch[k, 0]
+        for i in range(count * k // nchunks, count * (k + 1) // nchunks):
+            for j in range(prefix):
+                world[j] = src[j]
+            resample_unseen(world, seat, seed, first + i)
+            deal_features(world, seat, feats[i])

@@ -156,8 +156,24 @@ def resample_unseen(work, seat, seed, index):
             st.hcnt[s, f] = 0
         for i in range(st.hn[s]):
             st.hcnt[s, CIDX[st.hand[s, i]]] += 1
+    reseed_world(work, seed, index)
+    return n
+
+
+@njit(cache=True)
+def reseed_world(work, seed, index):
+    """The part of :func:`resample_unseen` that does not deal: reseed the
+    generator of ``work`` (int64 work buffer, mutated) from the stream
+    ``(seed, index)`` for the world's future random choices, and start a
+    lay-off of several cards under way in a row of the world's own log.
+
+    :func:`resample_unseen` ends with it; alone it makes the "true" world of
+    index ``index`` (the hidden cards as they are: ``kernels.rollouts``,
+    ``worlds_mode`` 1), whose random stream is the sampled world's.
+    """
+    parts = views(work)
+    st, rng = parts[0], parts[4]
     # a lay-off of several cards under way goes on in a row of the world's own log
     st.g[G_OPEN_ROW] = 0
     # the world's future random choices come from the sample's stream as well
     seed_hand(np.uint64(seed), np.int64(index) ^ np.int64(0x5DEECE66D), rng)
-    return n

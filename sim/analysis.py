@@ -163,7 +163,7 @@ def _threads(threads) -> int:
 # ---------------------------------------------------------------- rollouts
 def rollout_matrix(game, actions, worlds: int, seed: int = 0, policy="expert",
                    threads: int | None = None, progress: bool = False, first: int = 0,
-                   debug: bool = False) -> dict:
+                   debug: bool = False, worlds_mode: int = 0) -> dict:
     """Roll the candidates ``actions`` out on worlds ``first .. first+worlds-1``.
 
     Parameters
@@ -188,6 +188,9 @@ def rollout_matrix(game, actions, worlds: int, seed: int = 0, policy="expert",
         The first world index.
     debug : bool
         Run the kernels' debug checks after every action of the rollouts.
+    worlds_mode : int
+        0: sampled worlds; 1: the game's true hidden cards, the generator
+        reseeded per world (``kernels.rollouts.WORLDS_TRUE``).
 
     Returns
     -------
@@ -229,7 +232,8 @@ def rollout_matrix(game, actions, worlds: int, seed: int = 0, policy="expert",
         def run(at, n):
             KR.rollouts(src, seat, acts, np.uint64(seed), np.int64(first + at), np.int64(n),
                         kinds, params, np.int64(bool(debug)), np.int64(KR.ROLL_WORDS), scratch,
-                        *(out[k][at:at + n] for k in ("result", "own", "closed", "error")))
+                        *(out[k][at:at + n] for k in ("result", "own", "closed", "error")),
+                        np.int64(worlds_mode))
 
         run(0, 0)                                    # compile or load from the cache
         t0 = time.perf_counter()
@@ -293,7 +297,8 @@ def _p_best(result: np.ndarray, seed: int, draws: int = P_BEST_DRAWS) -> np.ndar
     return (wins / draws)[group] / members[group]
 
 
-def summarize_rollouts(result, own, closed, actions, texts, seed: int = 0) -> pd.DataFrame:
+def summarize_rollouts(result, own, closed, actions, texts, seed: int = 0, *, z: float = Z95,
+                       ddof: int = 1, raw=None) -> pd.DataFrame:
     """The analysis table of a rollout matrix, best first.
 
     Parameters
@@ -308,6 +313,15 @@ def summarize_rollouts(result, own, closed, actions, texts, seed: int = 0) -> pd
         The C actions in words.
     seed : int
         Seeds the draws of ``p_best``.
+    z : float
+        The intervals' multiplier (1.96; more after a sequential stop,
+        :mod:`sim.rollout_stats`).
+    ddof : int
+        Degrees of freedom the estimator in ``result`` took (1; ``q + 1`` for
+        results adjusted by ``q`` control variates).
+    raw : array_like, optional
+        The unadjusted results when ``result`` is adjusted: the variance
+        reduction of the common random numbers is measured on them.
 
     Returns
     -------
@@ -331,14 +345,15 @@ def summarize_rollouts(result, own, closed, actions, texts, seed: int = 0) -> pd
         raise ValueError(f"summarize_rollouts: {c} columns but {len(actions)} actions and "
                          f"{len(texts)} texts")
     mean = r.mean(axis=0)
-    var = r.var(axis=0, ddof=1)
-    se = np.sqrt(var / w)
+    se = np.sqrt(r.var(axis=0, ddof=ddof) / w)
     order = sorted(range(c), key=lambda j: (-mean[j], int(actions[j])))
     best = order[0]
     d = r - r[:, [best]]
     d_mean = d.mean(axis=0)
-    d_var = d.var(axis=0, ddof=1)
-    d_se = np.sqrt(d_var / w)
+    d_se = np.sqrt(d.var(axis=0, ddof=ddof) / w)
+    u = r if raw is None else np.asarray(raw, np.float64)
+    var = u.var(axis=0, ddof=1)
+    d_var = (u - u[:, [best]]).var(axis=0, ddof=1)
     indep = var + var[best]
     with np.errstate(divide="ignore", invalid="ignore"):
         reduction = np.where(d_var > 0, indep / np.where(d_var > 0, d_var, 1.0),
@@ -354,10 +369,10 @@ def summarize_rollouts(result, own, closed, actions, texts, seed: int = 0) -> pd
     p_best = _p_best(r, seed)
     df = pd.DataFrame({
         "action": np.asarray(actions, np.int64), "text": list(texts), "mean_result": mean,
-        "ci95_low": mean - Z95 * se, "ci95_high": mean + Z95 * se, "se": se,
+        "ci95_low": mean - z * se, "ci95_high": mean + z * se, "se": se,
         "own_score": np.asarray(own, np.float64).mean(axis=0),
         "close_prob": np.asarray(closed, np.float64).mean(axis=0),
-        "diff_best": d_mean, "diff_low": d_mean - Z95 * d_se, "diff_high": d_mean + Z95 * d_se,
+        "diff_best": d_mean, "diff_low": d_mean - z * d_se, "diff_high": d_mean + z * d_se,
         "p_best": p_best, "var_reduction": reduction, "rollouts": np.full(c, w, np.int64),
     }, columns=list(ANALYSIS_COLUMNS)).iloc[order].reset_index(drop=True)
     df.attrs["var_reduction"] = total
@@ -367,7 +382,9 @@ def summarize_rollouts(result, own, closed, actions, texts, seed: int = 0) -> pd
 # ---------------------------------------------------------------- the analysis
 def analyze(position_or_game, rollouts: int = 1000, seed: int = 0, policy="expert",
             candidates=None, threads: int | None = None, progress: bool = False,
-            debug: bool = False) -> pd.DataFrame:
+            debug: bool = False, until_separated: bool = False, max_rollouts: int = 20_000,
+            batch: int = 1_000, margin: float = 0.0, adjust: str = "none",
+            worlds: str = "sampled") -> pd.DataFrame:
     """Evaluate every candidate action of a decision by rollouts on sampled worlds.
 
     See the module docstring for the method and the statistics.
@@ -398,6 +415,26 @@ def analyze(position_or_game, rollouts: int = 1000, seed: int = 0, policy="exper
         A tqdm progress bar on stderr.
     debug : bool
         Run the kernels' debug checks after every rollout action.
+    until_separated : bool
+        Roll out ``batch`` worlds at a time until the sequential rule of
+        :mod:`sim.rollout_stats` stops (the best separated from every other
+        candidate, or within ``margin`` of it) or ``max_rollouts`` worlds;
+        ``rollouts`` is then not used, and the intervals use the multiplier
+        for a sequential stop (``attrs["z_interval"]``).
+    max_rollouts, batch : int
+        The sequential rule's cap and the worlds between its looks (2 ..
+        ``max_rollouts``).
+    margin : float
+        The rule's indifference margin (points, >= 0): a candidate within it
+        of the leader no longer needs separating.
+    adjust : {"none", "strata", "cv"}
+        Beyond the common random numbers: post-stratification on the wilds
+        dealt to the opponents, or control variates of the deal features
+        (:mod:`sim.rollout_stats`); the reductions are in ``attrs``.
+    worlds : {"sampled", "true"}
+        ``"true"``: every world keeps the game's true hidden cards (the
+        "oracle"; only its generator is reseeded per world as a sampled world's
+        is).  Needs a ``sim.Game``: a position does not hold the hidden cards.
 
     Returns
     -------
@@ -410,7 +447,11 @@ def analyze(position_or_game, rollouts: int = 1000, seed: int = 0, policy="exper
         independent sampling, :func:`summarize_rollouts`), ``rollout_errors``
         (rollouts whose record has error bits), ``elapsed_s`` (the whole
         call), ``rollout_s`` (the kernel calls), ``summary_s`` and
-        ``rollouts_per_s`` (rollouts / ``rollout_s``).
+        ``rollouts_per_s`` (rollouts / ``rollout_s``); the options and
+        figures of :mod:`sim.rollout_stats` (:data:`sim.rollout_stats.ATTRS`):
+        ``worlds_kind``, ``adjust``, ``adjust_means``, ``adjust_diffs``,
+        ``until_separated``, ``stop``, ``looks``, ``max_looks``, ``batch``,
+        ``max_rollouts``, ``margin``, ``z_sep``, ``z_interval``.
 
     Raises
     ------
@@ -427,16 +468,24 @@ def analyze(position_or_game, rollouts: int = 1000, seed: int = 0, policy="exper
     >>> df = sim.analyze("examples/position.toml", rollouts=2000, seed=1)   # doctest: +SKIP
     >>> df[["text", "mean_result", "diff_best", "diff_low", "p_best"]].head()  # doctest: +SKIP
     """
+    from . import rollout_stats as RS
     t_start = time.perf_counter()
     rollouts = check_int("rollouts", rollouts, 2, MAX_ROLLOUTS)
     seed = check_int("seed", seed, 0, 2**64 - 1)
     threads = _threads(threads)
     name, _, _ = _policy(policy)
+    opts = RS.check_options(position_or_game, until_separated, max_rollouts, batch, margin,
+                            adjust, worlds)
     game, position = _game_and_position(position_or_game, seed)
     acts = _candidates(game, candidates)
     texts = [game.action_text(a) for a in acts]
-    m = rollout_matrix(game, acts, rollouts, seed=seed, policy=policy, threads=threads,
-                       progress=progress, debug=debug)
+    estimator = RS.Estimator(game, adjust, seed, threads, opts["worlds_mode"])
+    if until_separated:
+        m = RS.sequential_matrix(game, acts, estimator, seed=seed, policy=policy,
+                                 threads=threads, progress=progress, debug=debug, **opts)
+    else:
+        m = rollout_matrix(game, acts, rollouts, seed=seed, policy=policy, threads=threads,
+                           progress=progress, debug=debug, worlds_mode=opts["worlds_mode"])
     bad = np.argwhere(m["error"] < 0)
     if bad.size:
         w, j = (int(x) for x in bad[0])
@@ -444,9 +493,11 @@ def analyze(position_or_game, rollouts: int = 1000, seed: int = 0, policy="exper
                            f"(apply_action code {-int(m['error'][w, j])}); the legal actions of "
                            "the seat to move should not depend on cards it cannot see")
     t_sum = time.perf_counter()
-    df = summarize_rollouts(m["result"], m["own"], m["closed"], acts, texts, seed)
+    rollouts = m["result"].shape[0]
+    df, more = RS.summarize(m, acts, texts, seed, estimator, opts)
     summary_s = time.perf_counter() - t_sum
     g = game._g
+    df.attrs.update(more)
     df.attrs.update(
         position=position, seat=game.current_seat, phase=game.phase, turn=game.turn,
         num_players=game.rules.num_players, seed=seed, policy=name, worlds=rollouts,
@@ -477,7 +528,8 @@ def format_table(df: pd.DataFrame, source: str | None = None) -> str:
     lines = [
         (f"position{where}: seat {a.get('seat')} to move, {a.get('phase')} phase, turn "
          f"{a.get('turn')}, {a.get('num_players')} players"),
-        (f"{a.get('worlds', 0):,} sampled worlds x {len(df)} candidates; rollout strategy "
+        (f"{a.get('worlds', 0):,} {'true-card' if a.get('worlds_kind') == 'true' else 'sampled'} "
+         f"worlds x {len(df)} candidates; rollout strategy "
          f"{policy}; seed {a.get('seed')}"),
         ("result: own side's hand score minus the opponents' (points), mean over the worlds; "
          "diff: paired with the best on the same worlds"),
@@ -498,6 +550,8 @@ def format_table(df: pd.DataFrame, source: str | None = None) -> str:
                      f"{diff:>32}  {row.p_best:>7.1%}")
     lines.append("")
     lines.append(f"common random numbers: {_reduction_text(a.get('var_reduction'))}")
+    from .rollout_stats import footer_lines
+    lines.extend(footer_lines(a))
     if a.get("rollout_errors"):
         lines.append(f"warning: {a['rollout_errors']:,} rollouts ended with error bits in their "
                      "record (a chooser's illegal action or a failed debug check)")
@@ -506,7 +560,7 @@ def format_table(df: pd.DataFrame, source: str | None = None) -> str:
 
 def _reduction_text(r) -> str:
     if r is None or (isinstance(r, float) and math.isnan(r)):
-        return "no variance reduction to report (one candidate)"
+        return "no variance reduction to report (one candidate, or no result varies)"
     if math.isinf(r):
         return ("the paired differences do not vary (the candidates play alike on every "
                 "world)")
@@ -537,6 +591,8 @@ def to_document(df: pd.DataFrame) -> dict:
         "seat", "phase", "turn", "num_players", "seed", "worlds", "candidates", "threads",
         "var_reduction", "rollout_errors", "rollout_s", "summary_s", "elapsed_s",
         "rollouts_per_s")}
+    from .rollout_stats import ATTRS
+    analysis.update({k: _json_number(a.get(k)) for k in ATTRS})
     analysis["policy"] = a.get("policy")
     rows = [{k: _json_number(v) for k, v in row.items()} for row in df.to_dict("records")]
     return {"position": a.get("position"), "analysis": analysis, "candidates": rows}

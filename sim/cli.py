@@ -364,6 +364,23 @@ def build_parser() -> argparse.ArgumentParser:
                         "candidates best first")
     p.add_argument("--quiet", action="store_true",
                    help="no progress bar; with --format json no timing line on stderr")
+    p.add_argument("--until-separated", action="store_true",
+                   help="roll out --batch worlds at a time until the best candidate is separated "
+                        "from every other (or within --margin of it), at most --max-rollouts "
+                        "worlds; --rollouts is then not used (docs/analyze.md)")
+    p.add_argument("--max-rollouts", type=_count, default=20_000, metavar="N",
+                   help="the cap of --until-separated (worlds, default 20000)")
+    p.add_argument("--batch", type=_count, default=1_000, metavar="N",
+                   help="worlds between the looks of --until-separated (default 1000)")
+    p.add_argument("--margin", type=float, default=0.0, metavar="POINTS",
+                   help="--until-separated: a candidate within POINTS of the best needs no "
+                        "separating (default 0)")
+    p.add_argument("--adjust", choices=("none", "strata", "cv"), default="none",
+                   help="beyond common random numbers: post-stratify on the wilds dealt to the "
+                        "opponents, or control variates of the deal features (default none)")
+    p.add_argument("--worlds", choices=("sampled", "true"), default="sampled",
+                   help="sampled worlds (default) or the true hidden cards (only for a "
+                        "simulated hand: a position file does not hold them)")
     p.set_defaults(func=_cmd_analyze)
 
     p = sub.add_parser("strategies", help="list the strategies and their parameters",
@@ -600,7 +617,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 #: The analysis's parameter names and the options of 'burraco analyze' that set them.
 _ANALYZE_OPTIONS = (("rollouts", "--rollouts"), ("seed", "--seed"), ("policy", "--policy"),
-                    ("candidates", "--candidates"), ("threads", "--threads"))
+                    ("candidates", "--candidates"), ("threads", "--threads"),
+                    ("max_rollouts", "--max-rollouts"), ("batch", "--batch"),
+                    ("margin", "--margin"), ("adjust", "--adjust"), ("worlds", "--worlds"))
 
 
 def _cmd_analyze(args: argparse.Namespace) -> int:
@@ -611,7 +630,9 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     try:
         df = A.analyze(args.position, rollouts=args.rollouts, seed=args.seed,
                        policy=args.policy, candidates=args.candidates, threads=args.threads,
-                       progress=not args.quiet)
+                       progress=not args.quiet, until_separated=args.until_separated,
+                       max_rollouts=args.max_rollouts, batch=args.batch, margin=args.margin,
+                       adjust=args.adjust, worlds=args.worlds)
     except ValueError as exc:
         text = str(exc)
         for name, option in _ANALYZE_OPTIONS:
