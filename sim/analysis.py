@@ -543,7 +543,8 @@ def _footer(df: pd.DataFrame, lines: list) -> str:
     a = df.attrs
     if chosen_line(df):
         lines.append(chosen_line(df))
-    lines.append(f"common random numbers: {_reduction_text(a.get('var_reduction'))}")
+    what = ", hand results" if a.get("objective") == "match" else ""
+    lines.append(f"common random numbers{what}: {_reduction_text(a.get('var_reduction'))}")
     if a.get("rollout_errors"):
         lines.append(f"warning: {a['rollout_errors']:,} rollouts ended with error bits in their "
                      "record (a chooser's illegal action or a failed debug check)")
@@ -584,9 +585,9 @@ def to_document(df: pd.DataFrame) -> dict:
         "var_reduction", "rollout_errors", "rollout_s", "summary_s", "elapsed_s",
         "rollouts_per_s", "objective")}
     analysis["policy"] = a.get("policy")
-    for k in ("match_totals", "target"):                    # objective "match"
+    for k in ("match_totals", "target", "win_var_reduction"):      # objective "match"
         if k in a:
-            analysis[k] = a[k]
+            analysis[k] = _json_number(a[k])
     if "chosen" in a:                                       # a decision of a run's hand
         analysis["decision"] = {k: _json_number(a.get(k)) for k in (
             "run_seed", "hand_index", "turn", "decision", "chosen", "chosen_text", "chosen_by",

@@ -27,6 +27,7 @@ analysed game's and ``random_seed`` ``sim.pystrategy.random_seed(seed, w, seat)`
 """
 from __future__ import annotations
 
+import math
 import os
 import sys
 import time
@@ -64,6 +65,9 @@ MATCH_COLUMNS = {
                  "hands (counted as not won)",
     "later_hands": "mean number of hands played after this one to the end of the match",
 }
+#: ``attrs["win_var_reduction"]`` of a match table: ``sum(Var(win_c) + Var(win_best)) /
+#: sum(Var(win_c - win_best))`` over the candidates against the best (as
+#: ``attrs["var_reduction"]`` for the hand results).
 
 
 # ---------------------------------------------------------------- the rollout strategy
@@ -337,11 +341,16 @@ def add_match_columns(df: pd.DataFrame, m: dict, seed: int) -> pd.DataFrame:
         "win_diff_high": d_mean + Z95 * d_se, "win_p_best": _p_best(win, seed),
         "undecided": (m["win"] == -1).mean(axis=0), "later_hands": m["later"].mean(axis=0),
     })
+    others = list(order[1:])
+    indep = float(sum(win[:, j].var(ddof=1) + win[:, order[0]].var(ddof=1) for j in others))
+    paired = float(sum(d[:, j].var(ddof=1) for j in others))
     out = df.merge(extra, on="action", how="left")
     rank = {a: k for k, a in enumerate(acts[j] for j in order)}
     out = out.iloc[np.argsort([rank[a] for a in out["action"]], kind="stable")]
     out = out.reset_index(drop=True)
     out.attrs = dict(df.attrs)
+    out.attrs["win_var_reduction"] = (indep / paired if paired > 0 else
+                                      (math.inf if indep > 0 else math.nan))
     return out
 
 
@@ -369,6 +378,10 @@ def format_match_table(df: pd.DataFrame, source: str | None = None) -> list:
     lines.append(f"the matches needed {df['later_hands'].mean():.2f} more hands on average"
                  + (f"; {undecided:,.0f} rollouts still undecided after {MAX_LATER_HANDS} "
                     "hands (counted as not won)" if undecided else ""))
+    r = df.attrs.get("win_var_reduction")
+    if r is not None and math.isfinite(r):
+        lines.append(f"common random numbers, P(win): the paired differences have x{r:.2f} "
+                     "less variance than independent sampling would give")
     return lines
 
 

@@ -676,7 +676,11 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(A.timing_text(df), file=sys.stderr)
     else:
-        print(A.format_table(df, None if args.hand is not None else args.position))
+        where = args.position
+        if args.hand is not None:
+            where = (f"hand {args.hand} of the run in {args.position}" if args.position
+                     else f"hand {args.hand} of seed {args.seed}")
+        print(A.format_table(df, where))
         print(A.timing_text(df))
     return 0
 

@@ -68,6 +68,8 @@ def test_the_decision_reached_is_the_simulated_hand(hand_run, hand, turn, decisi
     a = game.clone().choose()                 # a random discard names its copy
     assert chosen == (KA.A_DISCARD + int(CIDX[a - KA.N_ACTIONS]) if a >= KA.N_ACTIONS else a)
     assert chosen in game.legal_actions()
+    turns = [e for e in sim.replay(SEED, hand, strategies=SPECS)["events"] if e["turn"] == turn]
+    assert {e["seat"] for e in turns} == {game.current_seat}      # the replay's turn numbers
     again, chosen2, info2 = decision_game(hand, turn, decision, run=out)
     assert again == game and chosen2 == chosen and info2["checked"] and info2["run"] == str(out)
 
@@ -109,7 +111,8 @@ def test_cli_decision_text_and_json(hand_run, capsys):
             "--rollouts", "30", "--quiet", *[x for s in SPECS for x in ("--strategy", s)]]
     assert main(argv) == 0
     text = capsys.readouterr().out
-    assert text.startswith("position: seat ") and "*: the run's strategy" in text
+    assert text.startswith(f"position (hand 5 of seed {SEED}): seat ")
+    assert "*: the run's strategy" in text
     assert main(["analyze", str(out), "--hand", "5", "--turn", "14", "--decision", "meld",
                  "--rollouts", "30", "--quiet", "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
@@ -247,6 +250,15 @@ def test_the_match_table_does_not_depend_on_threads():
     text = sim.analysis.format_table(one)
     assert "; match totals 1240, 985 (target 2005)" in text.splitlines()[0]
     assert "objective: match" in text.splitlines()[1] and "P(win)" in text
+    m = sim.analysis.rollout_matrix(Game.from_position(EXAMPLE, seed=6), one["action"], 40,
+                                    seed=6, objective="match")
+    win = (m["win"] == 1).astype(float)
+    d = win[:, 1:] - win[:, [0]]
+    expected = (win[:, 1:].var(axis=0, ddof=1) + win[:, 0].var(ddof=1)).sum() / \
+        d.var(axis=0, ddof=1).sum()
+    assert one.attrs["win_var_reduction"] == pytest.approx(expected)
+    assert doc["analysis"]["win_var_reduction"] == pytest.approx(expected)
+    assert f"P(win): the paired differences have x{expected:.2f} less variance" in text
 
 
 # ---------------------------------------------------------------- Python rollout strategies
