@@ -78,9 +78,9 @@ def main(argv=None) -> int:
     others = meter.cores()
 
     lines = ["# Position analysis, game side: speed (benchmarks/analyze_game.py)", "",
-             f"Command: `python benchmarks/analyze_game.py{' --quick' if args.quick else ''}`; "
-             f"{time.strftime('%Y-%m-%d %H:%M')}; other processes used {others:.2f} cores on "
-             "average during the run.", "",
+             (f"Command: `python benchmarks/analyze_game.py{' --quick' if args.quick else ''}`; "
+              f"{time.strftime('%Y-%m-%d %H:%M')}; other processes used {others:.2f} cores on "
+              "average during the run."), "",
              "| figure | rollouts/s (median) | min – max | s per call | work |",
              "|---|---|---|---|---|"]
     for name, med, lo, hi, secs, note in rows:

@@ -85,6 +85,10 @@ def test_a_match_run_hand_carries_the_totals_before_it(tmp_path):
     assert int(game._g[KS.G_DEALER]) == int(h["dealer"]) and info["checked"]
     first, _, _ = decision_game(int(h["hand_index"]) - 2, 1, "pickup", run=out)
     assert first.match_totals == (0, 0)
+    df = sim.analyze_decision(int(h["hand_index"]), 3, "pickup", run=out, rollouts=20,
+                              objective="match")
+    assert df.attrs["match_totals"] == list(game.match_totals) and df["chosen"].sum() == 1
+    assert df["win_prob"].between(0, 1).all()
 
 
 def test_analyze_decision_marks_the_choice(hand_run, capsys):
