@@ -393,7 +393,7 @@ def analyze(position_or_game, rollouts: int = 1000, seed: int = 0, policy="exper
         The rollout strategy of every seat: a built-in or registered strategy
         spec (``"expert"``, ``"heuristic:pile_threshold=3"``), a Python strategy
         (``FILE.py:CLASS``, a class or an object: rolled out through ``sim.Game``,
-        about a hundred times slower, :mod:`sim.analysis_game`), or one per seat
+        100 to 200 times slower, :mod:`sim.analysis_game`), or one per seat
         as in ``simulate``.
     candidates : None, str or sequence
         None: every legal action.  Otherwise action ids or texts

@@ -352,7 +352,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--policy", default="expert", metavar="SPEC",
                    help="rollout strategy of every seat: a built-in or registered spec, e.g. "
                         "expert (default) or heuristic:pile_threshold=3, or a Python strategy "
-                        "FILE.py:CLASS (rolled out through sim.Game, about 100 times slower)")
+                        "FILE.py:CLASS (rolled out through sim.Game, 100-200 times slower)")
     p.add_argument("--objective", choices=("hand", "match"), default="hand",
                    help="hand: rank the hand result (default); match: the probability of "
                         "winning the match, played on with the rollout strategy after this "
