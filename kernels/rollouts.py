@@ -30,34 +30,31 @@ import numpy as np
 from numba import njit, prange
 
 from . import layout as L
-from .actions import apply_action
 from .cards import CIDX, JOKER, N_CARDS, RANK, TWO, VALUE
-from .game import play_out, record
 from .legal import OK
+from .rollout_steps import (  # noqa: F401  (side_result and the modes are this module's API too)
+    WORLDS_SAMPLED,
+    WORLDS_TRUE,
+    load_world,
+    roll_candidate,
+    side_result,
+)
 from .state import (
-    G_LEN,
     G_NPOZ,
     G_POZ_NEXT,
     G_POZ_SIZE,
     G_SLEN,
     G_SP,
-    G_TEAM,
-    view_f64,
-    view_i64,
 )
-from .work import W_CAND, W_DEBUG, W_G, W_KINDS, W_PARAMS, W_RV, views
+from .work import W_CAND, W_RV, views
 from .worlds import (
     PLACE_HAND,
     PLACE_STOCK,
     resample_unseen,
-    reseed_world,
     unseen_places,
 )
 
 ROLL_WORDS = W_CAND          # words a rollout copies (see the module docstring)
-NO_SCORE = -(2**62)          # "no opponent" for the max over opponents
-WORLDS_SAMPLED = 0           # worlds_mode: the unseen cards dealt again per world
-WORLDS_TRUE = 1              # worlds_mode: the hidden cards as they are (oracle)
 
 # deal features of a world (world_features): per group, the wilds (jokers and twos) and
 # the card points (R2) it holds; groups: the other seats in playing order after the seat
@@ -65,51 +62,6 @@ WORLDS_TRUE = 1              # worlds_mode: the hidden cards as they are (oracle
 FEATURE_GROUPS = ("seat+1", "seat+2", "seat+3", "stock_round", "pozzetti")
 N_GROUPS = 5
 N_FEATURES = 2 * N_GROUPS    # column 2*g: wilds of group g (cards); 2*g+1: its points
-
-
-@njit(cache=True, _nrt=False)
-def side_result(work, rec, seat):
-    """The hand's result for ``seat``'s side, from its record.
-
-    Parameters
-    ----------
-    work : numpy.ndarray
-        int64 work buffer of the finished hand (its counters and rules vector
-        are read).
-    rec : numpy.ndarray
-        int32[N_REC], the hand's record (:func:`kernels.game.record`).
-    seat : int
-        The seat the result is for (the seat to move at the analysed decision).
-
-    Returns
-    -------
-    tuple of int
-        ``(result, own, closed)``: ``own`` is the hand score (points, R55-R59)
-        of the record group of ``seat``; ``result`` is ``own`` minus the
-        opponents' score: with 2 or 4 players the other record group's (the
-        other player, the other partnership, R5, R61); with 3 players, where
-        the record has one group per player holding its side's credited score
-        (R62, R63), the highest score among the players on another side than
-        ``seat`` at the end of the hand.  ``closed`` is 1 if ``seat``'s side
-        closed the hand (R47), else 0.
-    """
-    g = view_i64(work, W_G, G_LEN)
-    n = work[W_RV + L.RV_NUM_PLAYERS]
-    if n == 3:
-        group = seat
-        side = g[G_TEAM + seat]
-        opp = NO_SCORE
-        for p in range(3):
-            if p != seat and g[G_TEAM + p] != side:
-                opp = max(opp, np.int64(rec[L.N_HAND_COLS + p * L.N_TEAM_COLS + L.TC_SCORE]))
-        if opp == NO_SCORE:
-            opp = 0
-    else:
-        group = g[G_TEAM + seat]
-        opp = np.int64(rec[L.N_HAND_COLS + (1 - group) * L.N_TEAM_COLS + L.TC_SCORE])
-    o = L.N_HAND_COLS + group * L.N_TEAM_COLS
-    own = np.int64(rec[o + L.TC_SCORE])
-    return own - opp, own, np.int64(rec[o + L.TC_CLOSED])
 
 
 @njit(cache=True, parallel=True)
@@ -178,36 +130,14 @@ def rollouts(src, seat, actions, seed, first, count, kinds, params, debug, prefi
         roll = scratch[k, 1]
         rec = np.zeros(L.N_REC, np.int32)
         for i in range(count * k // nchunks, count * (k + 1) // nchunks):
-            for j in range(prefix):
-                world[j] = src[j]
-            if worlds_mode == WORLDS_TRUE:
-                reseed_world(world, seed, first + i)
-            else:
-                resample_unseen(world, seat, seed, first + i)
-            kv = view_i64(world, W_KINDS, 4)
-            pv = view_f64(world, W_PARAMS, (4, L.N_PARAMS))
-            for s in range(4):
-                kv[s] = kinds[s]
-                for f in range(L.N_PARAMS):
-                    pv[s, f] = params[s, f]
-            world[W_DEBUG] = debug
+            load_world(src, world, seat, seed, first + i, kinds, params, debug, prefix,
+                       worlds_mode)
             for c in range(nc):
-                for j in range(prefix):
-                    roll[j] = world[j]
-                code = apply_action(roll, actions[c])
-                if code != OK:
-                    error[i, c] = -code
-                    result[i, c] = 0
-                    own[i, c] = 0
-                    closed[i, c] = 0
-                    continue
-                play_out(roll)
-                record(roll, rec)
-                r, o, cl = side_result(roll, rec, seat)
+                code, r, o, cl = roll_candidate(world, roll, actions[c], rec, seat, prefix)
                 result[i, c] = r
                 own[i, c] = o
                 closed[i, c] = cl
-                error[i, c] = rec[L.REC_ERROR]
+                error[i, c] = -code if code != OK else rec[L.REC_ERROR]
 
 
 

@@ -31,9 +31,11 @@ sweep
 notation, melds, scoring, strategies
     Card text <-> ids, meld validity and lay-off, hand scoring, strategy
     registry.
-analyze
-    Evaluate the candidate actions of a position by rollouts on sampled worlds,
-    with paired intervals (:mod:`sim.analysis`, docs/analyze.md).
+analyze, analyze_decision
+    Evaluate the candidate actions of a position, or of a decision of a simulated
+    hand, by rollouts on sampled worlds, with paired intervals; the hand or the
+    match as objective (:mod:`sim.analysis`, :mod:`sim.analysis_game`,
+    docs/analyze.md).
 Game, pystrategy
     A hand decision by decision (:mod:`sim.game`, docs/step_api.md);
     strategies written in Python, any object with ``choose(observation,
@@ -53,18 +55,19 @@ from .rules import Rules
 
 _LAZY_MODULES = ("melds", "scoring", "runner", "dataset", "cli", "trace", "position",
                  "comparison", "sweeps", "runs", "match", "rundir", "lock", "game", "positions",
-                 "pystrategy", "analysis", "deal_features")
+                 "pystrategy", "analysis", "analysis_game", "deal_features")
 _LAZY_ATTRS = {"simulate": "runner", "summarize": "runner", "Summary": "runner",
                "simulate_matches": "runner", "MatchSummary": "runner",
                "load_matches": "runs",
                "replay": "trace", "compare": "comparison",
                "compare_hands": "comparison", "sweep": "sweeps", "load": "runs",
                "check_run": "runs", "repair_run": "runs", "Game": "game",
-               "analyze": "analysis", "deals": "deal_features"}
+               "analyze": "analysis", "analyze_decision": "analysis_game",
+               "deals": "deal_features"}
 
 __all__ = ["Rules", "Game", "simulate", "summarize", "Summary", "deal", "Deal", "deals",
-           "replay",
-           "compare", "compare_hands", "sweep", "analyze", "load", "check_run",
+           "replay", "compare", "compare_hands", "sweep", "analyze", "analyze_decision", "load",
+           "check_run",
            "repair_run",
            "simulate_matches", "MatchSummary", "load_matches",
            "notation", "melds", "scoring", "strategies", "__version__"]

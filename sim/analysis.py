@@ -139,17 +139,10 @@ def _candidates(game, candidates) -> list[int]:
 
 
 def _policy(policy):
-    """``(name, kinds int64[4], params float64[4, N_PARAMS])`` of the rollout strategy."""
-    from .runner import _resolve_strategies
-    try:
-        names, kinds, params = _resolve_strategies(policy, who="policy")
-    except ValueError as exc:
-        text = str(exc)
-        if "is a Python strategy" in text:
-            text = text.replace("this takes built-in strategies only", "rollouts run in the "
-                                "compiled kernel: give a built-in strategy or one registered "
-                                "with sim.strategies.register")
-        raise ValueError(text if text.startswith("policy") else f"policy: {text}") from None
+    """``(name, kinds int64[4], params float64[4, N_PARAMS])`` of the rollout strategy
+    (a Python seat's kind and row are placeholders: it rolls out through sim.Game)."""
+    from .analysis_game import policy_seats
+    names, kinds, params, _ = policy_seats(policy)     # Python seats: sim.analysis_game
     name = names[0] if len(set(names)) == 1 else names
     return name, kinds, params
 
@@ -163,7 +156,7 @@ def _threads(threads) -> int:
 # ---------------------------------------------------------------- rollouts
 def rollout_matrix(game, actions, worlds: int, seed: int = 0, policy="expert",
                    threads: int | None = None, progress: bool = False, first: int = 0,
-                   debug: bool = False, worlds_mode: int = 0) -> dict:
+                   debug: bool = False, worlds_mode: int = 0, objective: str = "hand") -> dict:
     """Roll the candidates ``actions`` out on worlds ``first .. first+worlds-1``.
 
     Parameters
@@ -178,10 +171,12 @@ def rollout_matrix(game, actions, worlds: int, seed: int = 0, policy="expert",
     seed : int
         World ``w`` is dealt from the stream ``(seed, w)`` (0 .. 2**64-1).
     policy : str, sequence or dict
-        The rollout strategy: a built-in or registered strategy spec for every
-        seat, or an assignment per seat as in ``simulate``.
+        The rollout strategy: a strategy spec for every seat (built-in,
+        registered, or a Python strategy, which rolls out through ``sim.Game``:
+        :mod:`sim.analysis_game`), or an assignment per seat as in ``simulate``.
     threads : int, optional
-        Numba threads (default all); the results do not depend on it.
+        Numba threads (default all); the results do not depend on it.  Rollouts
+        of a Python strategy run in this process, one at a time.
     progress : bool
         A tqdm progress bar (rollouts) on stderr.
     first : int
@@ -190,20 +185,25 @@ def rollout_matrix(game, actions, worlds: int, seed: int = 0, policy="expert",
         Run the kernels' debug checks after every action of the rollouts.
     worlds_mode : int
         0: sampled worlds; 1: the game's true hidden cards, the generator
-        reseeded per world (``kernels.rollouts.WORLDS_TRUE``).
+        reseeded per world (``kernels.rollouts.WORLDS_TRUE``; the hand
+        objective with a built-in strategy only).
+    objective : {"hand", "match"}
+        ``"match"``: the match is played on after the hand as well
+        (:mod:`kernels.match_rollouts`; the game must carry ``match_totals``).
 
     Returns
     -------
     dict
         ``result``, ``own``, ``closed``, ``error``: int64[worlds, C] arrays
         (:func:`kernels.rollouts.rollouts`; results in points), ``seconds``
-        (float, the kernel calls) and ``threads`` (int).
+        (float, the kernel calls) and ``threads`` (int); with ``objective="match"``
+        also ``win`` and ``later`` (:func:`sim.analysis_game.rollout_matrix`).
 
     Raises
     ------
     ValueError
-        A parameter out of range or a strategy that cannot roll out (a Python
-        strategy; the message names ``policy``).
+        A parameter out of range, an unknown strategy (the message names
+        ``policy``), or ``objective="match"`` without match totals.
     """
     import numba
 
@@ -215,6 +215,15 @@ def rollout_matrix(game, actions, worlds: int, seed: int = 0, policy="expert",
     first = check_int("first", first, 0, 2**62)
     threads = _threads(threads)
     _, kinds, params = _policy(policy)
+    from . import analysis_game as AG
+    if objective not in AG.OBJECTIVES:
+        raise ValueError(f"objective must be one of {', '.join(AG.OBJECTIVES)}, got {objective!r}")
+    if worlds_mode != 0 and (objective != "hand" or AG.has_python(policy)):
+        raise ValueError("worlds: 'true' (the true hidden cards) rolls out with a built-in "
+                         "policy and the hand objective only")
+    if objective != "hand" or AG.has_python(policy):
+        return AG.rollout_matrix(game, actions, worlds, seed, policy, threads, progress, first,
+                                 debug, objective)
     acts = np.asarray(list(actions), np.int64)
     words = KW.work_words(0, 0)
     src = np.zeros(words, np.int64)
@@ -384,7 +393,7 @@ def analyze(position_or_game, rollouts: int = 1000, seed: int = 0, policy="exper
             candidates=None, threads: int | None = None, progress: bool = False,
             debug: bool = False, until_separated: bool = False, max_rollouts: int = 20_000,
             batch: int = 1_000, margin: float = 0.0, adjust: str = "none",
-            worlds: str = "sampled") -> pd.DataFrame:
+            worlds: str = "sampled", objective: str = "hand") -> pd.DataFrame:
     """Evaluate every candidate action of a decision by rollouts on sampled worlds.
 
     See the module docstring for the method and the statistics.
@@ -403,8 +412,10 @@ def analyze(position_or_game, rollouts: int = 1000, seed: int = 0, policy="exper
         (``Game.from_position``).
     policy : str, sequence or dict
         The rollout strategy of every seat: a built-in or registered strategy
-        spec (``"expert"``, ``"heuristic:pile_threshold=3"``), or one per seat
-        as in ``simulate``.  Python strategies are refused.
+        spec (``"expert"``, ``"heuristic:pile_threshold=3"``), a Python strategy
+        (``FILE.py:CLASS``, a class or an object: rolled out through ``sim.Game``,
+        100 to 200 times slower, :mod:`sim.analysis_game`), or one per seat
+        as in ``simulate``.
     candidates : None, str or sequence
         None: every legal action.  Otherwise action ids or texts
         (``Game.action_text`` forms, e.g. ``"discard K♣"``), a list or one
@@ -435,6 +446,13 @@ def analyze(position_or_game, rollouts: int = 1000, seed: int = 0, policy="exper
         ``"true"``: every world keeps the game's true hidden cards (the
         "oracle"; only its generator is reseeded per world as a sampled world's
         is).  Needs a ``sim.Game``: a position does not hold the hidden cards.
+    objective : {"hand", "match"}
+        ``"hand"``: the table ranks the hand result.  ``"match"``: the position
+        must carry the match totals before the hand (``[match] totals``,
+        ``Game.match_totals``); each rollout plays the match on with the rollout
+        strategy to its end (R60, R63) and the table, ranked by the probability
+        of winning the match, gets the columns
+        :data:`sim.analysis_game.MATCH_COLUMNS` beside the hand's.
 
     Returns
     -------
@@ -447,18 +465,20 @@ def analyze(position_or_game, rollouts: int = 1000, seed: int = 0, policy="exper
         independent sampling, :func:`summarize_rollouts`), ``rollout_errors``
         (rollouts whose record has error bits), ``elapsed_s`` (the whole
         call), ``rollout_s`` (the kernel calls), ``summary_s`` and
-        ``rollouts_per_s`` (rollouts / ``rollout_s``); the options and
-        figures of :mod:`sim.rollout_stats` (:data:`sim.rollout_stats.ATTRS`):
-        ``worlds_kind``, ``adjust``, ``adjust_means``, ``adjust_diffs``,
-        ``until_separated``, ``stop``, ``looks``, ``max_looks``, ``batch``,
-        ``max_rollouts``, ``margin``, ``z_sep``, ``z_interval``.
+        ``rollouts_per_s`` (rollouts / ``rollout_s``), ``objective`` (with
+        ``objective="match"`` also ``match_totals`` and ``target``, points); the
+        options and figures of :mod:`sim.rollout_stats`
+        (:data:`sim.rollout_stats.ATTRS`): ``worlds_kind``, ``adjust``,
+        ``adjust_means``, ``adjust_diffs``, ``until_separated``, ``stop``,
+        ``looks``, ``max_looks``, ``batch``, ``max_rollouts``, ``margin``,
+        ``z_sep``, ``z_interval``.
 
     Raises
     ------
     ValueError
         An impossible position (the message names the field), an illegal or
         unknown candidate (``candidates: ...``), a bad ``rollouts``, ``seed``,
-        ``threads`` or ``policy``.
+        ``threads``, ``policy`` or ``objective`` (``"match"`` without match totals).
     RuntimeError
         A candidate was illegal in a sampled world (the legal actions of the
         seat to move should not depend on cards it cannot see: an engine bug).
@@ -474,18 +494,28 @@ def analyze(position_or_game, rollouts: int = 1000, seed: int = 0, policy="exper
     seed = check_int("seed", seed, 0, 2**64 - 1)
     threads = _threads(threads)
     name, _, _ = _policy(policy)
+    from .analysis_game import OBJECTIVES
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
     opts = RS.check_options(position_or_game, until_separated, max_rollouts, batch, margin,
                             adjust, worlds)
+    if objective == "match" and (until_separated or adjust != "none" or worlds != "sampled"):
+        raise ValueError("objective: 'match' takes a fixed number of rollouts on sampled worlds "
+                         "(leave out until_separated, adjust and worlds)")
     game, position = _game_and_position(position_or_game, seed)
     acts = _candidates(game, candidates)
     texts = [game.action_text(a) for a in acts]
+    if objective == "match":
+        from .analysis_game import match_totals_of
+        match_totals_of(game)                        # before the rollouts: a one-line error
     estimator = RS.Estimator(game, adjust, seed, threads, opts["worlds_mode"])
     if until_separated:
         m = RS.sequential_matrix(game, acts, estimator, seed=seed, policy=policy,
                                  threads=threads, progress=progress, debug=debug, **opts)
     else:
         m = rollout_matrix(game, acts, rollouts, seed=seed, policy=policy, threads=threads,
-                           progress=progress, debug=debug, worlds_mode=opts["worlds_mode"])
+                           progress=progress, debug=debug, worlds_mode=opts["worlds_mode"],
+                           objective=objective)
     bad = np.argwhere(m["error"] < 0)
     if bad.size:
         w, j = (int(x) for x in bad[0])
@@ -495,6 +525,9 @@ def analyze(position_or_game, rollouts: int = 1000, seed: int = 0, policy="exper
     t_sum = time.perf_counter()
     rollouts = m["result"].shape[0]
     df, more = RS.summarize(m, acts, texts, seed, estimator, opts)
+    if objective == "match":
+        from .analysis_game import add_match_columns
+        df = add_match_columns(df, {**m, "actions": acts}, seed)
     summary_s = time.perf_counter() - t_sum
     g = game._g
     df.attrs.update(more)
@@ -506,7 +539,10 @@ def analyze(position_or_game, rollouts: int = 1000, seed: int = 0, policy="exper
         stock=int(g[KS.G_SLEN] - g[KS.G_SP]),
         rollout_s=m["seconds"], summary_s=summary_s,
         rollouts_per_s=rollouts * len(acts) / m["seconds"] if m["seconds"] > 0 else math.inf,
-        elapsed_s=time.perf_counter() - t_start)
+        elapsed_s=time.perf_counter() - t_start, objective=objective)
+    if objective == "match":
+        from .match import match_target
+        df.attrs.update(match_totals=list(game.match_totals), target=match_target(game.rules))
     return df
 
 
@@ -520,21 +556,29 @@ def _short(text: str, width: int) -> str:
 
 
 def format_table(df: pd.DataFrame, source: str | None = None) -> str:
-    """The analysis as the text ``burraco analyze`` prints (header, table, footer)."""
+    """The analysis as the text ``burraco analyze`` prints (header, table, footer); a
+    ``*`` after the row number marks the candidate a run's strategy chose (``chosen``)."""
+    from . import analysis_game as AG
     a = df.attrs
     policy = a.get("policy")
     policy = policy if isinstance(policy, str) else ", ".join(policy or [])
     where = f" ({source})" if source else ""
     lines = [
         (f"position{where}: seat {a.get('seat')} to move, {a.get('phase')} phase, turn "
-         f"{a.get('turn')}, {a.get('num_players')} players"),
+         f"{a.get('turn')}, {a.get('num_players')} players{AG.totals_text(df)}"),
         (f"{a.get('worlds', 0):,} {'true-card' if a.get('worlds_kind') == 'true' else 'sampled'} "
-         f"worlds x {len(df)} candidates; rollout strategy "
-         f"{policy}; seed {a.get('seed')}"),
+         f"worlds x {len(df)} candidates; rollout strategy {policy}; seed {a.get('seed')}"
+         + ("; objective: match" if a.get("objective") == "match" else "")),
+    ]
+    if a.get("objective") == "match":
+        lines += AG.format_match_table(df, source)
+        return _footer(df, lines)
+    lines += [
         ("result: own side's hand score minus the opponents' (points), mean over the worlds; "
          "diff: paired with the best on the same worlds"),
         "",
     ]
+    chosen = df["chosen"].tolist() if "chosen" in df.columns else [False] * len(df)
     width = min(44, max(6, *(len(t) for t in df["text"])))
     head = (f"{'#':>3}  {'action':<{width}}  {'mean':>8}  {'95% interval':>19}  {'own':>7}  "
             f"{'close':>6}  {'diff to best (95% interval)':>32}  {'P(best)':>7}")
@@ -545,12 +589,24 @@ def format_table(df: pd.DataFrame, source: str | None = None) -> str:
             diff = "best"
         else:
             diff = f"{_signed(row.diff_best)} ({_signed(row.diff_low)} .. {_signed(row.diff_high)})"
-        lines.append(f"{i:>3}  {_short(row.text, width):<{width}}  {_signed(row.mean_result):>8}  "
+        mark = "*" if chosen[i - 1] else " "
+        lines.append(f"{i:>3}{mark} {_short(row.text, width):<{width}}  {_signed(row.mean_result):>8}  "
                      f"{interval:>19}  {row.own_score:>7,.1f}  {row.close_prob:>6.1%}  "
                      f"{diff:>32}  {row.p_best:>7.1%}")
     lines.append("")
-    lines.append(f"common random numbers: {_reduction_text(a.get('var_reduction'))}")
+    return _footer(df, lines)
+
+
+def _footer(df: pd.DataFrame, lines: list) -> str:
+    """The table's last lines: the run's choice, the variance reductions, the
+    sequential rule's stop (:func:`sim.rollout_stats.footer_lines`), warnings."""
+    from .analysis_game import chosen_line
     from .rollout_stats import footer_lines
+    a = df.attrs
+    if chosen_line(df):
+        lines.append(chosen_line(df))
+    what = ", hand results" if a.get("objective") == "match" else ""
+    lines.append(f"common random numbers{what}: {_reduction_text(a.get('var_reduction'))}")
     lines.extend(footer_lines(a))
     if a.get("rollout_errors"):
         lines.append(f"warning: {a['rollout_errors']:,} rollouts ended with error bits in their "
@@ -590,9 +646,16 @@ def to_document(df: pd.DataFrame) -> dict:
     analysis = {k: _json_number(a.get(k)) for k in (
         "seat", "phase", "turn", "num_players", "seed", "worlds", "candidates", "threads",
         "var_reduction", "rollout_errors", "rollout_s", "summary_s", "elapsed_s",
-        "rollouts_per_s")}
+        "rollouts_per_s", "objective")}
     from .rollout_stats import ATTRS
     analysis.update({k: _json_number(a.get(k)) for k in ATTRS})
     analysis["policy"] = a.get("policy")
+    for k in ("match_totals", "target", "win_var_reduction"):      # objective "match"
+        if k in a:
+            analysis[k] = _json_number(a[k])
+    if "chosen" in a:                                       # a decision of a run's hand
+        analysis["decision"] = {k: _json_number(a.get(k)) for k in (
+            "run_seed", "hand_index", "turn", "decision", "chosen", "chosen_text", "chosen_by",
+            "run", "checked")}
     rows = [{k: _json_number(v) for k, v in row.items()} for row in df.to_dict("records")]
     return {"position": a.get("position"), "analysis": analysis, "candidates": rows}

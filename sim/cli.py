@@ -38,6 +38,7 @@ examples:
   burraco replay runs/matches --hand 65539     # hand 3 of match 1 of a match run
   burraco replay --seed 1 --hand 42 --format json
   burraco analyze examples/position.toml --rollouts 2000   # every candidate action, rolled out
+  burraco analyze runs/demo --hand 42 --turn 9 --decision discard   # was that discard right?
   burraco strategies
   burraco rules --preset fibur_italian
 """
@@ -344,16 +345,45 @@ def build_parser() -> argparse.ArgumentParser:
                     "interval, the mean own score, the chance of closing, the paired "
                     "difference to the best with its interval and the probability of being "
                     "best; then the variance reduction of the pairing, the time and the "
-                    "rollouts/s (docs/analyze.md).")
-    p.add_argument("position", metavar="POSITION_FILE",
-                   help="position file, .toml or .json (docs/positions.md)")
+                    "rollouts/s (docs/analyze.md). With --hand I --turn T --decision D, the "
+                    "decision of a simulated hand instead: hand I of the run in DIR, or of "
+                    "--seed S with the run's --strategy and rule options as 'burraco replay' "
+                    "takes them, played by its strategies up to that decision; the table marks "
+                    "the action the strategy chose with '*'.")
+    p.add_argument("position", nargs="?", metavar="POSITION_FILE | DIR",
+                   help="position file, .toml or .json (docs/positions.md); with --hand, a "
+                        "run directory (optional: or --seed S)")
     p.add_argument("--rollouts", type=_count, default=1000, metavar="N",
                    help="sampled worlds, each rolled out once per candidate (default 1000)")
-    p.add_argument("--seed", type=int, default=0, metavar="S",
-                   help="analysis seed: the worlds and the position's unseen cards (default 0)")
+    p.add_argument("--seed", type=int, metavar="S",
+                   help="analysis seed: the worlds and the position's unseen cards (default "
+                        "0); with --hand and no DIR, the run's seed (the worlds then come "
+                        "from --analysis-seed)")
     p.add_argument("--policy", default="expert", metavar="SPEC",
                    help="rollout strategy of every seat: a built-in or registered spec, e.g. "
-                        "expert (default) or heuristic:pile_threshold=3")
+                        "expert (default) or heuristic:pile_threshold=3, or a Python strategy "
+                        "FILE.py:CLASS (rolled out through sim.Game, 100-200 times slower)")
+    p.add_argument("--objective", choices=("hand", "match"), default="hand",
+                   help="hand: rank the hand result (default); match: the probability of "
+                        "winning the match, played on with the rollout strategy after this "
+                        "hand (needs the match totals: a position's [match] totals, or a hand "
+                        "of a match run)")
+    g = p.add_argument_group("a decision of a simulated hand")
+    g.add_argument("--hand", type=int, metavar="I",
+                   help="hand index in the run (a match run's hand_index column)")
+    g.add_argument("--turn", type=int, metavar="T",
+                   help="the turn, counted from 1 as in 'burraco replay'")
+    g.add_argument("--decision", choices=("pickup", "meld", "discard"), metavar="D",
+                   help="pickup, meld (the turn's first meld-phase decision) or discard")
+    g.add_argument("--analysis-seed", type=int, metavar="A",
+                   help="with --hand: the seed of the sampled worlds (default 0)")
+    g.add_argument("--dealer", type=int, metavar="D",
+                   help="without DIR: dealer seat, as in a match hand (default: the deal's own)")
+    g.add_argument("--strategy", action="append", metavar="SPEC",
+                   help="without DIR: the run's strategy spec, once for all seats or 4 times "
+                        "(default: heuristic)")
+    _team_options(g)
+    _rules_options(g)
     p.add_argument("--candidates", metavar="TEXT;TEXT",
                    help="only these actions, in the words of the table, separated by ';' "
                         "(e.g. \"discard K♣; discard 7♥\"); default: every legal action")
@@ -415,7 +445,7 @@ def _resume_defaults(args: argparse.Namespace) -> None:
             args.hands is None and args.matches is None and os.path.isdir(args.out)):
         try:
             manifest = read_manifest(args.out, "out")
-        except ValueError as exc:
+        except ValueError:
             if args.hands is None and args.matches is None or args.seed is None:
                 raise                 # nothing to fall back on: say what is wrong with it
             manifest = None           # the runner refuses it in one line
@@ -619,20 +649,71 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 _ANALYZE_OPTIONS = (("rollouts", "--rollouts"), ("seed", "--seed"), ("policy", "--policy"),
                     ("candidates", "--candidates"), ("threads", "--threads"),
                     ("max_rollouts", "--max-rollouts"), ("batch", "--batch"),
-                    ("margin", "--margin"), ("adjust", "--adjust"), ("worlds", "--worlds"))
+                    ("margin", "--margin"), ("adjust", "--adjust"), ("worlds", "--worlds"),
+                    ("objective", "--objective"), ("hand_index", "--hand"), ("turn", "--turn"),
+                    ("decision", "--decision"), ("dealer", "--dealer"),
+                    ("analysis_seed", "--analysis-seed"))
+
+#: Options of 'burraco analyze' that only a decision of a simulated hand (--hand) takes.
+_DECISION_ONLY = (("turn", "--turn"), ("decision", "--decision"),
+                  ("analysis_seed", "--analysis-seed"), ("dealer", "--dealer"),
+                  ("strategy", "--strategy"), ("team0", "--team0"), ("team1", "--team1"),
+                  ("strategy_file", "--strategy-file"), ("rules", "--rules"),
+                  ("rule", "--rule"), ("players", "--players"))
+
+
+def _analyze_decision(args: argparse.Namespace, common: dict):
+    """The analysis of ``burraco analyze [DIR] --hand I --turn T --decision D``."""
+    from .analysis_game import analyze_decision
+
+    for attr, option in (("turn", "--turn"), ("decision", "--decision")):
+        if getattr(args, attr) is None:
+            raise ValueError(f"{option}: give it with --hand (the turn, from 1 as in "
+                             "'burraco replay', and pickup, meld or discard)")
+    settings = {}
+    if args.position is not None:
+        if not os.path.isdir(args.position):
+            raise ValueError(f"DIR: with --hand the positional argument is a run directory; "
+                             f"{args.position!r} is not a directory")
+        for attr, option in _RUN_FIXED_OPTIONS:
+            if getattr(args, attr) not in (None, []):
+                raise ValueError(f"{option} is taken from the run in DIR; leave it out")
+        settings["run"] = args.position
+    else:
+        if args.seed is None:
+            raise ValueError("--seed: give the run's seed (or a run directory: burraco "
+                             "analyze DIR --hand I ...)")
+        settings.update(seed=args.seed, strategies=_specs(args), rules=_rules(args),
+                        dealer=args.dealer)
+    from ._cards import check_int
+    seed = 0 if args.analysis_seed is None else check_int("analysis_seed", args.analysis_seed,
+                                                           0, 2**64 - 1)
+    return analyze_decision(args.hand, args.turn, args.decision, **settings,
+                            analysis_seed=seed, **common)
 
 
 def _cmd_analyze(args: argparse.Namespace) -> int:
     from . import analysis as A
 
-    if not os.path.isfile(args.position):
-        raise ValueError(f"POSITION_FILE: no such file {args.position!r}")
+    common = {"rollouts": args.rollouts, "policy": args.policy, "candidates": args.candidates,
+              "threads": args.threads, "progress": not args.quiet, "objective": args.objective,
+              "until_separated": args.until_separated, "max_rollouts": args.max_rollouts,
+              "batch": args.batch, "margin": args.margin, "adjust": args.adjust,
+              "worlds": args.worlds}
     try:
-        df = A.analyze(args.position, rollouts=args.rollouts, seed=args.seed,
-                       policy=args.policy, candidates=args.candidates, threads=args.threads,
-                       progress=not args.quiet, until_separated=args.until_separated,
-                       max_rollouts=args.max_rollouts, batch=args.batch, margin=args.margin,
-                       adjust=args.adjust, worlds=args.worlds)
+        if args.hand is not None:
+            df = _analyze_decision(args, common)
+        else:
+            for attr, option in _DECISION_ONLY:
+                if getattr(args, attr) not in (None, []):
+                    raise ValueError(f"{option} applies to a decision of a simulated hand "
+                                     "(--hand I); a position file carries its own settings")
+            if args.position is None:
+                raise ValueError("POSITION_FILE: give a position file, or --hand I --turn T "
+                                 "--decision D for a decision of a simulated hand")
+            if not os.path.isfile(args.position):
+                raise ValueError(f"POSITION_FILE: no such file {args.position!r}")
+            df = A.analyze(args.position, seed=0 if args.seed is None else args.seed, **common)
     except ValueError as exc:
         text = str(exc)
         for name, option in _ANALYZE_OPTIONS:
@@ -644,7 +725,11 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(A.timing_text(df), file=sys.stderr)
     else:
-        print(A.format_table(df, args.position))
+        where = args.position
+        if args.hand is not None:
+            where = (f"hand {args.hand} of the run in {args.position}" if args.position
+                     else f"hand {args.hand} of seed {args.seed}")
+        print(A.format_table(df, where))
         print(A.timing_text(df))
     return 0
 

@@ -1,0 +1,570 @@
+"""Position analysis, the game side (issue 14): a decision of a simulated hand, the
+match objective and Python rollout strategies.  :mod:`sim.analysis` holds the method
+and the statistics; this module adds:
+
+* :func:`decision_game` and :func:`analyze_decision`: the decision of turn ``T`` of
+  hand ``I`` of a run (``pickup``, the first ``meld``-phase decision, or ``discard``),
+  reached by :meth:`sim.Game.new` and ``apply(choose())`` with the run's strategies,
+  rules and dealer, so it is the hand ``simulate`` played (checked against the row
+  with a run directory), analysed as the seat to move saw it, beside the action the
+  strategy chose (column ``chosen``);
+* the **match objective** (``objective="match"``): each rollout adds the hand's
+  scores to the match totals before the hand and plays the match on with the rollout
+  strategy (:mod:`kernels.match_rollouts`: later hand ``k`` of world ``w`` is the
+  deal ``(seed ^ LATER_SALT, w * 65536 + k)``, the same for every candidate), and
+  the table gets the probability of winning the match (R60, R63) with its interval,
+  paired differences and the probability of being best (:data:`MATCH_COLUMNS`);
+* **Python rollout strategies** (:mod:`sim.pystrategy`): the same worlds
+  (:func:`kernels.worlds.resample_unseen` on the same buffer), the candidate applied
+  and the hand (and match) played on through :class:`sim.Game`, one rollout at a
+  time in this process; a Python strategy that chooses as a built-in one gives the
+  built-in's table.
+
+Python strategies' ``reset`` gets, in rollout ``(w, candidate)``, ``hand_index`` the
+analysed game's and ``random_seed`` ``sim.pystrategy.random_seed(seed, w, seat)``
+(the same for every candidate of a world); in later hands of the match what
+:meth:`sim.Game.new` gives them for that deal.
+"""
+from __future__ import annotations
+
+import math
+import os
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+
+from kernels import actions as KA
+from kernels import layout as L
+from kernels import state as KS
+from kernels import work as KW
+from kernels.cards import CIDX
+
+from ._cards import check_int
+from .comparison import Z95
+
+__all__ = ["DECISIONS", "MATCH_COLUMNS", "MAX_LATER_HANDS", "OBJECTIVES", "analyze_decision",
+           "decision_game", "format_match_table", "match_totals_of"]
+
+OBJECTIVES = ("hand", "match")
+DECISIONS = ("pickup", "meld", "discard")
+MAX_LATER_HANDS = 200            # later hands after which a match counts as undecided
+
+MATCH_COLUMNS = {
+    "win_prob": "share of rollouts in which the side to move won the match (R60; R63 with 3 "
+                "players), the match played on with the rollout strategy after this hand",
+    "win_low": "lower end of the 95% interval of win_prob (Wilson score interval)",
+    "win_high": "upper end of the 95% interval of win_prob (Wilson score interval)",
+    "win_diff": "mean paired difference of the win indicator to the candidate of the highest "
+                "win_prob on the same worlds (0 for it)",
+    "win_diff_low": "lower end of the 95% interval of win_diff",
+    "win_diff_high": "upper end of the 95% interval of win_diff",
+    "win_p_best": "probability of the highest win_prob (as p_best, on the win indicators)",
+    "undecided": "share of rollouts whose match still went on after MAX_LATER_HANDS later "
+                 "hands (counted as not won)",
+    "later_hands": "mean number of hands played after this one to the end of the match",
+}
+#: ``attrs["win_var_reduction"]`` of a match table: ``sum(Var(win_c) + Var(win_best)) /
+#: sum(Var(win_c - win_best))`` over the candidates against the best (as
+#: ``attrs["var_reduction"]`` for the hand results).
+
+
+# ---------------------------------------------------------------- the rollout strategy
+def policy_seats(policy) -> tuple:
+    """``(names, kinds, params, pythons)`` of a rollout strategy assignment
+    (``sim.runner._resolve_seats``), the ValueError's message naming ``policy``."""
+    from .runner import _resolve_seats
+    try:
+        return _resolve_seats(policy)
+    except ValueError as exc:
+        text = str(exc)
+        raise ValueError(text if text.startswith("policy") else f"policy: {text}") from None
+
+
+def has_python(policy) -> bool:
+    """Whether a rollout strategy assignment has a Python strategy on some seat."""
+    return any(p is not None for p in policy_seats(policy)[3])
+
+
+def match_totals_of(game) -> np.ndarray:
+    """int64[3]: the match totals before the game's hand (points; the third entry 0
+    with 2 sides), from :attr:`sim.Game.match_totals`.
+
+    Raises
+    ------
+    ValueError
+        The game carries no totals (``objective: ...``), or not one per side.
+    """
+    from .match import sides
+    t = game.match_totals
+    if t is None:
+        raise ValueError("objective: 'match' needs the match totals before this hand: a "
+                         "position's [match] totals (docs/positions.md), a game's "
+                         "match_totals, or a hand of a match run (burraco analyze DIR --hand "
+                         "I ...); this one has none")
+    n = sides(game.rules)
+    if len(t) != n:
+        raise ValueError(f"objective: the match totals {list(t)} should have {n} entries "
+                         f"(one per {'player' if n == 3 else 'side'})")
+    out = np.zeros(3, np.int64)
+    out[:n] = [int(x) for x in t]
+    return out
+
+
+def _source_buffer(game) -> np.ndarray:
+    """The game's words a rollout needs, in a buffer without an event log."""
+    from kernels import rollouts as KR
+    src = np.zeros(KW.work_words(0, 0), np.int64)
+    src[:KR.ROLL_WORDS] = game._work[:KR.ROLL_WORDS]
+    src[KW.W_EV_ROWS] = 0
+    src[KW.W_EV_CARDS] = 0
+    return src
+
+
+def _batches(run, worlds: int, units: int, threads: int, progress: bool) -> float:
+    """Call ``run(at, n)`` over worlds ``0 .. worlds-1`` (a tqdm bar of ``units`` rollouts
+    per world with ``progress``); returns the seconds of the calls."""
+    t0 = time.perf_counter()
+    if not progress:
+        run(0, worlds)
+        return time.perf_counter() - t0
+    from tqdm import tqdm
+    bar = tqdm(total=worlds * units, unit="rollout", unit_scale=True, file=sys.stderr,
+               dynamic_ncols=True, smoothing=0.1, desc="analyze")
+    try:
+        at, batch = 0, min(worlds, 8 * threads)
+        while at < worlds:
+            n = min(batch, worlds - at)
+            t = time.perf_counter()
+            run(at, n)
+            bar.update(n * units)
+            at += n
+            batch = max(1, int(0.25 / max((time.perf_counter() - t) / n, 1e-7)))
+    finally:
+        bar.close()
+    return time.perf_counter() - t0
+
+
+def rollout_matrix(game, actions, worlds: int, seed: int, policy, threads: int,
+                   progress: bool, first: int, debug: bool, objective: str) -> dict:
+    """:func:`sim.analysis.rollout_matrix` for the match objective or a Python
+    rollout strategy (same parameters, already checked).
+
+    Returns
+    -------
+    dict
+        ``result``, ``own``, ``closed``, ``error`` (int64[worlds, C]) as the hand
+        objective's, and with ``objective="match"`` also ``win`` (int64[worlds,
+        C]: 1 won, 0 lost, -1 undecided, :mod:`kernels.match_rollouts`) and
+        ``later`` (later hands played); ``seconds``, ``threads``.
+    """
+    seats = policy_seats(policy)
+    acts = np.asarray(list(actions), np.int64)
+    totals = match_totals_of(game) if objective == "match" else None
+    shape = (worlds, acts.shape[0])
+    keys = ("result", "own", "closed", "error") + (("win", "later") if totals is not None
+                                                   else ())
+    out = {k: np.zeros(shape, np.int64) for k in keys}
+    src = _source_buffer(game)
+    if any(p is not None for p in seats[3]):
+        play = _PythonRollouts(game, acts, seed, seats, debug, totals, out)
+        out["seconds"] = _batches(lambda at, n: play.worlds(first, at, n), worlds,
+                                  acts.shape[0], 1, progress)
+        out["threads"] = 1
+        return out
+    import numba
+
+    from kernels import match_rollouts as KMR
+    from kernels import rollouts as KR
+    _, kinds, params, _ = seats
+    scratch = np.zeros((min(worlds, 4 * threads), 2, src.shape[0]), np.int64)
+    old = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        def run(at, n):
+            KMR.match_rollouts(src, np.int64(game.current_seat), acts, np.uint64(seed),
+                               np.int64(first + at), np.int64(n), kinds, params,
+                               np.int64(bool(debug)), np.int64(KR.ROLL_WORDS), scratch, totals,
+                               np.int64(MAX_LATER_HANDS),
+                               *(out[k][at:at + n] for k in keys))
+
+        run(0, 0)                                    # compile or load from the cache
+        out["seconds"] = _batches(run, worlds, acts.shape[0], threads, progress)
+    finally:
+        numba.set_num_threads(old)
+    out["threads"] = threads
+    return out
+
+
+class _PythonRollouts:
+    """The rollouts of :func:`rollout_matrix` through :class:`sim.Game`, for rollout
+    strategies with Python seats: the kernels' worlds and steps, one at a time."""
+
+    def __init__(self, game, acts, seed, seats, debug, totals, out):
+        from .game import Game
+        names, kinds, params, pythons = seats
+        self.game, self.acts, self.seed, self.out = game, acts, seed, out
+        self.rules = game.rules
+        n = self.rules.num_players
+        self.names = [nm if s < n else None for s, nm in enumerate(names)]
+        self.kinds, self.params = kinds, params
+        self.players = [p.player() if p is not None and s < n else None
+                        for s, p in enumerate(pythons)]
+        self.debug = int(bool(debug))
+        self.totals = totals
+        self.src = _source_buffer(game)
+        self.seat = game.current_seat
+        self.Game = Game
+        if totals is not None:
+            from .match import match_target
+            self.target = match_target(self.rules)
+            self.solo18 = n == 3 and self.rules.three_player_mode == "solo_18"
+            self.individual = self.rules.replace(three_player_mode="individual_3x11") \
+                if n == 3 else self.rules
+
+    def _reset(self, w: int) -> None:
+        from .pystrategy import random_seed
+        for s, p in enumerate(self.players):
+            if p is not None:
+                p.reset(s, self.rules, self.game.hand_index, random_seed(self.seed, w, s))
+
+    def _play(self, work) -> np.ndarray:
+        """Play the hand in ``work`` to its end; its record."""
+        g = self.Game(work, self.game.seed, self.game.hand_index, self.rules, list(self.names),
+                      self.players)
+        g._play_python()
+        return g._record()
+
+    def worlds(self, first: int, at: int, count: int) -> None:
+        from kernels import rollouts as KR
+        from kernels.worlds import resample_unseen
+        n_par = self.params.shape[1]
+        for i in range(at, at + count):
+            w = first + i
+            world = self.src.copy()
+            resample_unseen(world, np.int64(self.seat), np.uint64(self.seed), np.int64(w))
+            world[KW.W_KINDS:KW.W_KINDS + 4] = self.kinds
+            world[KW.W_PARAMS:KW.W_PARAMS + 4 * n_par] = \
+                np.ascontiguousarray(self.params, np.float64).view(np.int64).ravel()
+            world[KW.W_DEBUG] = self.debug
+            later = {}
+            for c, a in enumerate(self.acts):
+                roll = world.copy()
+                code = KA.apply_action(roll, np.int64(a))
+                if code != 0:
+                    self.out["error"][i, c] = -code
+                    continue
+                self._reset(w)
+                rec = self._play(roll)
+                r, o, cl = KR.side_result(roll, rec, np.int64(self.seat))
+                self.out["result"][i, c] = r
+                self.out["own"][i, c] = o
+                self.out["closed"][i, c] = cl
+                self.out["error"][i, c] = rec[L.REC_ERROR]
+                if self.totals is not None:
+                    self._match_on(i, c, w, roll, rec, later)
+
+    def _match_on(self, i, c, w, work, rec, later) -> None:
+        """The match after the hand of rollout ``(i, c)``, as :mod:`kernels.match_rollouts`."""
+        from kernels import match_rollouts as KMR
+
+        from .match import sides
+        n = self.rules.num_players
+        nsides = sides(self.rules)
+        ownside = self.seat if n == 3 else self.game.team_of(self.seat)
+        score = [L.N_HAND_COLS + s * L.N_TEAM_COLS + L.TC_SCORE for s in range(nsides)]
+        totals = self.totals.copy()
+        totals[:nsides] += rec[score]
+        dealer = int(work[KW.W_G + KS.G_DEALER])
+        err = int(rec[L.REC_ERROR])
+        individual = not self.solo18
+        outcome = KMR.match_outcome(totals, np.int64(nsides), np.int64(self.target),
+                                    np.int64(ownside))
+        h = 0
+        while outcome == KMR.UNDECIDED and h < MAX_LATER_HANDS:
+            h += 1
+            if self.solo18 and not individual:
+                individual = bool(totals.max() >= self.rules.three_player_switch_at)
+            mode = int(individual and self.solo18)
+            if (h, mode) not in later:
+                rules = self.individual if mode else self.rules
+                g = self.Game._deal(self.seed ^ int(KMR.LATER_SALT), w * KMR.LATER_STRIDE + h,
+                                    rules, (dealer + h) % n, self.kinds, self.params,
+                                    list(self.names), self.players, debug=bool(self.debug),
+                                    log=(0, 0))
+                g._play_python()
+                r = g._record()
+                later[(h, mode)] = (r[score].astype(np.int64), int(r[L.REC_ERROR]))
+            add, e = later[(h, mode)]
+            err |= e
+            totals[:nsides] += add
+            outcome = KMR.match_outcome(totals, np.int64(nsides), np.int64(self.target),
+                                        np.int64(ownside))
+        self.out["win"][i, c] = outcome
+        self.out["later"][i, c] = h
+        self.out["error"][i, c] = err
+
+
+# ---------------------------------------------------------------- the match columns
+def _wilson(k: np.ndarray, n: int) -> tuple:
+    """The 95% Wilson score interval of ``k`` successes in ``n`` trials."""
+    p = k / n
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * np.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+
+
+def add_match_columns(df: pd.DataFrame, m: dict, seed: int) -> pd.DataFrame:
+    """The analysis table with the match columns (:data:`MATCH_COLUMNS`), sorted by
+    ``win_prob`` (highest first; then ``mean_result``, then the action id).
+
+    ``m`` holds ``win`` and ``later`` (int64[W, C], :func:`rollout_matrix`) for the
+    candidates ``m["actions"]``; the hand columns of ``df`` stay as they are
+    (``diff_best`` still against the candidate of the highest ``mean_result``).
+    """
+    from .analysis import _p_best
+    acts = [int(a) for a in m["actions"]]
+    win = (m["win"] == 1).astype(np.float64)
+    w = win.shape[0]
+    mean = win.mean(axis=0)
+    hand = df.set_index("action")["mean_result"]
+    order = sorted(range(len(acts)), key=lambda j: (-mean[j], -hand[acts[j]], acts[j]))
+    d = win - win[:, [order[0]]]
+    d_mean = d.mean(axis=0)
+    d_se = np.sqrt(d.var(axis=0, ddof=1) / w)
+    low, high = _wilson(win.sum(axis=0), w)
+    extra = pd.DataFrame({
+        "action": acts, "win_prob": mean, "win_low": low, "win_high": high,
+        "win_diff": d_mean, "win_diff_low": d_mean - Z95 * d_se,
+        "win_diff_high": d_mean + Z95 * d_se, "win_p_best": _p_best(win, seed),
+        "undecided": (m["win"] == -1).mean(axis=0), "later_hands": m["later"].mean(axis=0),
+    })
+    others = list(order[1:])
+    indep = float(sum(win[:, j].var(ddof=1) + win[:, order[0]].var(ddof=1) for j in others))
+    paired = float(sum(d[:, j].var(ddof=1) for j in others))
+    out = df.merge(extra, on="action", how="left")
+    rank = {a: k for k, a in enumerate(acts[j] for j in order)}
+    out = out.iloc[np.argsort([rank[a] for a in out["action"]], kind="stable")]
+    out = out.reset_index(drop=True)
+    out.attrs = dict(df.attrs)
+    out.attrs["win_var_reduction"] = (indep / paired if paired > 0 else
+                                      (math.inf if indep > 0 else math.nan))
+    return out
+
+
+def format_match_table(df: pd.DataFrame, source: str | None = None) -> list:
+    """The table lines of a match-objective analysis (:func:`sim.analysis.format_table`)."""
+    from .analysis import _short, _signed
+    chosen = df["chosen"].tolist() if "chosen" in df.columns else [False] * len(df)
+    lines = [("P(win): the side to move wins the match (R60), played on with the rollout "
+              "strategy after this hand; diff: paired with the best on the same worlds; "
+              "hand: the mean hand result (points)"), ""]
+    width = min(44, max(6, *(len(t) for t in df["text"])))
+    lines.append(f"{'#':>3}  {'action':<{width}}  {'P(win)':>7}  {'95% interval':>15}  "
+                 f"{'diff to best (95% interval)':>30}  {'P(best)':>7}  {'hand':>8}  "
+                 f"{'close':>6}")
+    for i, row in enumerate(df.itertuples(index=False), 1):
+        interval = f"{row.win_low:.1%} .. {row.win_high:.1%}"
+        diff = "best" if i == 1 else (f"{row.win_diff:+.1%} ({row.win_diff_low:+.1%} .. "
+                                      f"{row.win_diff_high:+.1%})")
+        mark = "*" if chosen[i - 1] else " "
+        lines.append(f"{i:>3}{mark} {_short(row.text, width):<{width}}  {row.win_prob:>7.1%}  "
+                     f"{interval:>15}  {diff:>30}  {row.win_p_best:>7.1%}  "
+                     f"{_signed(row.mean_result):>8}  {row.close_prob:>6.1%}")
+    lines.append("")
+    undecided = float((df["undecided"] * df["rollouts"]).sum())
+    lines.append(f"the matches needed {df['later_hands'].mean():.2f} more hands on average"
+                 + (f"; {undecided:,.0f} rollouts still undecided after {MAX_LATER_HANDS} "
+                    "hands (counted as not won)" if undecided else ""))
+    r = df.attrs.get("win_var_reduction")
+    if r is not None and math.isfinite(r):
+        lines.append(f"common random numbers, P(win): the paired differences have x{r:.2f} "
+                     "less variance than independent sampling would give")
+    return lines
+
+
+def totals_text(df: pd.DataFrame) -> str:
+    """``"; match totals 1770, 1900 (target 2005)"`` or ``""``."""
+    t = df.attrs.get("match_totals")
+    if t is None:
+        return ""
+    return f"; match totals {', '.join(str(x) for x in t)} (target {df.attrs['target']})"
+
+
+# ---------------------------------------------------------------- a decision of a game
+def _walk_to(game, turn: int, decision: str, hand_index: int) -> None:
+    """Play ``game`` on with its strategies to the decision (mutated); ValueError when
+    the hand has no such decision."""
+    phases = {"pickup": ("pickup",), "meld": ("place", "meld"), "discard": ("discard",)}[decision]
+    seen = []
+    while not game.is_over:
+        if game.turn == turn:
+            if game.phase in phases:
+                return
+            if game.phase not in seen:
+                seen.append(game.phase)
+        elif game.turn > turn:
+            break
+        game.apply(game.choose())
+    if game.turn < turn or (game.turn == turn and not seen and game.is_over):
+        reason = game.result()["end_reason"]
+        raise ValueError(f"turn: hand {hand_index} has turns 1..{game.turn} (it ended by "
+                         f"{reason} in turn {game.turn}), not turn {turn}")
+    how = "" if not game.is_over or game.turn != turn else \
+        f"; the hand ended by {game.result()['end_reason']} in it"
+    raise ValueError(f"decision: turn {turn} of hand {hand_index} has no {decision} decision "
+                     f"(its decisions: {', '.join(seen)}{how})")
+
+
+def decision_game(hand_index, turn, decision, seed=None, strategies=None, rules=None,
+                  dealer=None, *, run=None) -> tuple:
+    """The game at a decision of a simulated hand, and the action its strategy chose.
+
+    The hand is dealt by :meth:`sim.Game.new` with the run's settings and played with
+    ``apply(choose())`` by its strategies up to the decision, so it is the hand
+    ``simulate`` played (same records): with ``run`` the hand is played on from there
+    with the chosen action and compared with the run's row.
+
+    Parameters
+    ----------
+    hand_index : int
+        The hand (0-based; a match run's ``hand_index``: hand k of match m is
+        ``m * 65536 + k``).
+    turn : int
+        The turn, counted from 1 as in the replay document (``sim.replay``).
+    decision : {"pickup", "meld", "discard"}
+        The turn's pickup, its first meld-phase decision (``place`` or ``meld``),
+        or its discard.
+    seed, strategies, rules, dealer
+        The run's seed, strategy assignment (default ``"heuristic"``), rules and
+        dealer, as :func:`sim.replay` takes them; refused with ``run``.
+    run : str or os.PathLike, optional
+        A run directory: its seed, strategies, rules and (for a match hand) dealer
+        and totals before the hand (``Game.match_totals``).
+
+    Returns
+    -------
+    tuple
+        ``(game, chosen, info)``: the :class:`sim.Game` at the decision (its
+        ``match_totals`` set for a hand of a match run), the action id the seat's
+        strategy chose there (a discard named by its face), and a dict ``seed``,
+        ``hand_index``, ``turn``, ``decision``, ``strategy`` (of the seat to move),
+        ``run`` (the directory or None), ``checked`` (whether the hand played on
+        was compared with the run's row).
+
+    Raises
+    ------
+    ValueError
+        A bad or missing setting (named: ``seed``, ``hand_index``, ``turn``,
+        ``decision``, ...), a turn past the end of the hand (``turn: ...``) or a
+        decision the turn does not have (``decision: ...``).
+    sim.trace.ReplayMismatchError
+        With ``run``: the hand played on from the decision does not give the run's
+        row (it must never happen).
+    """
+    from . import trace
+    from .game import N_ACTIONS, Game
+    if decision not in DECISIONS:
+        raise ValueError(f"decision must be one of {', '.join(DECISIONS)}, got {decision!r}")
+    if hand_index is None:
+        raise ValueError("hand_index: give the hand to analyse (--hand I)")
+    hand_index = check_int("hand_index", hand_index, 0, 2**63 - 1)
+    turn = check_int("turn", turn, 1, 100_000)
+    row = None
+    if run is not None:
+        for name, value in (("seed", seed), ("strategies", strategies), ("rules", rules),
+                            ("dealer", dealer)):
+            if value is not None:
+                raise ValueError(f"{name} is taken from the run in {os.fspath(run)!r}; leave "
+                                 "it out")
+        seed, strategies, rules, dealer, row = trace._run_hand(run, hand_index)
+    elif seed is None:
+        raise ValueError("seed: give the run's seed (and its strategies, rules and, for a "
+                         "match hand, dealer), or a run directory")
+    game = Game.new(seed, hand_index, rules=rules, dealer=dealer,
+                    strategies="heuristic" if strategies is None else strategies)
+    if row is not None and row.get("total_t0") is not None and not pd.isna(row["total_t0"]):
+        from .match import sides
+        game.match_totals = tuple(int(row[f"total_t{s}"]) - int(row[f"score_t{s}"])
+                                  for s in range(sides(game.rules)))
+    _walk_to(game, turn, decision, hand_index)
+    after = game.clone()
+    chosen = after.choose()
+    after.apply(chosen)
+    if chosen >= N_ACTIONS:                   # a copy named by its card id (random)
+        chosen = KA.A_DISCARD + int(CIDX[chosen - N_ACTIONS])
+    checked = False
+    if row is not None:
+        after.play()
+        doc = {"hand_index": hand_index, "strategies": after.strategies,
+               "result": after.result()}
+        trace._check_row(doc, row, run)
+        checked = True
+    info = {"seed": seed, "hand_index": hand_index, "turn": turn, "decision": decision,
+            "strategy": game.strategies[game.current_seat],
+            "run": None if run is None else os.fspath(run), "checked": checked}
+    return game, int(chosen), info
+
+
+def analyze_decision(hand_index, turn, decision, seed=None, strategies=None, rules=None,
+                     dealer=None, *, run=None, rollouts: int = 1000, analysis_seed: int = 0,
+                     policy="expert", candidates=None, threads=None, progress: bool = False,
+                     debug: bool = False, objective: str = "hand", **options) -> pd.DataFrame:
+    """Analyse a decision of a simulated hand, as the seat to move saw it.
+
+    :func:`decision_game` reaches the decision (parameters ``hand_index`` .. ``run``
+    as there); :func:`sim.analyze` evaluates its candidates (``rollouts``,
+    ``policy``, ``candidates``, ``threads``, ``progress``, ``debug``, ``objective``
+    and the further keyword ``options`` such as ``until_separated``,
+    ``max_rollouts``, ``batch``, ``margin``, ``adjust`` and ``worlds`` as
+    there; the worlds come from ``analysis_seed``).  ``worlds="true"`` rolls
+    the candidates out on the hand's true hidden cards (the oracle).
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`sim.analyze`'s table plus a boolean column ``chosen`` (the action
+        the seat's strategy chose in the run; no row is chosen when ``candidates``
+        leaves it out); ``attrs`` also hold ``chosen`` (its action id),
+        ``chosen_text``, ``chosen_by`` (the strategy), ``run_seed``,
+        ``hand_index``, ``decision``, ``run`` and ``checked``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`decision_game` and :func:`sim.analyze`.
+
+    Examples
+    --------
+    >>> df = sim.analyze_decision(hand_index=3, turn=14, decision="discard", seed=1,
+    ...                           rollouts=2000)                      # doctest: +SKIP
+    >>> df[df.chosen][["text", "diff_best", "diff_low", "diff_high"]]  # doctest: +SKIP
+    """
+    from .analysis import analyze
+    game, chosen, info = decision_game(hand_index, turn, decision, seed, strategies, rules,
+                                       dealer, run=run)
+    text = game.action_text(chosen)
+    df = analyze(game, rollouts=rollouts, seed=analysis_seed, policy=policy,
+                 candidates=candidates, threads=threads, progress=progress, debug=debug,
+                 objective=objective, **options)
+    attrs = dict(df.attrs)
+    df["chosen"] = df["action"] == chosen
+    df.attrs = attrs
+    df.attrs.update(chosen=chosen, chosen_text=text, chosen_by=info["strategy"],
+                    run_seed=info["seed"], hand_index=info["hand_index"],
+                    decision=decision, run=info["run"], checked=info["checked"])
+    return df
+
+
+def chosen_line(df: pd.DataFrame) -> str | None:
+    """``"*: the run's heuristic chose discard K♣ (row 3)"``, or None without a choice."""
+    a = df.attrs
+    if "chosen" not in a:
+        return None
+    rows = [i for i, c in enumerate(df["chosen"], 1) if c]
+    where = f"row {rows[0]}" if rows else "not among the candidates"
+    return (f"*: the run's strategy ({a['chosen_by']}) chose {a['chosen_text']} ({where}); "
+            f"hand {a['hand_index']} of seed {a['run_seed']}, turn {a['turn']}, "
+            f"{a['decision']}" + (", checked against the run's row" if a.get("checked") else ""))
