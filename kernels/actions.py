@@ -351,8 +351,9 @@ def _end_turn(st, rv, seat):
 
 @njit(cache=True, _nrt=False)
 def discard_copy(st, rv, seat, f):
-    """The card id a discard of count face ``f`` moves: the first copy in hand
-    order that may be discarded, else -1."""
+    """The copy a discard of count face ``f`` moves: ``(card id, closes)`` of the
+    first copy in hand order that may be discarded (``closes`` as
+    :func:`kernels.legal.can_discard` gives it, R45), else ``(-1, 0)``."""
     hand, hn = st.hand, st.hn
     team = st.g[G_TEAM + seat]
     for i in range(hn[seat]):
@@ -360,8 +361,8 @@ def discard_copy(st, rv, seat, f):
         if CIDX[cid] == f:
             code, closes = can_discard(st, rv, team, seat, cid)
             if code == OK:
-                return cid
-    return -1
+                return cid, closes
+    return np.int64(-1), np.int64(0)
 
 
 @njit(cache=True, _nrt=False)
@@ -500,13 +501,13 @@ def _apply(work, a, check):
         return BAD_PHASE
     if a >= N_ACTIONS:
         cid = a - N_ACTIONS
+        code, closes = can_discard(st, rv, team, seat, cid)
+        if code != OK:
+            return code
     else:
-        cid = discard_copy(st, rv, seat, a - A_DISCARD)
+        cid, closes = discard_copy(st, rv, seat, a - A_DISCARD)
         if cid < 0:
             return BAD_DISCARD_FACE
-    code, closes = can_discard(st, rv, team, seat, cid)
-    if code != OK:
-        return code
     discard_card(st, seat, cid, closes)
     if closes == 1:
         g[G_CLOSER] = seat
@@ -562,7 +563,7 @@ def legal_actions(work, out):
     hc = hcnt[seat]
     if ph == PH_DISCARD:
         for f in range(N_COUNT):
-            if hc[f] > 0 and discard_copy(st, rv, seat, f) >= 0:
+            if hc[f] > 0 and discard_copy(st, rv, seat, f)[0] >= 0:
                 out[n] = A_DISCARD + f
                 n += 1
         return n
