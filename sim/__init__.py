@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import importlib
 
-from . import notation, strategies
+from . import notation, peers, strategies
 from ._version import __version__
 from .deal import Deal, deal
 from .rules import Rules

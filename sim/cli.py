@@ -743,6 +743,10 @@ def _cmd_strategies(args: argparse.Namespace) -> int:
             lo, hi, whole = s.limits.get(name, (None, None, False))
             rng = f" [{'whole ' if whole else ''}{lo:g}..{hi:g}]" if lo is not None else ""
             print(f"    {name} = {default:g}{rng}: {doc}")
+    from .strategies import LAZY
+    for name, (doc, _load) in LAZY.items():
+        if name not in STRATEGIES:
+            print(f"{name}: {doc} (compiled on first use; docs/peer_bots.md)")
     print("spec syntax: NAME or NAME:param=value,param=value")
     print("Python strategies: FILE.py:CLASS or MODULE:CLASS, a class with "
           "choose(observation, legal_actions) -> action (docs/strategies.md)")

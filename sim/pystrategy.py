@@ -68,8 +68,8 @@ class StrategyError(ValueError):
 
 
 def _builtin_names() -> set:
-    from .strategies import STRATEGIES
-    return set(STRATEGIES)
+    from .strategies import LAZY, STRATEGIES
+    return set(STRATEGIES) | set(LAZY)
 
 
 def is_python_spec(spec) -> bool:

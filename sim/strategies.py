@@ -167,6 +167,9 @@ UNIFORM = Strategy(
 STRATEGIES = {s.name: s for s in (HEURISTIC, EXPERT, RANDOM, UNIFORM)}
 BUILT_IN = frozenset(STRATEGIES)
 _CALLBACKS = {}          # name -> the compiled callback of a registered chooser (kept alive)
+#: strategies registered on first use: name -> (one-line doc, a function that registers it);
+#: :func:`get` calls it (so every process, forked or not, resolves the name)
+LAZY = {}
 
 
 def register(name: str, chooser, params: dict | None = None, doc: str = "") -> Strategy:
@@ -235,11 +238,13 @@ def get(name: str) -> Strategy:
     ValueError
         Unknown name; the message lists the allowed names.
     """
+    if name not in STRATEGIES and name in LAZY:
+        LAZY[name][1]()
     try:
         return STRATEGIES[name]
     except KeyError:
         raise ValueError(
-            f"strategy: unknown name {name!r}; allowed: {', '.join(sorted(STRATEGIES))}, or a "
+            f"strategy: unknown name {name!r}; allowed: {', '.join(sorted({*STRATEGIES, *LAZY}))}, or a "
             "Python strategy FILE.py:CLASS or MODULE:CLASS"
         ) from None
 
