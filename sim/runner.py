@@ -1187,8 +1187,10 @@ def _options(seed, strategies, rules, threads, progress, debug, overwrite, retur
         registered = [n for n, k, p in zip(names, kinds, pythons)
                       if p is None and _strategies.is_registered(k)]
         if registered:
-            raise ValueError(f"executor 'dask': {registered[0]!r} is a Numba chooser registered in "
-                             "this process only (sim.strategies.register); use executor='local'")
+            what = ("plays through a C callback compiled in this process (kernels.search)"
+                    if registered[0].split(":")[0] == "rollout" else
+                    "is a Numba chooser registered in this process only (sim.strategies.register)")
+            raise ValueError(f"executor 'dask': {registered[0]!r} {what}; use executor='local'")
     return _Options(seed, names, kinds, params, pythons, rules, threads, progress, debug, overwrite,
                     return_frame, callback, Path(out) if out is not None else None, executor,
                     scheduler, workers)

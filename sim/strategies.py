@@ -164,7 +164,44 @@ UNIFORM = Strategy(
     params={},
 )
 
-STRATEGIES = {s.name: s for s in (HEURISTIC, EXPERT, RANDOM, UNIFORM)}
+# the rollout strategy's search parameters (slots after the heuristic's 0..16, as in
+# kernels.search.RP_*): name -> (slot, default, doc), and their limits
+ROLLOUT_SEARCH = {
+    "worlds": (17, 32.0, "sampled worlds per searched decision (each candidate is rolled out "
+                        "on every world: common random numbers)"),
+    "rollouts": (18, 400.0, "rollout budget per decision: the worlds are cut to rollouts // "
+                           "candidates (at least 1); 0: no budget"),
+    "search_pickup": (19, 1.0, "1: search the pickup (draw or take the pile); 0: the base "
+                               "policy's"),
+    "search_discard": (20, 1.0, "1: search the discard; 0: the base policy's"),
+    "search_meld": (21, 0.0, "1: search every meld-phase decision (each new meld, lay-off or "
+                             "the end of the meld phase); 0: the base policy's"),
+    "max_candidates": (22, 12.0, "at most this many candidates per decision: the base "
+                                 "policy's choice, then (discards) the cards it least wants "
+                                 "to keep"),
+    "margin": (23, 0.0, "leave the base policy's choice only when the best candidate's mean "
+                        "gain over it exceeds this many standard errors of the paired "
+                        "difference (0: the best mean wins)"),
+}
+ROLLOUT_LIMITS = {"worlds": (1, 1000, True), "rollouts": (0, 100000, True),
+                  "search_pickup": (0, 1, True), "search_discard": (0, 1, True),
+                  "search_meld": (0, 1, True), "max_candidates": (2, 16308, True),
+                  "margin": (0, 10, False)}
+ROLLOUT_KIND = -1        # resolved to the search callback's address in this process (resolve)
+
+ROLLOUT = Strategy(
+    name="rollout",
+    kind=ROLLOUT_KIND,
+    doc=("Flat Monte Carlo search (kernels.search): at the pickup and the discard it tries "
+         "each candidate on sampled worlds consistent with what its seat knows, plays each "
+         "out with the base policy on every seat, and keeps the best mean result; elsewhere "
+         "it plays as the base policy: the heuristic with these parameters, expert's by "
+         "default."),
+    params={**EXPERT.params, **ROLLOUT_SEARCH},
+    limits={**HEURISTIC_LIMITS, **ROLLOUT_LIMITS},
+)
+
+STRATEGIES = {s.name: s for s in (HEURISTIC, EXPERT, RANDOM, UNIFORM, ROLLOUT)}
 BUILT_IN = frozenset(STRATEGIES)
 _CALLBACKS = {}          # name -> the compiled callback of a registered chooser (kept alive)
 #: strategies registered on first use: name -> (one-line doc, a function that registers it);
@@ -226,7 +263,8 @@ def register(name: str, chooser, params: dict | None = None, doc: str = "") -> S
 
 
 def is_registered(kind: int) -> bool:
-    """Whether a policy kind is a registered chooser's callback (not a built-in kind)."""
+    """Whether a policy kind is a C callback's address of this process (a registered
+    chooser's, or the ``rollout`` search's), not a kernel's built-in kind."""
     return int(kind) not in (L.POLICY_HEURISTIC, L.POLICY_RANDOM, L.POLICY_UNIFORM)
 
 
@@ -293,7 +331,16 @@ def resolve(spec: str) -> tuple[str, int, np.ndarray]:
                     f"strategy: parameter {key.strip()!r} needs a finite number, got {val.strip()!r}")
             overrides[key.strip()] = number
     vector = strat.vector(overrides)          # validates the parameter names
-    return canonical_spec(strat, overrides), strat.kind, vector
+    return canonical_spec(strat, overrides), _kind(strat), vector
+
+
+def _kind(strat: Strategy) -> int:
+    """A strategy's policy kind; for ``rollout`` the address of the search's C callback
+    (compiled, or loaded from Numba's cache, at its first use in the process)."""
+    if strat.kind != ROLLOUT_KIND:
+        return strat.kind
+    from kernels.search import rollout_callback
+    return int(rollout_callback.address)
 
 
 def resolve_seat(value) -> tuple:

@@ -70,6 +70,16 @@ def test_decisions_do_not_depend_on_hidden_cards(spec):
     assert compared > 2_000
 
 
+def test_the_search_player_reads_no_hidden_card():
+    """``rollout`` samples its worlds from what its seat knows (kernels.search lays the
+    unseen cards out canonically first), so its every decision, searched or not, is the
+    same after the hidden cards are dealt again; few worlds keep the test short."""
+    gen = np.random.default_rng(20261201)
+    spec = "rollout:worlds=3,rollouts=24"
+    compared = sum(play_checked(spec, 79, i, gen) for i in range(20))
+    assert compared > 1_000
+
+
 @pytest.mark.parametrize("rules", ["fibur_italian", "fibur_international",
                                    {"num_players": 2}, {"num_players": 3}])
 def test_under_other_rules(rules):
