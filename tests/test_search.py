@@ -30,9 +30,9 @@ def _rows(df):
 
 def test_the_referee_accepts_every_hand_and_replay_gives_the_runs_records():
     spec = {"team0": CHEAP, "team1": "expert"}
-    df = sim.simulate(hands=200, seed=31, strategies=spec, debug=True)
+    df = sim.simulate(hands=100, seed=31, strategies=spec, debug=True)
     assert (df["error"] == 0).all()
-    for i in range(200):
+    for i in range(100):
         doc = json.loads(json.dumps(sim.replay(31, i, strategies=spec), ensure_ascii=False))
         v = R.check(doc)
         assert not v, f"hand {i}: " + "\n".join(map(str, v[:5]))
