@@ -189,7 +189,9 @@ def rollout_matrix(game, actions, worlds: int, seed: int, policy, threads: int,
                                np.int64(MAX_LATER_HANDS),
                                *(out[k][at:at + n] for k in keys))
 
-        run(0, 0)                                    # compile or load from the cache
+        from .analysis import compile_notice
+        with compile_notice(KMR.match_rollouts, "the match rollout kernel", progress):
+            run(0, 0)                                # compile or load from the cache
         out["seconds"] = _batches(run, worlds, acts.shape[0], threads, progress)
     finally:
         numba.set_num_threads(old)
