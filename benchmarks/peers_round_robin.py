@@ -2,12 +2,14 @@
 """Round robin of the peer bots, ``expert`` and ``heuristic`` (issue 15, item 3).
 
     PYTHONPATH=. python benchmarks/peers_round_robin.py [--hands N] [--seed S] [--md]
+        [--only NAME ...] [--against NAME ...]
 
 Every pair plays ``sim.compare`` (the paired design: each deal played twice, seats
 swapped) on the same ``N`` deals of seed ``S``.  Prints, per pair, the mean margin of the
 first over the second in points per hand with its 95% interval and the deal count, then
 each strategy's mean margin over all its opponents (a ranking).  ``--md`` prints the
-tables as Markdown (docs/peer_bots.md).
+tables as Markdown (docs/peer_bots.md).  With ``--against`` only the pairs of each
+strategy of ``--only`` with each of ``--against`` are played (not all pairs).
 """
 from __future__ import annotations
 
@@ -24,19 +26,25 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--md", action="store_true")
     ap.add_argument("--only", nargs="*", default=None, help="strategies (default: all)")
+    ap.add_argument("--against", nargs="*", default=None,
+                    help="play each of --only against each of these only")
     args = ap.parse_args(argv)
     names = args.only or (list(sim.peers.PEERS) + ["heuristic", "expert"])
+    if args.against:
+        pairs = [(a, b) for b in args.against for a in names if a != b]
+        names = list(dict.fromkeys(names + args.against))
+    else:
+        pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
     t0 = time.time()
     sim.peers.register_all()
     rows = []
-    for i, a in enumerate(names):
-        for b in names[i + 1:]:
-            r = sim.compare(a, b, hands=args.hands, seed=args.seed).iloc[0]
-            rows.append((a, b, r["mean_diff"], r["ci95_low"], r["ci95_high"], int(r["hands"])))
-            if not args.md:
-                print(f"{a:>16} - {b:<16} {r['mean_diff']:+8.1f}  "
-                      f"[{r['ci95_low']:+8.1f}, {r['ci95_high']:+8.1f}]  n={int(r['hands'])}",
-                      flush=True)
+    for a, b in pairs:
+        r = sim.compare(a, b, hands=args.hands, seed=args.seed).iloc[0]
+        rows.append((a, b, r["mean_diff"], r["ci95_low"], r["ci95_high"], int(r["hands"])))
+        if not args.md:
+            print(f"{a:>16} - {b:<16} {r['mean_diff']:+8.1f}  "
+                  f"[{r['ci95_low']:+8.1f}, {r['ci95_high']:+8.1f}]  n={int(r['hands'])}",
+                  flush=True)
     # each strategy's mean margin over its opponents
     total = {n: [] for n in names}
     for a, b, m, lo, hi, n in rows:

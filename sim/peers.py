@@ -1,6 +1,7 @@
 """The other engines' bots as named strategies (issue 15, item 3; docs/peer_bots.md).
 
-Each name below is a Numba chooser of :mod:`kernels.peers`, registered with
+Each name below is a Numba chooser of :mod:`kernels.peers` or
+:mod:`kernels.peers_more`, registered with
 :func:`sim.strategies.register` the first time the name is resolved (so
 ``import sim`` compiles nothing, and every process that resolves the name,
 a forked worker included, has it).  They play wherever a strategy spec does
@@ -48,14 +49,50 @@ PEERS = {
     "masu_easy": ("masu_easy_chooser", {},
                   "gioco-burraco's easy bot: always the stock, most cards played, discards "
                   "its highest non-wild"),
+    "guglio_easy": ("guglio_easy_chooser",
+                    {"p_stop": 0.3, "max_new_melds": 2.0, "p_skip_layoffs": 0.5},
+                    "burraco-pwa's easy bot: always the stock, the biggest meld first, stops "
+                    "at random, a random non-wild discard"),
+    "guglio_medium": ("guglio_medium_chooser", {},
+                      "burraco-pwa's medium bot: the pile when its top makes a meld or fits, the "
+                      "biggest meld first, discards the highest useless card"),
+    "guglio_hard": ("guglio_hard_chooser", {},
+                    "burraco-pwa's hard bot: as medium, lay-offs that make a burraco first, "
+                    "a useless discard that feeds no opposing meld"),
+    "legends_medium": ("legends_medium_chooser",
+                       {"pile_max": 4.0, "wild_stock_below": 15.0, "wild_hand_at_most": 5.0,
+                        "keep_min": 2.0},
+                       "burraco-legends' bot: a small pile when its top makes a natural meld, "
+                       "thrifty with wilds, discards its least useful natural"),
+    "valmir_easy": ("valmir_easy_chooser", {"allow_sets": 0.0, "p_take": 0.5},
+                    "card_game_buraco's easy AI: sequences and sets of aces, no dirty meld "
+                    "before a clean burraco, random moves and discards"),
+    "valmir_medium": ("valmir_medium_chooser", {"allow_sets": 0.0},
+                      "card_game_buraco's medium AI: a random lay-off, else a random meld; "
+                      "discards a 3, 4 or 5 first"),
+    "valmir_hard": ("valmir_hard_chooser", {"allow_sets": 0.0},
+                    "card_game_buraco's hard AI: the first lay-off, else the longest meld; "
+                    "discards its lowest card, 3-5 first"),
+    "raphael_bot": ("raphael_bot_chooser", {},
+                    "buraco-online's bot: sequences only, the pile when its top extends a "
+                    "sequence, a weighted discard score"),
+    "thilanguis_bot": ("thilanguis_bot_chooser",
+                       {"panic_stock": 8.0, "desperate_lead": 1000.0, "desperate_stock": 25.0,
+                        "rush_hand": 5.0, "endgame_stock": 22.0, "endgame_hand": 6.0,
+                        "juicy_pile": 8.0, "big_pile_refuse": 7.0, "duo_dirty_stock": 16.0,
+                        "duo_wild_layoff_stock": 10.0, "max_actions": 25.0, "w_wild": 1000.0,
+                        "w_opp": 500.0, "w_own": 200.0, "w_ace": 150.0},
+                       "Thilanguis' Buraco bot: sequences only, clean first, panic and "
+                       "desperate modes, a danger-scored discard"),
 }
 
 
 def _loader(name: str):
     def load():
-        from kernels import peers as KP
+        from kernels import peers as KP, peers_more as KM
         attr, params, doc = PEERS[name]
-        _strategies.register(name, getattr(KP, attr), params=params, doc=doc)
+        chooser = getattr(KP, attr, None) or getattr(KM, attr)
+        _strategies.register(name, chooser, params=params, doc=doc)
     return load
 
 
