@@ -28,8 +28,8 @@ import numpy as np
 from numba import njit
 
 from . import layout as L
-from .actions import (A_CREATE, A_DISCARD, A_DRAW, A_LAYOFF, N_SET_MELDS, PH_DISCARD, PH_PICKUP,
-                      create_action, meld_sel)
+from .actions import (A_CREATE, A_DISCARD, A_DRAW, A_LAYOFF, N_SET_MELDS, PH_DISCARD, PH_OVER,
+                      PH_PICKUP, apply_action, create_action, meld_sel)
 from .api import legal
 from .cards import CIDX, CVALUE, JOKER, N_COUNT
 from .legal import OK, can_create, layoff_fits
@@ -38,9 +38,11 @@ from .peers import (NEG, TRIOS, TRIO_IS_SET, _first_wild, _low_rank_key, action_
                     finish_meld, fits_team, forms_trio, has_action, has_burraco, is_wild, mem,
                     meld_value, note, opp_team, single_layoff, take_if, trio_allowed,
                     trio_count_with, trio_fit, wilds_of)
-from .rng import bounded
-from .state import G_ACTIONS, G_PN, G_PHASE, G_SEAT, G_SLEN, G_SP, G_TEAM, G_TPOZ, MI_KIND, MI_LEN, MI_NWILD
+from .rng import bounded, next_u64, seed_hand
+from .state import (G_ACTIONS, G_OPEN_ROW, G_PN, G_PHASE, G_SEAT, G_SLEN, G_SP, G_TEAM, G_TPOZ, G_TURN,
+                    MI_KIND, MI_LEN, MI_NWILD)
 from .work import views
+from .worlds import _card_at, deal_ids, unseen_places
 
 
 def _trio_tables():
@@ -1186,3 +1188,178 @@ def thilanguis_bot_chooser(work):
     if ph == PH_DISCARD:
         return thil_discard(st, rv, team, seat, p)
     return finish_meld(ids, n, thil_meld(st, rv, team, seat, p, ids, n, sel, scratch))
+
+
+# ---------------------------------------------------------------- goodwin_ismcts
+#: the parameter slots of goodwin_ismcts (sim.peers)
+GI_ITERATIONS, GI_C_UCT, GI_W_BURRACO, GI_W_POZZETTO, GI_H0 = 0, 1, 2, 3, 4   # GI_H0..+6: H(0..)
+GI_STOP_AT_STOCK_END = 11
+
+
+@njit(cache=True)
+def determinize(src, seat, rng, world, places, ids):
+    """Copy the work buffer ``src`` into ``world`` and deal the cards ``seat``
+    cannot see again (R11: :func:`kernels.worlds.unseen_places`), uniformly
+    from ``rng``.  The unseen cards are sorted by face (then id) before the
+    shuffle, so the world's faces depend on what the seat knows and on ``rng``
+    only, never on where the hidden cards really are."""
+    for i in range(src.shape[0]):
+        world[i] = src[i]
+    st = views(world)[0]
+    n = unseen_places(world, seat, places)
+    for k in range(n):
+        cid = _card_at(st, places, k)
+        ids[k] = CIDX[cid] * 128 + cid            # by face first (the seat knows faces)
+    ids[:n].sort()
+    for k in range(n):
+        ids[k] = ids[k] % 128
+    deal_ids(st, places, ids, n, seat, rng)
+    # the world's own random stream (playouts, expansion) from the searcher's
+    seed_hand(next_u64(rng), np.int64(0), views(world)[4])
+    st.g[G_OPEN_ROW] = 0
+
+
+@njit(cache=True, _nrt=False)
+def ismcts_reward(st, rv, q, p):
+    """``s(q)``: ``w_burraco`` when q's team holds a burraco, ``w_pozzetto`` when
+    it took its pozzetto, plus ``H`` of q's hand size (``p[GI_H0 + k]`` for a
+    hand of k = 0..6 classes: 0, 1, 2, 3-4, 5-6, 7-9, 10+ cards)."""
+    team = st.g[G_TEAM + q]
+    h = st.hn[q]
+    if h == 0:
+        k = 0
+    elif h == 1:
+        k = 1
+    elif h == 2:
+        k = 2
+    elif h <= 4:
+        k = 3
+    elif h <= 6:
+        k = 4
+    elif h <= 9:
+        k = 5
+    else:
+        k = 6
+    return (p[GI_W_BURRACO] * has_burraco(st, team) + p[GI_W_POZZETTO] * (st.g[G_TPOZ + team] != 0)
+            + p[GI_H0 + k])
+
+
+@njit(cache=True)
+def ismcts_search(work, p, iterations):
+    """SO-ISMCTS over the seat to move's atomic actions of this turn (Cowling et
+    al.; docs/peer_bots.md, goodwin_ismcts): ``iterations`` determinizations,
+    UCB selection among the children legal in each (``mean + c_uct *
+    sqrt(ln(availability) / visits)``), one random expansion, a uniformly
+    random playout for every seat to the end of the hand (or, with
+    ``stop_at_stock_end``, until the stock reaches its reserve), the reward of
+    :func:`ismcts_reward` for the seat to move at the end (1 - s for a seat of
+    the other team); a path that ends with the seat's own discard is scored
+    there.  Returns the root child with the most visits (the first created on
+    ties)."""
+    st, rv, params, kinds, rng, deck, sel, scratch, need, vals, hc2, cand, dbg = views(work)
+    seat = st.g[G_SEAT]
+    root_team = st.g[G_TEAM + seat]
+    turn = st.g[G_TURN]
+    ids0, n0 = legal(work)
+    if n0 == 1:
+        return ids0[0]
+    cap = iterations + 2
+    act = np.full(cap, -1, np.int64)
+    first = np.full(cap, -1, np.int64)
+    nxt = np.full(cap, -1, np.int64)
+    visits = np.zeros(cap, np.float64)
+    total = np.zeros(cap, np.float64)
+    avail = np.ones(cap, np.float64)
+    path = np.zeros(cap, np.int64)
+    nn = 1
+    world = np.empty(work.shape[0], np.int64)
+    places = np.empty((108, 3), np.int64)
+    cards = np.empty(108, np.int64)
+    untried = np.empty(16400, np.int64)
+    c_uct = p[GI_C_UCT]
+    for it in range(iterations):
+        determinize(work, seat, rng, world, places, cards)
+        ws = views(world)[0]
+        wrng = views(world)[4]
+        node = 0
+        depth = 0
+        path[0] = 0
+        playout = False
+        while True:
+            if ws.g[G_PHASE] == PH_OVER or ws.g[G_TURN] != turn:
+                playout = False       # the hand is over, or the seat's discard ended the path
+                break
+            ids, n = legal(world)
+            # untried legal moves, and the legal children's availability
+            nu = 0
+            for i in range(n):
+                a = ids[i]
+                ch = first[node]
+                found = False
+                while ch >= 0:
+                    if act[ch] == a:
+                        found = True
+                        break
+                    ch = nxt[ch]
+                if not found:
+                    untried[nu] = a
+                    nu += 1
+            if nu > 0:
+                a = untried[bounded(wrng, nu)]
+                child = nn
+                nn += 1
+                act[child] = a
+                nxt[child] = first[node]
+                first[node] = child
+                apply_action(world, a)
+                depth += 1
+                path[depth] = child
+                # a discard (the turn passed) or the end of the hand: scored here
+                playout = ws.g[G_TURN] == turn and ws.g[G_PHASE] != PH_OVER
+                break
+            best = -1
+            bs = NEG
+            ch = first[node]
+            while ch >= 0:
+                if has_action(ids, n, act[ch]):
+                    avail[ch] += 1.0
+                    u = total[ch] / visits[ch] + c_uct * np.sqrt(np.log(avail[ch]) / visits[ch])
+                    if u > bs:
+                        bs = u
+                        best = ch
+                ch = nxt[ch]
+            apply_action(world, act[best])
+            node = best
+            depth += 1
+            path[depth] = best
+        if playout:
+            reserve = rv[L.RV_STOCK_RESERVE]
+            while ws.g[G_PHASE] != PH_OVER:
+                if p[GI_STOP_AT_STOCK_END] != 0 and stock_left(ws) <= reserve:
+                    break
+                ids, n = legal(world)
+                apply_action(world, ids[bounded(wrng, n)])
+        q = ws.g[G_SEAT] if playout else seat
+        s = ismcts_reward(ws, rv, q, p)
+        r = s if ws.g[G_TEAM + q] == root_team else 1.0 - s
+        for d in range(1, depth + 1):
+            visits[path[d]] += 1.0
+            total[path[d]] += r
+    best = -1
+    bv = -1.0
+    ch = first[0]
+    while ch >= 0:
+        if visits[ch] >= bv:      # children are listed newest first: >= keeps the first created
+            bv = visits[ch]
+            best = ch
+        ch = nxt[ch]
+    return act[best]
+
+
+@njit(cache=True)
+def goodwin_ismcts_chooser(work):
+    """``goodwin_ismcts``: every decision (pickup, each meld-phase action, the
+    discard) by :func:`ismcts_search` with ``iterations`` determinizations."""
+    parts = views(work)
+    p = parts[2][parts[0].g[G_SEAT]]
+    return ismcts_search(work, p, np.int64(max(1.0, p[GI_ITERATIONS])))

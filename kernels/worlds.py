@@ -142,6 +142,17 @@ def resample_unseen(work, seat, seed, index):
     for k in range(n):
         ids[k] = _card_at(st, places, k)
     seed_hand(np.uint64(seed), np.int64(index), rng)
+    deal_ids(st, places, ids, n, seat, rng)
+    reseed_world(work, seed, index)
+    return n
+
+
+@njit(cache=True)
+def deal_ids(st, places, ids, n, seat, rng):
+    """Shuffle the card ids ``ids[:n]`` (int64, mutated) by Fisher-Yates from the
+    generator ``rng`` (mutated), put the ``k``-th at place ``places[k]``
+    (:func:`unseen_places`) of the state ``st`` (mutated) and count the hands
+    of the seats other than ``seat`` again."""
     for k in range(n - 1, 0, -1):                    # Fisher-Yates
         j = bounded(rng, np.int64(k + 1))
         t = ids[k]
@@ -156,8 +167,6 @@ def resample_unseen(work, seat, seed, index):
             st.hcnt[s, f] = 0
         for i in range(st.hn[s]):
             st.hcnt[s, CIDX[st.hand[s, i]]] += 1
-    reseed_world(work, seed, index)
-    return n
 
 
 @njit(cache=True)

@@ -84,6 +84,13 @@ PEERS = {
                         "w_opp": 500.0, "w_own": 200.0, "w_ace": 150.0},
                        "Thilanguis' Buraco bot: sequences only, clean first, panic and "
                        "desperate modes, a danger-scored discard"),
+    "goodwin_ismcts": ("goodwin_ismcts_chooser",
+                       {"iterations": 20000.0, "c_uct": 0.7, "w_burraco": 0.3, "w_pozzetto": 0.4,
+                        "h_0": 0.0, "h_1": 0.30, "h_2": 0.25, "h_3_4": 0.20, "h_5_6": 0.15,
+                        "h_7_9": 0.10, "h_10_plus": 0.05, "stop_at_stock_end": 0.0},
+                       "burraco-game's SO-ISMCTS: a fresh tree per action, iterations "
+                       "determinizations with random playouts, hand-size/burraco/pozzetto reward "
+                       "(slow: the default 20,000 per action)"),
 }
 
 

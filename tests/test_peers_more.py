@@ -1,8 +1,9 @@
-"""The second set of other engines' bots (guglio, legends, valmir, raphael, thilanguis;
-issue 15, item 3): each follows its description (docs/peer_bots.md) on hand-made
+"""The second set of other engines' bots (guglio, legends, valmir, raphael, thilanguis,
+goodwin_ismcts; issue 15, item 3): each follows its description (docs/peer_bots.md) on hand-made
 positions, one test per rule; all of them play only legal actions (the referee over 100
 hands each) and read no hidden card.  The levels of one peer share a compiled chooser, so
-the referee and hidden-information checks run per peer family, one test each."""
+the referee and hidden-information checks run per peer family, one test each
+(``goodwin_ismcts`` with 20 iterations per action: 20 hands and 2)."""
 from __future__ import annotations
 
 import json
@@ -19,7 +20,8 @@ FAMILIES = {"guglio": ["guglio_easy", "guglio_medium", "guglio_hard"],
             "legends": ["legends_medium"],
             "valmir": ["valmir_easy", "valmir_medium", "valmir_hard"],
             "raphael": ["raphael_bot"],
-            "thilanguis": ["thilanguis_bot"]}
+            "thilanguis": ["thilanguis_bot"],
+            "ismcts": ["goodwin_ismcts:iterations=20"]}
 RUN7 = [(0, "3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥")]
 
 
@@ -359,15 +361,45 @@ def test_thilanguis_discards_the_least_dangerous_card():
     assert choice("thilanguis_bot", pos("JK 2♥", phase="discard")) == "discard 2♥"
 
 
+# ---------------------------------------------------------------- goodwin_ismcts
+def test_goodwin_ismcts_keeps_the_described_budget_as_its_default():
+    assert sim.strategies.get("goodwin_ismcts").params["iterations"][1] == 20000
+
+
+def test_goodwin_ismcts_expands_a_random_untried_action():
+    # one iteration: the only child is a uniformly drawn legal action
+    p = pos("K♣ K♦ K♠ 5♥ 9♣ 3♦")
+    assert choices("goodwin_ismcts:iterations=1", p, range(30)) == \
+        {"meld K♣ K♦ K♠", "end the meld phase"}
+
+
+def test_goodwin_ismcts_reward_drives_the_choice():
+    # H rewards small hands: melding the kings (2 cards after the discard, H = 0.25) beats
+    # keeping them (5 cards, 0.15); with H reversed the search keeps them
+    p = pos("K♣ K♦ K♠ 5♥ 9♣ 3♦")
+    assert choices("goodwin_ismcts:iterations=300", p, range(6)) == {"meld K♣ K♦ K♠"}
+    rev = ("goodwin_ismcts:iterations=300,h_0=0,h_1=0,h_2=0,h_3_4=0,h_5_6=1,h_7_9=1,"
+           "h_10_plus=1")
+    assert choices(rev, p, range(6)) == {"end the meld phase"}
+
+
+def test_goodwin_ismcts_most_visited_child_avoids_a_big_pile():
+    # a pile of 10 makes a hand of 15 (H = 0.05): the most visited pickup is the stock
+    p = pos("K♣ K♦ 5♥ 9♣ 3♦", phase="pickup", pile="K♠ 7♦ 8♠ 4♥ 6♣ 10♥ J♦ Q♣ 2♦ 3♠")
+    seen = [choice("goodwin_ismcts:iterations=300", p, s) for s in range(10)]
+    assert seen.count("draw from the stock") >= 8
+
+
 # ---------------------------------------------------------------- every new bot
 @pytest.mark.parametrize("family", list(FAMILIES))
 def test_referee_passes_every_action(family):
     for k, name in enumerate(FAMILIES[family]):
         spec = {"team0": name, "team1": "expert"} if k % 2 == 0 else \
             {"team0": "expert", "team1": name}
-        df = sim.simulate(hands=100, seed=12 + k, strategies=spec)
+        hands = 20 if family == "ismcts" else 100
+        df = sim.simulate(hands=hands, seed=12 + k, strategies=spec)
         assert (df["error"] == 0).all()
-        for i in range(0, 100, 20):
+        for i in range(0, hands, 20):
             doc = json.loads(json.dumps(sim.replay(12 + k, i, strategies=spec),
                                         ensure_ascii=False))
             v = R.check(doc)
@@ -378,4 +410,5 @@ def test_referee_passes_every_action(family):
 def test_no_hidden_card_is_read(family):
     gen = np.random.default_rng(20261202)
     for name in FAMILIES[family]:
-        assert sum(play_checked(name, 81, i, gen) for i in range(4)) > 60
+        k = 2 if family == "ismcts" else 4
+        assert sum(play_checked(name, 81, i, gen) for i in range(k)) > 15 * k
