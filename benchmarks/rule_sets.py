@@ -1,4 +1,4 @@
-"""How results differ between rule sets: the table of the README's "Rule sets" section.
+"""How results differ between rule sets: the table of docs/rule_sets.md.
 
     python benchmarks/rule_sets.py [HANDS [MATCHES]]      # default 100000 10000
 

@@ -331,7 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
     _rules_options(p)
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="text: readable trace (default); json: the replay document "
-                        "(schema in the README)")
+                        "(schema in docs/replay.md)")
     p.set_defaults(func=_cmd_replay)
 
     p = sub.add_parser(

@@ -1,8 +1,8 @@
 """Parquet schema of the per-hand records, writing and reading (DESIGN.md section 5).
 
 One row per simulated hand.  :data:`COLUMNS` is the single place where every
-column is documented (name, Arrow type, unit, meaning); the README table is
-generated from it (``python -m sim.dataset``).  Team columns end in ``_t0``
+column is documented (name, Arrow type, unit, meaning); the table of docs/output.md
+is generated from it (``python -m sim.dataset``).  Team columns end in ``_t0``
 (seats 0 and 2) or ``_t1`` (seats 1 and 3).
 """
 from __future__ import annotations
@@ -473,7 +473,7 @@ def read_metadata(path: str | os.PathLike) -> dict:
 
 
 def markdown_table(columns: Sequence[Column] | None = None) -> str:
-    """The README's column table (Markdown), generated from :data:`COLUMNS` (or ``columns``)."""
+    """The column table of docs/output.md (Markdown), generated from :data:`COLUMNS` (or ``columns``)."""
     lines = ["| column | type | unit | meaning |", "|---|---|---|---|"]
     for c in COLUMNS if columns is None else columns:
         typ = (f"{c.type.value_type} (dictionary)" if pa.types.is_dictionary(c.type)

@@ -107,7 +107,7 @@ def test_layoff(case):
 
 @pytest.mark.parametrize("case", _params("layoff"))
 def test_layoff_chained_as_text(case):
-    """R24 as the README shows it: each `add` text is laid off on the MeldCheck of the previous
+    """R24 as docs/api.md shows it: each `add` text is laid off on the MeldCheck of the previous
     legal action.  A text names a card, not a copy (R1): a card whose other copy is already in
     the meld takes that copy (a second JK another joker); an illegal action is a verdict, never
     an error, and leaves the meld unchanged."""

@@ -546,12 +546,17 @@ def test_readme_quick_start_commands():
     assert first == TEST_COMMAND
 
 
-def test_readme_documents_every_column():
-    text = readme()
+def doc(name: str) -> str:
+    return (ROOT / "docs" / name).read_text(encoding="utf-8")
+
+
+def test_output_page_documents_every_column():
+    text = doc("output.md")
     assert dataset.markdown_table() in text, \
-        "README column table is stale: paste the output of `python -m sim.dataset`"
+        "docs/output.md column table is stale: paste the output of `python -m sim.dataset`"
     for c in dataset.COLUMNS:
         assert f"| `{c.name}` |" in text
+    assert "(docs/output.md)" in readme()
 
 
 def test_readme_links_rules_reference():

@@ -293,12 +293,14 @@ def test_cli_replay_with_dealer(run, capsys):
                                                                       row["score_t1"])
 
 
-def test_readme_documents_the_match_tables():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "## Matches" in text and "burraco simulate --matches" in text
+def test_docs_document_the_match_tables():
+    text = (ROOT / "docs" / "matches.md").read_text(encoding="utf-8")
+    assert text.startswith("# Matches") and "burraco simulate --matches" in text
+    assert "(docs/matches.md)" in (ROOT / "README.md").read_text(encoding="utf-8")
     for cols in (dataset.MATCH_HAND_EXTRA, dataset.MATCH_COLUMNS):
         assert dataset.markdown_table(cols) in text, \
-            "README match tables are stale: paste the output of `python -m sim.dataset --matches`"
+            "docs/matches.md match tables are stale: paste the output of " \
+            "`python -m sim.dataset --matches`"
 
 
 def test_kill_9_mid_run_then_same_command_gives_identical_tables(tmp_path):

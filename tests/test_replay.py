@@ -307,7 +307,9 @@ def test_a_row_that_the_replay_does_not_give_is_reported(mixed_run, tmp_path, ca
 
 
 def test_docs_describe_the_run_form():
-    text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "docs" / "replay.md").read_text(encoding="utf-8")
+    assert "(docs/replay.md)" in (root / "README.md").read_text(encoding="utf-8")
     assert "burraco replay DIR --hand I" in text and "sim.replay(run=DIR, hand_index=I)" in text
     assert "burraco replay --seed S --hand I" in text            # the seed form stays documented
     helptext = subprocess.run([sys.executable, "-m", "sim", "replay", "--help"],

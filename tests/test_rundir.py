@@ -576,8 +576,8 @@ def test_every_reader_opens_a_match_run_apart_from_its_match_table(tmp_path):
     assert pl.read_parquet(f"{out}/matches/*.parquet").schema["winner"] == pl.Int8
 
 
-def test_readme_gives_the_one_line_read_of_each_reader():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_docs_give_the_one_line_read_of_each_reader():
+    text = (ROOT / "docs" / "output.md").read_text(encoding="utf-8")
     for line in ('pd.read_parquet("runs/demo/hands")', 'ds.dataset("runs/demo/hands")',
                  'dd.read_parquet("runs/demo/hands")',
                  "duckdb.sql(\"SELECT * FROM 'runs/demo/hands/*.parquet'\")",

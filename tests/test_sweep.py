@@ -472,9 +472,12 @@ def test_second_writer_is_refused_while_the_lock_is_held(reference, tmp_path):
 
 
 # ------------------------------------------------------------------ docs (issue 12, item 10)
-def test_readme_api_sweep_and_cli_examples_write_different_directories():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    api = set(re.findall(r"""sim\.sweep\([^)]*\bout=["']([^"']+)["']""", readme))
-    cli = set(re.findall(r"--out\s+(\S+)", readme + EXAMPLES))
+def test_docs_api_sweep_and_cli_examples_write_different_directories():
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    docs = "".join(p.read_text(encoding="utf-8") for p in pages)
+    api_out = r"""sim\.sweep\([^)]*\bout=["']([^"']+)["']"""
+    assert re.search(api_out, (ROOT / "docs" / "api.md").read_text(encoding="utf-8"))
+    api = set(re.findall(api_out, docs))
+    cli = set(re.findall(r"--out\s+(\S+)", docs + EXAMPLES))
     assert api and "runs/sweep-pile" in cli
-    assert not api & cli, f"the README's sim.sweep example writes {api & cli}, as a CLI example"
+    assert not api & cli, f"the docs' sim.sweep example writes {api & cli}, as a CLI example"
