@@ -1,6 +1,6 @@
 """Tests of the driver infrastructure that need no game kernel: notation, Rules,
 the Parquet schema, the summary, argument validation, the CLI's error handling,
-and the README / CI files."""
+and the README, docs/ and CI files."""
 from __future__ import annotations
 
 import json
@@ -564,6 +564,76 @@ def test_readme_links_rules_reference():
     rules = (ROOT / "docs" / "RULES.md").read_text(encoding="utf-8")
     for n in range(1, 65):
         assert re.search(rf"\bR{n}\b", rules), f"R{n} not mentioned in docs/RULES.md"
+
+
+def test_readme_stays_a_short_newcomers_page():
+    lines = readme().splitlines()
+    assert len(lines) <= 220, f"README.md has {len(lines)} lines; move reference material to docs/"
+
+
+def markdown_pages() -> list:
+    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def without_code(text: str) -> str:
+    """The text without fenced code blocks and inline code spans (no links live there)."""
+    text = re.sub(r"^(```|~~~).*?^\1[^\n]*$", "", text, flags=re.S | re.M)
+    return re.sub(r"`[^`\n]*`", "", text)
+
+
+def relative_links(text: str) -> list:
+    """Targets of the Markdown links and images (and HTML img src) that are not URLs."""
+    text = without_code(text)
+    targets = re.findall(r"\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)", text)
+    targets += re.findall(r"""<img\b[^>]*\bsrc=["']([^"']+)["']""", text)
+    return [t for t in targets if not re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", t)]
+
+
+def heading_anchors(text: str) -> set:
+    """GitHub's anchors of the headings: lower case, punctuation dropped, spaces to hyphens,
+    a repeated heading suffixed -1, -2, ..."""
+    seen: dict = {}
+    out = set()
+    for line in re.sub(r"^```.*?^```[^\n]*$", "", text, flags=re.S | re.M).splitlines():
+        m = re.match(r"#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if m:
+            slug = re.sub(r"[^\w\- ]", "", m.group(1).lower()).replace(" ", "-")
+            n = seen.get(slug, 0)
+            seen[slug] = n + 1
+            out.add(slug if n == 0 else f"{slug}-{n}")
+    return out
+
+
+def test_every_relative_link_of_the_docs_points_to_a_file():
+    missing = []
+    for page in markdown_pages():
+        links = relative_links(page.read_text(encoding="utf-8"))
+        assert page.name != "README.md" or len(links) >= 15, links
+        for target in links:
+            path = target.split("#", 1)[0]
+            if path and not (page.parent / path).exists():
+                missing.append(f"{page.relative_to(ROOT)}: {target}")
+    assert not missing, "links to files that do not exist: " + "; ".join(missing)
+
+
+def test_every_anchor_of_a_docs_link_is_a_heading():
+    missing = []
+    for page in markdown_pages():
+        for target in relative_links(page.read_text(encoding="utf-8")):
+            path, _, anchor = target.partition("#")
+            dest = page.parent / path if path else page
+            if anchor and dest.suffix == ".md" and dest.exists() \
+                    and anchor not in heading_anchors(dest.read_text(encoding="utf-8")):
+                missing.append(f"{page.relative_to(ROOT)}: {target}")
+    assert not missing, "links to headings that do not exist: " + "; ".join(missing)
+
+
+def test_every_docs_page_has_a_title_and_is_linked_from_the_readme():
+    text = readme()
+    for page in markdown_pages()[1:]:
+        first = page.read_text(encoding="utf-8").splitlines()[0]
+        assert re.fullmatch(r"# \S.*", first), f"{page.name}: first line {first!r} is not a title"
+        assert f"(docs/{page.name})" in text, f"README.md does not link docs/{page.name}"
 
 
 def test_ci_script_runs_the_readme_test_command():
