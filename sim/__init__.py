@@ -55,7 +55,7 @@ from .rules import Rules
 
 _LAZY_MODULES = ("melds", "scoring", "runner", "dataset", "cli", "trace", "position",
                  "comparison", "sweeps", "runs", "match", "rundir", "lock", "game", "positions",
-                 "pystrategy", "analysis", "analysis_game", "deal_features")
+                 "pystrategy", "analysis", "analysis_game", "deal_features", "viewer")
 _LAZY_ATTRS = {"simulate": "runner", "summarize": "runner", "Summary": "runner",
                "simulate_matches": "runner", "MatchSummary": "runner",
                "load_matches": "runs",

@@ -37,6 +37,7 @@ examples:
   burraco replay runs/demo --hand 42           # one hand of a run, every action
   burraco replay runs/matches --hand 65539     # hand 3 of match 1 of a match run
   burraco replay --seed 1 --hand 42 --format json
+  burraco replay runs/demo --hand 42 --format html --out hand42.html   # step through it
   burraco analyze examples/position.toml --rollouts 2000   # every candidate action, rolled out
   burraco analyze runs/demo --hand 42 --turn 9 --decision discard   # was that discard right?
   burraco strategies
@@ -314,7 +315,14 @@ def build_parser() -> argparse.ArgumentParser:
                     "row in a complete shard: hand k of match m is m*65536+k. 'burraco replay "
                     "--seed S --hand I' replays hand I of seed S with the options given, which "
                     "must be those of the run (--strategy, --rules, --rule, --players and, for a "
-                    "match hand, --dealer).")
+                    "match hand, --dealer). --format html --out FILE writes the hand as one "
+                    "self-contained HTML page (no network: inline CSS, script and data) that "
+                    "steps through it with buttons, a slider and the left/right arrow keys: "
+                    "every hand (or, with --seat K, seat K's face up and the others face down "
+                    "with their counts), each side's melds (clean, dirty, burraco), the discard "
+                    "pile, the stock and pozzetti, the points on the table, the event in words "
+                    "and at the end the score breakdown; an existing FILE is refused unless "
+                    "--overwrite (alias --force).")
     p.add_argument("run", nargs="?", metavar="DIR",
                    help="run directory to replay from; the run fixes the seed, strategies, "
                         "rules and dealer, so those options are refused with DIR")
@@ -329,9 +337,20 @@ def build_parser() -> argparse.ArgumentParser:
                         "or MODULE:CLASS), once for all seats or 4 times (default: heuristic)")
     _team_options(p)
     _rules_options(p)
-    p.add_argument("--format", choices=("text", "json"), default="text",
+    p.add_argument("--format", choices=("text", "json", "html"), default="text",
                    help="text: readable trace (default); json: the replay document "
-                        "(schema in docs/replay.md)")
+                        "(schema in docs/replay.md); html: a self-contained page stepping through "
+                        "the hand (buttons, slider, left/right arrow keys: the hands, melds, "
+                        "pile, stock, pozzetti and scores at every step), written to --out")
+    p.add_argument("--out", metavar="FILE",
+                   help="with --format html (required there): the HTML file to write; written "
+                        "to a temporary file beside it and renamed, so never half written")
+    p.add_argument("--seat", type=int, metavar="K",
+                   help="with --format html: show the hand as seat K sees it (its hand face "
+                        "up, the others face down with their counts; the hidden cards are not "
+                        "in the file)")
+    p.add_argument("--overwrite", "--force", dest="overwrite", action="store_true",
+                   help="with --out: replace an existing FILE (refused otherwise)")
     p.set_defaults(func=_cmd_replay)
 
     p = sub.add_parser(
@@ -626,6 +645,18 @@ _RUN_FIXED_OPTIONS = (("seed", "--seed"), ("strategy", "--strategy"), ("team0", 
 def _cmd_replay(args: argparse.Namespace) -> int:
     from . import trace as R
 
+    if args.format == "html":
+        if args.out is None:
+            raise ValueError("--format html writes a file: give --out FILE (the page is not "
+                             "written to stdout)")
+        from .viewer import _check_out
+        _check_out(args.out, args.overwrite, "--out", "--overwrite")  # before the replay
+
+    else:
+        for option, given in (("--out", args.out is not None),
+                              ("--seat", args.seat is not None), ("--overwrite", args.overwrite)):
+            if given:
+                raise ValueError(f"{option} applies to --format html, not --format {args.format}")
     if args.run is not None:
         for attr, option in _RUN_FIXED_OPTIONS:
             if getattr(args, attr) not in (None, []):
@@ -641,7 +672,32 @@ def _cmd_replay(args: argparse.Namespace) -> int:
                              "--seed S")
         doc = R.replay(args.seed, args.hand, strategies=_specs(args), rules=_rules(args),
                        dealer=args.dealer)
+    if args.format == "html":
+        return _write_page(doc, args)
     print(R.to_json(doc) if args.format == "json" else R.format_text(doc))
+    return 0
+
+
+def _write_page(doc: dict, args: argparse.Namespace) -> int:
+    """``burraco replay --format html``: write the page of ``doc`` to --out."""
+    from . import viewer as V
+
+    players = len(doc["deal"]["hands"]) if "deal" in doc else len(doc["start"]["hands"])
+    if args.seat is not None and not 0 <= args.seat < players:
+        raise ValueError(f"--seat must be a seat of the hand, 0..{players - 1}, got {args.seat}")
+    try:
+        V.write_html(doc, args.out, seat=args.seat, overwrite=args.overwrite)
+    except V.ViewerMismatchError as exc:
+        print(f"burraco: error: {exc}", file=sys.stderr)
+        return 1
+    except ValueError as exc:            # the file's errors in the options' names
+        text = str(exc)
+        if text.startswith("path:"):
+            raise ValueError("--out:" + text[5:].replace("overwrite=True", "--overwrite")) from None
+        raise
+    print(f"wrote {args.out}: hand {doc['hand_index']} of seed {doc['seed']}, "
+          f"{len(doc['events']) + 1} steps"
+          + (f", as seat {args.seat} sees it" if args.seat is not None else ""))
     return 0
 
 

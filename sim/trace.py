@@ -1,4 +1,4 @@
-"""One hand of a run as a readable trace or a JSON document (issue: replay).
+"""One hand of a run as a readable trace, a JSON document or an HTML page (issue: replay).
 
 :func:`replay` plays hand ``hand_index`` of a run again, with the kernels'
 event log switched on, and returns the replay document: the deal, every event
@@ -6,7 +6,9 @@ and the hand's record.  The record is the one the simulation writes for that
 hand (same kernels, same per-hand random stream).  ``replay(run=DIR,
 hand_index=I)`` takes the run's settings from its directory and checks the
 record against the hand's row; ``replay(seed, I, strategies, rules, dealer)``
-needs them all given.
+needs them all given.  :func:`format_text` writes a document as a readable trace,
+:func:`to_json` as JSON and :func:`to_html` as a page stepping through the hand
+(:mod:`sim.viewer`).
 
 Document schema (all cards in the project notation, e.g. ``"10♥"``, ``"JK"``;
 every card field has an ``*_id``/``*_ids`` twin with the card ids, which
@@ -467,6 +469,28 @@ def to_json(doc: dict) -> str:
         else:
             parts.append(f"{dump(key)}: {dump(value)}")
     return "{\n " + ",\n ".join(parts) + "\n}"
+
+
+def to_html(doc: dict, seat=None, analyses=None) -> str:
+    """The replay document as one self-contained HTML page that steps through the hand
+    (:func:`sim.viewer.to_html`: the parameters, the page and the errors).
+
+    Parameters
+    ----------
+    doc : dict
+        A replay document (:func:`replay`).
+    seat : int, optional
+        Show only this seat's hand face up, the others face down with their counts.
+    analyses : mapping, optional
+        ``{step index: [dict row, ...]}``, shown in a side panel at that step.
+
+    Returns
+    -------
+    str
+        The HTML text.
+    """
+    from .viewer import to_html as page
+    return page(doc, seat=seat, analyses=analyses)
 
 
 def _hands(doc: dict) -> list:
