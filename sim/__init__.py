@@ -6,6 +6,9 @@ Rules
     Rule-set options and presets (:mod:`sim.rules`, RULES.md section 14).
 simulate
     Run hands in shards, optionally to Parquet (:mod:`sim.runner`).
+summarize, Summary, MatchSummary
+    The figures of a hand run or a match run, as ``burraco simulate`` and
+    ``burraco summarize`` print them (:mod:`sim.summary`).
 simulate_matches, load_matches
     Play whole matches to their end (R60) in shards; read a match run's
     match table back (:mod:`sim.runner`, :mod:`sim.match`, :mod:`sim.runs`).
@@ -53,11 +56,11 @@ from ._version import __version__
 from .deal import Deal, deal
 from .rules import Rules
 
-_LAZY_MODULES = ("melds", "scoring", "runner", "dataset", "cli", "trace", "position",
-                 "comparison", "sweeps", "runs", "match", "rundir", "lock", "game", "positions",
-                 "pystrategy", "analysis", "analysis_game", "deal_features", "viewer")
-_LAZY_ATTRS = {"simulate": "runner", "summarize": "runner", "Summary": "runner",
-               "simulate_matches": "runner", "MatchSummary": "runner",
+_LAZY_MODULES = ("melds", "scoring", "runner", "summary", "dataset", "cli", "trace",
+                 "position", "comparison", "sweeps", "runs", "match", "rundir", "lock", "game",
+                 "positions", "pystrategy", "analysis", "analysis_game", "deal_features", "viewer")
+_LAZY_ATTRS = {"simulate": "runner", "summarize": "summary", "Summary": "summary",
+               "simulate_matches": "runner", "MatchSummary": "summary",
                "load_matches": "runs",
                "replay": "trace", "compare": "comparison",
                "compare_hands": "comparison", "sweep": "sweeps", "load": "runs",

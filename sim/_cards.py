@@ -112,3 +112,16 @@ def check_int(name: str, value, lo: int, hi: int) -> int:
             or not lo <= value <= hi:
         raise ValueError(f"{name} must be an integer in {lo}..{hi}, got {value!r}")
     return int(value)
+
+
+def check_bool(name: str, value) -> bool:
+    """``value`` as a bool when it is a bool (Python or NumPy).
+
+    Raises
+    ------
+    ValueError
+        Naming ``name``: it must be True or False.
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)

@@ -31,7 +31,8 @@ import pyarrow.parquet as pq
 from . import dataset, rundir
 from .lock import DirectoryLock, describe, holder
 from .match import MATCH_STRIDE
-from .runner import MANIFEST, MatchSummary, Summary
+from .rundir import MANIFEST
+from .summary import MatchSummary, Summary
 
 
 @dataclass
@@ -523,7 +524,7 @@ def load_matches(directory: str | os.PathLike, columns=None, filter=None) -> pd.
 def summarize_run(directory: str | os.PathLike) -> tuple[Summary | MatchSummary, RunStatus]:
     """The run summary (as ``burraco simulate`` prints it, without the rows about the
     simulation: ``read_back`` is set) of the complete shards, and the directory's
-    :class:`RunStatus`; a :class:`sim.runner.MatchSummary` for a match run."""
+    :class:`RunStatus`; a :class:`sim.summary.MatchSummary` for a match run."""
     status = check_run(directory)
     summary = (MatchSummary if status.kind == "matches" else Summary)(read_back=True)
     hands_dir, matches_dir = rundir.data_dirs(status.manifest_format)
