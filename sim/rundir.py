@@ -1,4 +1,4 @@
-"""The layout of a run directory, and what belongs to a run (issue 12).
+"""The run directory: its layout, what belongs to a run, opening it to write (issue 12).
 
 A run directory (``burraco simulate --out DIR``, manifest format 2)::
 
@@ -35,23 +35,47 @@ the shard size, so a run keeps its id when it is extended.
 The first layout (format 1, burraco-sim before issue 12) kept the hand
 shards beside the manifest and the match table in ``DIR/_matches``; it is
 read as it is, and ``burraco summarize DIR --repair`` moves it to this layout.
+
+Writing: :func:`_open_out` checks a directory before a run writes it (a
+different run, an earlier layout, a damaged manifest, stray or foreign files
+are refused in one line, nothing deleted) and says whether it resumes, extends
+or starts the run; :func:`_write_json` writes the manifest atomically, and an
+``OSError`` becomes an :class:`OutputError`.  :func:`selection_config` is the
+``selection`` entry of a run of selected hands, :data:`DEFAULT_SHARD_SIZE` and
+:data:`MATCH_SHARD_HANDS` give the shard size a run does not set.  Reading a
+shard back to resume (:func:`_read_shard`, :func:`_read_table`) accepts only a
+complete file of this run.  The run is driven by :mod:`sim.runner`;
+:mod:`sim.runs` is the checked reader.
 """
 from __future__ import annotations
 
+import datetime as _dt
 import hashlib
 import json
 import os
+import platform
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
 from . import dataset
+from ._version import __version__
 from .lock import LOCK_NAME
 
 MANIFEST = "_manifest.json"
 #: Manifest format written now (1: the first layout, read and repaired only).
 FORMAT = 2
 SHARD_RE = re.compile(r"^shard-(\d{12})-(\d{12})\.parquet$")
+#: Hands per shard of a hand run when the run does not say (``shard_size`` None).
+DEFAULT_SHARD_SIZE = 100_000
+#: Hands a match-run shard may hold at most: the default shard size of a match
+#: run is this divided by ``max_hands_per_match`` (5,000 matches at the default cap).
+MATCH_SHARD_HANDS = 1_000_000
 
 
 def kind_of(config: dict) -> str:
@@ -329,3 +353,253 @@ def _classify(path: Path, rel: str, expected: set, run_id, out: Listing,
     elif path.resolve() not in expected:
         out.stray[rel] = (_stray_reason(path, run_id, config) if path.is_file()
                           else "a directory inside the data directory")
+
+
+# ---------------------------------------------------------------- writing a run directory
+def _versions() -> dict:
+    import numba
+    return {"burraco_sim": __version__, "numba": numba.__version__, "numpy": np.__version__,
+            "pyarrow": pa.__version__, "pandas": pd.__version__,
+            "python": platform.python_version()}
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+
+
+class OutputError(ValueError):
+    """The output directory cannot be written (full disk, permissions, a file in the way).
+
+    A ``ValueError``, so the CLI reports it in one line with exit code 2.
+    """
+
+
+def _os_error(what, exc: OSError) -> OutputError:
+    what = exc.filename if isinstance(exc.filename, str) and exc.filename else what
+    return OutputError(f"out: cannot write {os.fspath(what)!r}: {exc.strerror or exc}; the "
+                       "completed shards are kept: fix it and run the same command again")
+
+
+def _write_json(path: Path, data: dict) -> None:
+    tmp = Path(dataset.temp_name(path))
+    try:
+        tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise _os_error(path, exc) from None
+
+
+def _differs(old: dict, config: dict) -> list:
+    return sorted(k for k in set(old) | set(config) if old.get(k) != config.get(k))
+
+
+def _first(items, n: int = 1) -> str:
+    items = list(items)
+    more = f" and {len(items) - n} more" if len(items) > n else ""
+    return ", ".join(repr(i) for i in items[:n]) + more
+
+
+def _open_out(out: Path, config: dict, overwrite: bool, kind: str = "hands") -> dict | None:
+    """Check the output directory (locked by the caller) and say how to write it.
+
+    Everything is checked before anything is deleted: with ``overwrite`` only
+    the files of the run in ``out`` (manifest, its shards, temporary files) are
+    removed, and only when no file the run does not own sits in its data
+    subdirectories; other files beside the run (notes, plots) are kept.
+
+    ``config["shard_size"]`` may be None: the manifest's when resuming, else
+    :data:`DEFAULT_SHARD_SIZE` (matches: ``MATCH_SHARD_HANDS // cap``); the
+    chosen value is written into ``config``.
+
+    Returns
+    -------
+    dict or None
+        The manifest to resume (extended when ``config`` asks for more hands or
+        matches than it holds), or None for a new run.
+
+    Raises
+    ------
+    ValueError
+        A different run, an earlier layout, a damaged manifest, stray or
+        foreign files (one line each; nothing deleted).
+    """
+    where = os.fspath(out)
+    unit = {"hands": "hand", "matches": "match"}
+    try:
+        manifest = read_manifest(out, "out")
+    except ManifestError as exc:
+        if not (out / MANIFEST).exists():
+            manifest = None
+        else:
+            raise ValueError(f"{exc}; or use another directory") from None
+    if manifest is not None and manifest["format"] < FORMAT and not overwrite:
+        raise ValueError(f"out: {where!r} holds a run in the layout of an earlier burraco-sim "
+                         "(shards beside the manifest); 'burraco summarize "
+                         f"{where} --repair' moves it to the current layout (nothing is "
+                         "simulated again), or use another directory")
+    found = listing(out, manifest)
+    if manifest is None:
+        shards = [n for n in list(found.stray) + found.others
+                  if SHARD_RE.match(n.rpartition("/")[2])]
+        if shards:
+            raise ValueError(f"out: {where!r} holds shard files ({_first(shards)}) but no "
+                             f"{MANIFEST}; {repair_hint(where)}, or use another "
+                             "directory")
+        if found.stray or found.others:
+            raise ValueError(f"out: {where!r} is not empty and holds no burraco-sim run "
+                             f"(found {_first(list(found.stray) + found.others)}); use an "
+                             "empty or new directory")
+    if manifest is not None:
+        foreign = foreign_shards(out, manifest)
+        if manifest["format"] < FORMAT:       # a new-layout directory in the way
+            for sub in (dataset.HANDS_DIR, dataset.MATCHES_DIR):
+                if (out / sub).is_dir() and any((out / sub).iterdir()):
+                    foreign[sub + "/"] = ("a data directory of the current layout beside a run "
+                                          "of the first layout")
+        if foreign:
+            rel, why = next(iter(foreign.items()))
+            more = f" (and {len(foreign) - 1} more)" if len(foreign) > 1 else ""
+            raise ValueError(f"out: {where!r} holds {rel!r}{more}, {why}; move it out of the "
+                             "directory, then run the command again (nothing was changed)")
+    if found.stray:
+        rel, why = next(iter(found.stray.items()))
+        more = f" (and {len(found.stray) - 1} more)" if len(found.stray) > 1 else ""
+        if "--repair" in why and "edited" in why:
+            raise ValueError(f"out: the {MANIFEST} of {where!r} disagrees with its shards: "
+                             f"{rel!r}{more} is {why} (nothing was changed)")
+        raise ValueError(f"out: {where!r} holds {rel!r}{more}, which is not part of the run "
+                         f"({why}); readers of the directory would take it for data: move it "
+                         "out, then run the command again (nothing was changed)")
+    for p in found.temps:                  # left by an interrupted write
+        p.unlink(missing_ok=True)
+    if manifest is not None and overwrite:
+        files = [f for a, b in manifest_bounds(manifest)
+                 for f in shard_files(out, manifest["kind"], manifest["format"], a, b)]
+        try:
+            for f in files:                # the shards first, the manifest last
+                f.unlink(missing_ok=True)
+            (out / MANIFEST).unlink()
+            for sub in data_dirs(manifest["format"]):
+                if sub and (out / sub).is_dir() and not any((out / sub).iterdir()):
+                    (out / sub).rmdir()
+        except OSError as exc:
+            raise _os_error(out, exc) from None
+        manifest = None
+    if manifest is None:
+        if config["shard_size"] is None:
+            config["shard_size"] = _default_shard_size(config)
+        return None
+    old = manifest["config"]
+    if manifest["kind"] != kind:
+        old_kind = manifest["kind"]
+        raise ValueError(f"out: {where!r} holds a {unit[old_kind]} run (burraco simulate "
+                         f"--{old_kind}), not a {unit[kind]} run; use another directory or "
+                         "overwrite (--overwrite)")
+    if bool(old.get("selection")) != bool(config.get("selection")):
+        if old.get("selection"):
+            raise ValueError(f"out: {where!r} holds a run of selected hands "
+                             f"({_selection_text(old['selection'])}), not of every hand "
+                             "0..N-1; a full run is never mixed with a selected one: use another "
+                             "directory or overwrite (--overwrite)")
+        raise ValueError(f"out: {where!r} holds a run of every hand 0..{int(old['hands']) - 1}; "
+                         "a selected run (hand_index, --where) is never mixed with a full one: "
+                         "use another directory or overwrite (--overwrite)")
+    if config["shard_size"] is None:
+        config["shard_size"] = old["shard_size"]
+    keys = _differs(old, config)
+    if old.get("selection") and int(old["hands"]) != int(config["hands"]):
+        raise ValueError(f"out: {where!r} holds a run of selected hands among hands "
+                         f"0..{int(old['hands']) - 1}; --hands {int(config['hands']):,} differs, "
+                         "and a selected run is never extended or shrunk: use another directory")
+    if keys and keys != [kind]:
+        shown = [k for k in keys if k != kind]
+        if "rules" in shown:
+            opts = _differs(old.get("rules") or {}, config.get("rules") or {})
+            shown[shown.index("rules")] = f"rules: {', '.join(opts)}"
+        if "strategies" in shown:
+            seats = [str(i) for i, (x, y) in enumerate(zip(old.get("strategies") or [],
+                                                            config.get("strategies") or []))
+                     if x != y]
+            shown[shown.index("strategies")] = f"strategies of seat {', '.join(seats)}"
+        if "selection" in shown:
+            shown[shown.index("selection")] = (
+                f"selection: {_selection_text(old['selection'])}, now "
+                f"{_selection_text(config['selection'])}")
+        if "strategy_sources" in shown:
+            was, now = old.get("strategy_sources") or {}, config.get("strategy_sources") or {}
+            edited = sorted(n for n in set(was) & set(now) if was[n] != now[n])
+            i = shown.index("strategy_sources")
+            if edited:
+                shown[i] = (f"the source of the Python strategy {edited[0]!r}, which changed "
+                            f"since the run began: digest {was[edited[0]]}, now "
+                            f"{now[edited[0]]}")
+            else:
+                del shown[i]
+        raise ValueError(f"out: {where!r} holds a different run (differs in: "
+                         f"{'; '.join(shown)}); use another directory or overwrite (--overwrite)")
+    if manifest["versions"].get("burraco_sim") != __version__:
+        raise ValueError(f"out: {where!r} holds a run of burraco-sim "
+                         f"{manifest['versions'].get('burraco_sim')}, this is {__version__}; use "
+                         "another directory or overwrite (--overwrite)")
+    if keys == [kind]:
+        have, want = int(old[kind]), int(config[kind])
+        if want < have:
+            key = "hand_index" if kind == "hands" else "match"
+            raise ValueError(f"out: {where!r} holds a run of {have:,} {kind}; --{kind} "
+                             f"{want:,} is fewer (a run is never shrunk: "
+                             f"sim.load({where!r}, filter=[({key!r}, '<', {want})]) reads the "
+                             "first ones), or use another directory")
+        manifest["extents"] = [list(e) for e in manifest["extents"]] + [[have, want]]
+        manifest["config"] = dict(old, **{kind: want})
+        manifest["finished"] = False
+    return manifest
+
+
+def _selection_text(sel: dict) -> str:
+    """A run's selection in words: ``3,120 hands selected by --where 's0_jokers >= 2'``."""
+    how = (f"by --where {sel['where']!r}" if sel.get("where") is not None
+           else f"by hand_index (sha256 {str(sel.get('sha256'))[:12]}...)")
+    return f"{int(sel['hands']):,} hands selected {how}"
+
+
+def selection_config(idx: np.ndarray, where: str | None) -> dict:
+    """The ``selection`` entry of a run configuration: the number of selected hands,
+    the SHA-256 of their indices (int64 little-endian, increasing) and the
+    ``--where`` expression that selected them (None for an explicit ``hand_index``)."""
+    digest = hashlib.sha256(np.ascontiguousarray(idx, "<i8").tobytes()).hexdigest()
+    return {"hands": int(idx.shape[0]), "sha256": digest, "where": where}
+
+
+def _default_shard_size(config: dict) -> int:
+    if "matches" in config:
+        return max(1, MATCH_SHARD_HANDS // int(config["max_hands_per_match"]))
+    if config.get("selection"):
+        # a shard holds about DEFAULT_SHARD_SIZE selected hands: a range of the run's
+        # hands as wide as that needs at the selection's density
+        hands, picked = int(config["hands"]), int(config["selection"]["hands"])
+        return min(hands, max(DEFAULT_SHARD_SIZE, -(-DEFAULT_SHARD_SIZE * hands // picked)))
+    return DEFAULT_SHARD_SIZE
+
+
+# ---------------------------------------------------------------- reading a shard back
+def _read_table(path: Path, schema: pa.Schema, rows: int | None, run_id: str) -> pa.Table | None:
+    """A shard file's table if it has ``schema``, ``rows`` rows (any if None) and ``run_id``."""
+    try:
+        table = pq.read_table(path)
+    except (OSError, pa.ArrowException):
+        return None
+    if (rows is not None and table.num_rows != rows) or table.schema.remove_metadata() != schema:
+        return None
+    if table.num_rows and table.column("run_id")[0].as_py() != run_id:
+        return None
+    return table
+
+
+def _read_shard(path: Path, a: int, b: int, run_id: str) -> pa.Table | None:
+    """Read back a complete shard, or None if it does not belong to this run."""
+    table = _read_table(path, dataset.SCHEMA, b - a, run_id)
+    if table is None:
+        return None
+    idx = table.column("hand_index").to_numpy()
+    return table if idx[0] == a and idx[-1] == b - 1 else None

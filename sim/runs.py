@@ -31,7 +31,7 @@ import pyarrow.parquet as pq
 from . import dataset, rundir
 from .lock import DirectoryLock, describe, holder
 from .match import MATCH_STRIDE
-from .rundir import MANIFEST
+from .rundir import MANIFEST, _now, _selection_text, _write_json, selection_config
 from .summary import MatchSummary, Summary
 
 
@@ -120,7 +120,6 @@ class RunStatus:
         lines = [f"run: {self.directory}", f"progress: {done} in {len(self.ok)} of {n} shards; "
                  + state]
         if self.kind == "hands" and self.config.get("selection"):
-            from .runner import _selection_text
             lines.append(f"selection: {_selection_text(self.config['selection'])} among hands "
                          f"0..{int(self.config['hands']) - 1}")
         if self.manifest_problem:
@@ -224,7 +223,6 @@ def _selected_shard_problem(path: Path, a: int, b: int, run_id: str) -> tuple[st
 def _selection_problem(directory: Path, status: RunStatus, selection: dict) -> str | None:
     """For a complete run of selected hands: None if its shards hold exactly the
     selection of the manifest (count and SHA-256 of the hand indices), else what differs."""
-    from .runner import selection_config
     hands_dir = rundir.data_dirs(status.manifest_format)[0]
     parts = [pq.read_table(directory / hands_dir / n, columns=["hand_index"])
              .column("hand_index").to_numpy() for n in sorted(status.ok)]
@@ -626,8 +624,6 @@ def repair_run(directory: str | os.PathLike) -> RepairReport:
     sim.lock.LockedError
         Another process writes the directory.
     """
-    from .runner import _now, _write_json
-
     directory = Path(directory)
     where = os.fspath(directory)
     if not directory.is_dir():
@@ -649,8 +645,6 @@ def repair_run(directory: str | os.PathLike) -> RepairReport:
 
 
 def _repair_locked(directory: Path, where: str) -> RepairReport:
-    from .runner import _now, _write_json
-
     try:
         old = rundir.read_manifest(directory)
     except rundir.ManifestError:

@@ -48,7 +48,7 @@ from ._cards import check_int
 from ._version import __version__
 from .comparison import compare_hands, paired_rules, summarize_pairs
 from .lock import LOCK_NAME, DirectoryLock
-from .runner import OutputError
+from .rundir import OutputError
 from .strategies import get, resolve
 
 SWEEP_JSON = "_sweep.json"
@@ -162,7 +162,7 @@ def sweep(base: str, grid: dict, hands: int, seed: int, reference: str | None = 
         deleted then.
     sim.lock.LockedError
         Another process is writing ``out`` (a ``ValueError`` too).
-    sim.runner.OutputError
+    sim.rundir.OutputError
         A file of ``out`` cannot be written (a ``ValueError``; the points
         completed so far are kept).
     KeyboardInterrupt
