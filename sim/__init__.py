@@ -56,9 +56,10 @@ from ._version import __version__
 from .deal import Deal, deal
 from .rules import Rules
 
-_LAZY_MODULES = ("melds", "scoring", "runner", "summary", "dataset", "cli", "trace",
-                 "position", "comparison", "sweeps", "runs", "match", "rundir", "lock", "game",
-                 "positions", "pystrategy", "analysis", "analysis_game", "deal_features", "viewer")
+_LAZY_MODULES = ("melds", "scoring", "runner", "summary", "executors", "dataset", "cli",
+                 "trace", "position", "comparison", "sweeps", "runs", "match", "rundir", "lock",
+                 "game", "positions", "pystrategy", "analysis", "analysis_game", "deal_features",
+                 "viewer")
 _LAZY_ATTRS = {"simulate": "runner", "summarize": "summary", "Summary": "summary",
                "simulate_matches": "runner", "MatchSummary": "summary",
                "load_matches": "runs",

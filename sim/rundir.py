@@ -44,7 +44,8 @@ or starts the run; :func:`_write_json` writes the manifest atomically, and an
 ``selection`` entry of a run of selected hands, :data:`DEFAULT_SHARD_SIZE` and
 :data:`MATCH_SHARD_HANDS` give the shard size a run does not set.  Reading a
 shard back to resume (:func:`_read_shard`, :func:`_read_table`) accepts only a
-complete file of this run.  The run is driven by :mod:`sim.runner`;
+complete file of this run.  The shards are simulated and written by
+:mod:`sim.executors`, the run is driven by :mod:`sim.runner`, and
 :mod:`sim.runs` is the checked reader.
 """
 from __future__ import annotations

@@ -17,7 +17,7 @@ import pyarrow as pa
 import pytest
 
 from kernels import layout as L
-from sim import dataset, notation, runner
+from sim import dataset, executors, notation, runner
 from sim.cli import main
 from sim.rules import ENUMS, PRESETS, Rules
 
@@ -432,7 +432,7 @@ def test_different_run_refused_before_any_work(tmp_path, monkeypatch):
     before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()
               and p.name != ".burraco.lock"}
     # refused before any simulation: the kernels are never called
-    monkeypatch.setattr(runner, "_records", lambda *a, **k: pytest.fail("simulated"))
+    monkeypatch.setattr(executors, "_records", lambda *a, **k: pytest.fail("simulated"))
     with pytest.raises(ValueError) as exc:
         runner.simulate(10, 1, out=tmp_path)
     msg = str(exc.value)

@@ -273,7 +273,7 @@ def test_builtin_seats_in_a_python_run_play_as_in_a_builtin_run(strat_module):
     assert df["score_t0"].mean() > df["score_t1"].mean()         # the heuristic side wins
 
 
-@pytest.mark.skipif(sim.runner._max_threads() < 2 or not sim.runner._can_fork(),
+@pytest.mark.skipif(sim.runner._max_threads() < 2 or not sim.executors._can_fork(),
                     reason="needs 2 threads and fork")
 def test_worker_processes_give_the_records_of_one_process(strat_file, tmp_path):
     specs = [f"{strat_file}:PileFirst", "expert", f"{strat_file}:Seeded", "random"]
@@ -289,7 +289,7 @@ def test_worker_processes_give_the_records_of_one_process(strat_file, tmp_path):
         sim.simulate(30, 1, strategies=f"{strat_file}:Illegal", threads=2)
 
 
-@pytest.mark.skipif(sim.runner._max_threads() < 2 or not sim.runner._can_fork(),
+@pytest.mark.skipif(sim.runner._max_threads() < 2 or not sim.executors._can_fork(),
                     reason="needs 2 threads and fork")
 def test_worker_faults_are_raised_in_hand_order_and_leave_no_process(strat_file, tmp_path):
     import multiprocessing

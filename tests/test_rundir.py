@@ -23,7 +23,7 @@ import pyarrow as pa
 import pytest
 
 import sim
-from sim import dataset, lock, rundir, runner
+from sim import dataset, executors, lock, rundir, runner
 from sim.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -435,7 +435,7 @@ def test_resume_takes_the_options_left_out_from_the_manifest(tmp_path, capsys):
     argv = ["simulate", "--hands", "2500", "--seed", "5", "--out", str(out), "--shard-size",
             "1000", "--rules", "fibur_italian", "--quiet", *sum((["--strategy", s]
                                                                    for s in specs), [])]
-    real = runner._records
+    real = executors._records
     calls = {"n": 0}
 
     def stop_after_one(*a, **k):
@@ -444,11 +444,11 @@ def test_resume_takes_the_options_left_out_from_the_manifest(tmp_path, capsys):
             raise KeyboardInterrupt
         return real(*a, **k)
 
-    runner._records = stop_after_one
+    executors._records = stop_after_one
     try:
         assert main(argv) == 130
     finally:
-        runner._records = real
+        executors._records = real
     capsys.readouterr()
     # no --shard-size, no --strategy, no --rules: all from the manifest
     assert main(["simulate", "--hands", "2500", "--seed", "5", "--out", str(out),

@@ -17,7 +17,7 @@ import pytest
 
 from kernels import layout as L
 import sim
-from sim import dataset, runner
+from sim import dataset, executors, runner
 from sim.cli import main
 from sim.rules import Rules
 
@@ -49,7 +49,7 @@ def test_shard_size_does_not_change_records(reference):
 
 
 def test_kernel_chunking_does_not_change_records(reference, monkeypatch):
-    monkeypatch.setattr(runner, "KERNEL_CHUNK", 3)
+    monkeypatch.setattr(executors, "KERNEL_CHUNK", 3)
     chunked = runner.simulate(HANDS, 123, shard_size=20)
     pd.testing.assert_frame_equal(records_only(chunked), records_only(reference))
 
