@@ -31,6 +31,9 @@ load, check_run, repair_run
 sweep
     A grid of one or two strategy parameters, each point compared with a
     reference on the same deals (:mod:`sim.sweeps`).
+tune
+    CMA-ES over the parameters of a ``heuristic``-family strategy, its answer
+    validated on unseen deals (:mod:`sim.tuning`, docs/tune.md).
 notation, melds, scoring, strategies
     Card text <-> ids, meld validity and lay-off, hand scoring, strategy
     registry.
@@ -59,18 +62,20 @@ from .rules import Rules
 _LAZY_MODULES = ("melds", "scoring", "runner", "summary", "executors", "dataset", "cli",
                  "trace", "position", "comparison", "sweeps", "runs", "match", "rundir", "lock",
                  "game", "positions", "pystrategy", "analysis", "analysis_game", "deal_features",
-                 "viewer")
+                 "viewer", "tuning", "questions", "figures")
 _LAZY_ATTRS = {"simulate": "runner", "summarize": "summary", "Summary": "summary",
                "simulate_matches": "runner", "MatchSummary": "summary",
                "load_matches": "runs",
                "replay": "trace", "compare": "comparison",
-               "compare_hands": "comparison", "sweep": "sweeps", "load": "runs",
+               "compare_hands": "comparison", "sweep": "sweeps", "tune": "tuning",
+               "load": "runs",
                "check_run": "runs", "repair_run": "runs", "Game": "game",
                "analyze": "analysis", "analyze_decision": "analysis_game",
                "deals": "deal_features"}
 
 __all__ = ["Rules", "Game", "simulate", "summarize", "Summary", "deal", "Deal", "deals",
-           "replay", "compare", "compare_hands", "sweep", "analyze", "analyze_decision", "load",
+           "replay", "compare", "compare_hands", "sweep", "tune", "analyze", "analyze_decision",
+           "load",
            "check_run",
            "repair_run",
            "simulate_matches", "MatchSummary", "load_matches",

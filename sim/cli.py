@@ -1,4 +1,4 @@
-"""Command line interface: ``burraco simulate | summarize | compare | sweep | replay |
+"""Command line interface: ``burraco simulate | summarize | compare | sweep | tune | replay |
 analyze | strategies | rules``.
 
 Invalid input gives one line ``burraco: error: <message>`` on stderr and exit
@@ -34,6 +34,7 @@ examples:
   burraco compare heuristic:pile_threshold=3 heuristic --hands 200000 --seed 5
   burraco sweep heuristic --param pile_threshold=0.5,1,2,3 --hands 20000 --seed 1 \\
       --out runs/sweep-pile
+  burraco tune expert --hands-per-eval 2000 --budget 1e6 --seed 1 --out runs/tune-expert
   burraco replay runs/demo --hand 42           # one hand of a run, every action
   burraco replay runs/matches --hand 65539     # hand 3 of match 1 of a match run
   burraco replay --seed 1 --hand 42 --format json
@@ -299,6 +300,59 @@ def build_parser() -> argparse.ArgumentParser:
                    help="delete the files of an earlier sweep in DIR instead of resuming or "
                         "refusing it (a DIR holding other files is refused, nothing deleted)")
     p.set_defaults(func=_cmd_sweep)
+
+    p = sub.add_parser(
+        "tune", help="tune a heuristic-family strategy by CMA-ES, validated on unseen deals",
+        description="Search the parameters of BASE (heuristic, expert or a tuned_* strategy) "
+                    "with CMA-ES (pycma: the 'tune' extra) within their documented ranges. "
+                    "Every candidate of a generation plays the same block of --hands-per-eval "
+                    "deals against the reference (the previous generation's mean, or "
+                    "--against), seats swapped as in 'burraco compare'; each generation plays a "
+                    "fresh block, whose seed derives from --seed. The answer is the search's "
+                    "final mean (not its luckiest point), written to DIR/strategy.toml for "
+                    "--strategy-file, then validated on --validate-hands deals of a seed the "
+                    "search never played, against --validate-against, with a 95% interval; "
+                    "the report sets the gains seen during the search beside the validated "
+                    "ones (the winner's curse). DIR/log holds every evaluated point (Parquet). "
+                    "Running the same command again resumes an interrupted tuning; a "
+                    "different tuning in DIR is refused, and so is a second process writing "
+                    "DIR (docs/tune.md).")
+    p.add_argument("base", metavar="BASE",
+                   help="the starting strategy: heuristic, expert, tuned_* or one of them with "
+                        "parameters (e.g. expert:set_bias=1); untuned parameters keep its values")
+    p.add_argument("--hands-per-eval", type=_count, required=True, metavar="N",
+                   help="deals per evaluation of one candidate, each played twice (at least 2; "
+                        "e.g. 2000)")
+    p.add_argument("--budget", type=_count, required=True, metavar="HANDS",
+                   help="deals the search may play in all (e.g. 1e6): a generation costs "
+                        "(popsize + 1) x N deals (the +1: the mean against "
+                        "--validate-against); at least one generation")
+    p.add_argument("--seed", type=int, required=True, metavar="S",
+                   help="tuning seed: the blocks of deals, the validation deals and CMA-ES's "
+                        "random numbers derive from it")
+    p.add_argument("--out", required=True, metavar="DIR",
+                   help="directory for the log, the state, strategy.toml and result.json "
+                        "(resumed by the same command; locked while the tuning runs)")
+    p.add_argument("--params", metavar="A,B,C",
+                   help="the parameters to tune, comma separated (default: all 17 of the "
+                        "heuristic; see 'burraco strategies')")
+    p.add_argument("--against", metavar="SPEC",
+                   help="a fixed reference for the objective (default: the search's current "
+                        "best, the mean of the previous generation)")
+    p.add_argument("--popsize", type=int, metavar="P",
+                   help="candidates per generation (default pycma's 4 + int(3 ln n): 12 for "
+                        "17 parameters)")
+    p.add_argument("--validate-hands", type=_count, default=20_000, metavar="N",
+                   help="validation deals, each played twice (default 20000)")
+    p.add_argument("--validate-against", default="expert", metavar="SPEC",
+                   help="the strategy the gains are measured against (default expert)")
+    _rules_options(p)
+    p.add_argument("--threads", type=int, metavar="T", help="Numba threads (default: all cores)")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace another tuning in DIR instead of refusing it (a DIR holding "
+                        "other files is refused, nothing deleted)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+    p.set_defaults(func=_cmd_tune)
 
     p = sub.add_parser(
         "replay", help="show one hand of a run as a readable trace or JSON",
@@ -615,6 +669,44 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     print(format_table(summary, list(grid)))
     if args.out:
         print(f"per-deal results: {args.out} (pd.read_parquet); summary: {args.out}/_summary.csv")
+    return 0
+
+
+#: The parameters of sim.tune and the options of 'burraco tune' that set them.
+_TUNE_OPTIONS = (("hands_per_eval", "--hands-per-eval"), ("budget", "--budget"),
+                 ("seed", "--seed"), ("params", "--params"), ("against", "--against"),
+                 ("popsize", "--popsize"), ("validate_hands", "--validate-hands"),
+                 ("validate_against", "--validate-against"), ("base", "BASE"),
+                 ("out", "--out"))
+
+
+def _cmd_tune(args: argparse.Namespace) -> int:
+    from .tuning import tune
+
+    done = []                            # generations whose log file is in --out
+    try:
+        result = tune(args.base, args.hands_per_eval, args.budget, args.seed, out=args.out,
+                      rules=_rules(args), params=args.params, against=args.against,
+                      popsize=args.popsize, validate_hands=args.validate_hands,
+                      validate_against=args.validate_against, overwrite=args.overwrite,
+                      threads=args.threads, progress=not args.quiet,
+                      callback=lambda g: done.append(g.generations))
+    except KeyboardInterrupt as exc:
+        what, code = _stopped(exc)
+        total = f" of {done[-1]}" if done else ""
+        print(f"burraco: {what}; {len(done)}{total} generations are kept in {args.out!r}; run "
+              "the same command again to resume", file=sys.stderr)
+        return code
+    except ValueError as exc:
+        text = str(exc)
+        for name, option in _TUNE_OPTIONS:
+            if text.startswith(name) and text[len(name):len(name) + 1] in (":", " "):
+                raise ValueError(option + text[len(name):]) from None
+        raise
+    print(result.format())
+    print(f"strategy file: {result.strategy_file} (burraco simulate --strategy-file "
+          f"{result.strategy_file} ...); log: {os.path.join(args.out, 'log')} (pd.read_parquet); "
+          f"report: {os.path.join(args.out, 'result.json')}")
     return 0
 
 

@@ -10,6 +10,7 @@ takes both, :func:`resolve` built-in specs only.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -147,6 +148,35 @@ EXPERT = Strategy(
     limits=HEURISTIC_LIMITS,
 )
 
+# the heuristic tuned by CMA-ES for each rule preset (burraco tune, issue 18): the strategy
+# files in sim/tuned/ (usable with --strategy-file), validated against expert on deals the
+# search never saw (docs/tune.md)
+TUNED_DIR = Path(__file__).with_name("tuned")
+TUNED_PRESETS = ("default", "fibur_italian", "fibur_international")
+
+
+def _tuned(preset: str) -> Strategy:
+    """The ``tuned_<preset>`` strategy: the heuristic with the values of its strategy file."""
+    import tomllib
+    path = TUNED_DIR / f"tuned_{preset}.toml"
+    with open(path, "rb") as f:
+        table = tomllib.load(f)["all"]
+    if table.get("name") != "heuristic" or set(table) - {"name"} != set(HEURISTIC.params):
+        raise ValueError(f"{path}: expected [all] with name = \"heuristic\" and every "
+                         "parameter of the heuristic")
+    HEURISTIC.vector({k: table[k] for k in HEURISTIC.params})   # inside the documented ranges
+    params = {k: (slot, float(table[k]), doc) for k, (slot, _d, doc) in HEURISTIC.params.items()}
+    strat = Strategy(
+        name=f"tuned_{preset}", kind=L.POLICY_HEURISTIC,
+        doc=(f"The heuristic tuned by CMA-ES for the {preset} rules (burraco tune, "
+             f"sim/tuned/tuned_{preset}.toml; docs/tune.md). Same parameters as heuristic, "
+             "other defaults."),
+        params=params, limits=HEURISTIC_LIMITS)
+    return strat
+
+
+TUNED = tuple(_tuned(p) for p in TUNED_PRESETS)
+
 RANDOM = Strategy(
     name="random",
     kind=L.POLICY_RANDOM,
@@ -201,7 +231,7 @@ ROLLOUT = Strategy(
     limits={**HEURISTIC_LIMITS, **ROLLOUT_LIMITS},
 )
 
-STRATEGIES = {s.name: s for s in (HEURISTIC, EXPERT, RANDOM, UNIFORM, ROLLOUT)}
+STRATEGIES = {s.name: s for s in (HEURISTIC, EXPERT, *TUNED, RANDOM, UNIFORM, ROLLOUT)}
 BUILT_IN = frozenset(STRATEGIES)
 _CALLBACKS = {}          # name -> the compiled callback of a registered chooser (kept alive)
 #: strategies registered on first use: name -> (one-line doc, a function that registers it);

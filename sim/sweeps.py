@@ -490,20 +490,10 @@ def _run_points(points: list, specs: list, names: list, config: dict, rules, out
         path = None
         if out is not None:
             path = out / f"point-{k:03d}.parquet"
-            tmp = out / f".{path.name}.tmp"     # hidden: pd.read_parquet(out) never reads it
             try:
-                table = pa.Table.from_pandas(per, preserve_index=False)
-                table = table.replace_schema_metadata({
-                    **(table.schema.metadata or {}),
-                    POINT_META_KEY: json.dumps(_identity(config, len(points))).encode()})
-                pq.write_table(table, tmp)
-                os.replace(tmp, path)
+                write_tagged(per, path, POINT_META_KEY, _identity(config, len(points)))
             except OSError as exc:
-                tmp.unlink(missing_ok=True)
                 raise _os_error(path, exc) from None
-            except BaseException:
-                tmp.unlink(missing_ok=True)
-                raise
         rows[k] = row
         if callback is not None:
             callback(PointDone(k, dict(pt), row, os.fspath(path) if path else None, False))
@@ -512,6 +502,23 @@ def _run_points(points: list, specs: list, names: list, config: dict, rules, out
         _write_text(out / SUMMARY_CSV, summary.to_csv(index=False))
         _write_meta(out, config, len(points), finished=True)
     return summary
+
+
+def write_tagged(frame: pd.DataFrame, path: Path, key: bytes, identity: dict) -> None:
+    """Write ``frame`` to ``path`` as Parquet with ``identity`` (as JSON) under the key-value
+    metadata ``key``: as the hidden ``.NAME.tmp`` beside it (``pd.read_parquet`` of the
+    directory never reads it), renamed when complete; the temporary file is removed on any
+    failure (``OSError`` passed on)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+        table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                               key: json.dumps(identity).encode()})
+        pq.write_table(table, tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def _os_error(path: Path, exc: OSError) -> OutputError:

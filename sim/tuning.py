@@ -1,0 +1,906 @@
+"""Tuning a strategy of the ``heuristic`` family by CMA-ES, validated on unseen deals (issue 18).
+
+:func:`tune` searches the parameters of a ``heuristic``-family strategy (``heuristic``,
+``expert`` or a ``tuned_*`` one) with CMA-ES from pycma (the ``cma`` package, the ``tune``
+extra), within the parameters' documented ranges (:data:`sim.strategies.HEURISTIC_LIMITS`).
+
+Search space
+    Each tuned parameter is one coordinate: a number ``v`` in ``lo..hi`` as ``(v - lo) /
+    (hi - lo)`` in ``[0, 1]``; a whole number as ``v - lo`` in ``0 .. hi - lo``, so that its
+    values lie on the integers, as pycma's integer handling (``integer_variables``: a floor
+    on the spread of those coordinates, integer centring) needs.  The bounds are the
+    documented ranges; the search starts at BASE's values with the spread of
+    :data:`INITIAL_STEPS` (in parameter units) in each coordinate (pycma's ``CMA_stds``,
+    ``sigma0 = 1``).  A candidate's number is rounded to 6 significant digits (as a spec
+    prints it), a whole number to the nearest integer.
+
+Objective
+    Generation ``g`` plays deals ``0 .. hands_per_eval - 1`` of its block seed
+    :func:`block_seed` ``(seed, g)``: every candidate of the generation plays that block
+    against the reference, seats swapped (:func:`sim.comparison.compare_hands`, the kernels
+    of ``sim.compare``), and CMA-ES ranks the candidates by the mean paired difference.  The
+    reference is the search's current best, the distribution mean of the previous generation
+    (the starting point in generation 0), or a fixed strategy (``against``).  The same block
+    also plays the mean against ``validate_against`` (``expert``): the progress bar's
+    current best and its interval, and the link that turns a candidate's difference from the
+    mean into an estimate of its gain over ``expert`` (``est_gain``: the per-deal sum of
+    the two paired differences).  A generation therefore costs ``(popsize + 1) *
+    hands_per_eval`` deals (each played twice) of the budget.
+
+Seeds
+    ``block_seed(seed, g)``, :func:`validation_seed` ``(seed)`` and the seed of CMA's own
+    random numbers are the first 8 bytes (little endian) of the BLAKE2b digest of
+    ``"burraco-tune/<seed>/block/<g>"``, ``".../validate"`` and ``".../cma"``: distinct
+    streams, and the validation seed is checked to be none of the blocks'.
+
+Answer and validation
+    The answer is the distribution mean after the last generation (not the luckiest
+    candidate), its numbers rounded to 4 significant digits, written as a strategy file
+    (``--strategy-file``).  It plays ``validate_hands`` deals (20,000 by default) of the
+    validation seed against ``validate_against``, with a 95% interval; so does the luckiest
+    point of the search (the highest ``est_gain``), to show the winner's curse: the gain a
+    search sees on the deals it selected on, beside the gain on deals it never saw.
+
+Output directory (``out``)
+    ``_tune.json`` (the configuration; ``finished`` once done), ``log/gen-NNNN.parquet`` (one
+    file per generation, every evaluated point: ``pd.read_parquet(DIR + "/log")``, columns
+    :data:`LOG_COLUMNS`), ``strategy.toml`` (the answer) and ``result.json`` (the report).
+    Every file is written under a temporary name and renamed.  The state is re-derived, not
+    pickled: CMA-ES is started again from its seed and told the logged results generation by
+    generation (its random numbers are kept apart from NumPy's global stream), which gives
+    back the state of the interrupted run exactly; each replayed generation's candidates are
+    checked against the log.  So running the same call again resumes an interrupted tuning
+    and ends as an uninterrupted one.  The directory is locked (:class:`sim.lock.DirectoryLock`);
+    a directory of a different tuning is refused (or replaced with ``overwrite``), and one
+    holding files that are not a tuning's is always refused.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import math
+import os
+import re
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from kernels import layout as L
+
+from ._cards import check_int
+from ._version import __version__
+from .comparison import Z95, paired_rules
+from .lock import LOCK_NAME, DirectoryLock
+from .strategies import HEURISTIC, HEURISTIC_LIMITS, get, resolve
+
+TUNE_JSON = "_tune.json"
+RESULT_JSON = "result.json"
+STRATEGY_FILE = "strategy.toml"
+LOG_DIR = "log"
+TUNE_FORMAT = 1
+MAX_GENERATIONS = 10_000            # generation file names hold 4 digits
+GEN_META_KEY = b"burraco_tune"      # Parquet key-value metadata: the tuning of a log file
+
+#: Initial spread of each parameter of the heuristic (parameter units): small enough that a
+#: typical first candidate loses only some points a hand to BASE; CMA-ES adapts it from there.
+INITIAL_STEPS = {
+    "pile_size_weight": 0.1, "pile_threshold": 0.5, "use_wild_to_meld": 0.3,
+    "wild_layoff_min_len": 1.5, "discard_w_pair": 1.0, "discard_w_neighbor": 1.0,
+    "discard_w_danger": 1.5, "discard_w_points": 0.05, "discard_w_wild": 5.0,
+    "pile_w_wild": 0.5, "pile_min_size": 1.0, "pile_min_stock": 3.0,
+    "pile_avoid_opp_2_or_5": 0.3, "close_min_burracos": 0.3, "set_bias": 0.5,
+    "discard_w_middle": 0.5, "meld_delay_rounds": 0.3,
+}
+
+#: Columns of the log, one row per evaluated point (then one column per tuned parameter,
+#: after ``role``: its value, float64, or int64 for a whole number).
+LOG_COLUMNS = {
+    "generation": "generation, from 0 (int64)",
+    "candidate": "candidate of the generation, from 0; -1 for the mean's row (int64)",
+    "role": "candidate, or mean: the distribution mean played against validate_against",
+    "spec": "the strategy played (canonical spec)",
+    "reference": "what it played against (canonical spec)",
+    "block_seed": "the generation's deals: hands 0 .. hands-1 of this seed (uint64)",
+    "hands": "deals played (each twice, seats swapped; int64)",
+    "mean_diff": "mean paired difference against the reference (points per hand)",
+    "se": "standard error of mean_diff (points)",
+    "est_gain": "estimated gain over validate_against (points per hand): mean_diff for the "
+                "mean's row and when the reference is validate_against; with the moving "
+                "reference, the candidate's difference from the mean plus the mean's gain, "
+                "per deal; NaN for another fixed reference",
+    "est_gain_se": "standard error of est_gain (points)",
+    "seconds": "wall time of the generation's evaluations (s; the same on its every row)",
+}
+
+
+def _derive(seed: int, what: str) -> int:
+    digest = hashlib.blake2b(f"burraco-tune/{seed}/{what}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little")
+
+
+def block_seed(seed: int, generation: int) -> int:
+    """The seed of generation ``generation``'s deals (hands 0 .. hands_per_eval-1 of it).
+
+    The first 8 bytes, little endian, of the BLAKE2b digest of
+    ``"burraco-tune/<seed>/block/<generation>"`` (an int in ``0 .. 2**64-1``).
+    """
+    return _derive(seed, f"block/{generation}")
+
+
+def validation_seed(seed: int) -> int:
+    """The seed of the validation deals: as :func:`block_seed`, from ``".../validate"``."""
+    return _derive(seed, "validate")
+
+
+def paired_objective(rules=None, threads: int | None = None):
+    """The default objective: ``f(candidate, reference, hands, seed)`` returns the per-deal
+    paired differences ``float64[hands]`` of :func:`sim.comparison.compare_hands`."""
+    from .comparison import compare_hands
+
+    def objective(candidate: str, reference: str, hands: int, seed: int) -> np.ndarray:
+        return compare_hands(candidate, reference, hands, seed, rules, threads)["diff"].to_numpy()
+    return objective
+
+
+# ------------------------------------------------------------------------ the search space
+@dataclass(frozen=True)
+class _Space:
+    names: tuple                 # tuned parameters, in the heuristic's order
+    base: dict                   # every heuristic parameter -> BASE's value
+
+    def _limits(self, name):
+        return HEURISTIC_LIMITS[name]
+
+    def whole(self) -> list:
+        return [i for i, n in enumerate(self.names) if self._limits(n)[2]]
+
+    def x0(self) -> list:
+        return [self.encode(n, self.base[n]) for n in self.names]
+
+    def encode(self, name, v) -> float:
+        lo, hi, whole = self._limits(name)
+        return float(v - lo) if whole else (float(v) - lo) / (hi - lo)
+
+    def bounds(self) -> list:
+        lows = [0.0] * len(self.names)
+        highs = [float(hi - lo) if whole else 1.0
+                 for lo, hi, whole in map(self._limits, self.names)]
+        return [lows, highs]
+
+    def stds(self) -> list:
+        out = []
+        for n in self.names:
+            lo, hi, whole = self._limits(n)
+            step = INITIAL_STEPS[n]
+            out.append(step if whole else step / (hi - lo))
+        return out
+
+    def decode(self, x, digits: int = 6) -> dict:
+        """Coordinates -> {name: value} (whole numbers as int, numbers to ``digits``
+        significant digits), inside the documented ranges."""
+        out = {}
+        for n, xi in zip(self.names, np.asarray(x, np.float64)):
+            lo, hi, whole = self._limits(n)
+            if whole:
+                out[n] = int(min(max(lo + round(float(xi)), lo), hi))
+            else:
+                v = min(max(lo + float(xi) * (hi - lo), lo), hi)
+                out[n] = float(f"{v:.{digits}g}") + 0.0          # no -0.0
+        return out
+
+    def spec(self, values: dict) -> str:
+        full = {**self.base, **values}
+        items = ",".join(f"{k}={full[k]!r}" for k in HEURISTIC.params)
+        return resolve(f"heuristic:{items}")[0]
+
+
+class _Rng:
+    """CMA-ES's random numbers, kept apart from NumPy's global stream: pycma draws from
+    ``np.random``; :meth:`on` swaps this state in for one call and out again."""
+
+    def __init__(self, seed: int) -> None:
+        self.state = np.random.RandomState(seed % 2**32).get_state()
+
+    @contextlib.contextmanager
+    def on(self):
+        saved = np.random.get_state()
+        np.random.set_state(self.state)
+        try:
+            yield
+        finally:
+            self.state = np.random.get_state()
+            np.random.set_state(saved)
+
+
+def _import_cma():
+    try:
+        import cma
+    except ImportError:
+        raise ValueError("tune needs pycma: pip install 'burraco-sim[tune]' (or pip install "
+                         "'cma>=3.3')") from None
+    return cma
+
+
+def default_popsize(n_params: int) -> int:
+    """pycma's default population size for ``n_params`` parameters: ``4 + int(3 ln n)``."""
+    return 4 + int(3 * math.log(n_params))
+
+
+# ------------------------------------------------------------------------ results
+@dataclass(frozen=True)
+class GenerationDone:
+    """One generation of a tuning, given to :func:`tune`'s ``callback``.
+
+    Attributes
+    ----------
+    generation, generations : int
+        This generation (from 0) and the number the budget allows.
+    log : pandas.DataFrame
+        Its rows of the log (:data:`LOG_COLUMNS`): the candidates, then the mean.
+    mean : dict
+        The distribution mean it played (parameter values).
+    mean_gain, mean_se : float
+        The mean's paired difference against ``validate_against`` on the generation's deals,
+        and its standard error (points per hand).
+    resumed : bool
+        Read back from the log in ``out``, not played now.
+    """
+    generation: int
+    generations: int
+    log: object
+    mean: dict
+    mean_gain: float
+    mean_se: float
+    resumed: bool
+
+
+@dataclass
+class TuneResult:
+    """What :func:`tune` found.
+
+    Attributes
+    ----------
+    spec : str
+        The answer, the search's final mean, as a canonical spec.
+    values : dict
+        Its value of every heuristic parameter.
+    strategy_file : str or None
+        ``out/strategy.toml`` (None without ``out``).
+    log : pandas.DataFrame
+        Every evaluated point (:data:`LOG_COLUMNS`).
+    report : dict
+        The configuration, the search's own estimates and the validations (as
+        ``out/result.json``; gains in points per hand, intervals 95%).
+    """
+    spec: str
+    values: dict
+    strategy_file: str | None
+    log: object
+    report: dict = field(default_factory=dict)
+
+    def format(self) -> str:
+        """The report as the text ``burraco tune`` prints."""
+        return format_report(self.report)
+
+
+def format_report(r: dict) -> str:
+    """The text of a tuning's report (``result.json``)."""
+    c = r["config"]
+    vs = c["validate_against"]
+
+    def est(x, se=None, bound=False):
+        if x is None or not math.isfinite(x):
+            return "-"
+        if se is None or not math.isfinite(se):
+            return f"{x:+.1f}"
+        if bound:
+            return f"{x:+.1f} (within ±{Z95 * se:.1f})"
+        return f"{x:+.1f} ({x - Z95 * se:+.1f} .. {x + Z95 * se:+.1f})"
+
+    v, vb = r["validation"], r["best_validation"]
+    s = r["search"]
+    lines = [
+        f"tuned {', '.join(c['params'])} of {c['base']} ({c['rules_name']} rules): "
+        f"{r['generations']} generations of {c['popsize']} candidates, {c['hands_per_eval']:,} "
+        f"deals each, {r['hands_used']:,} deals of the budget {c['budget']:,} (seed {c['seed']}); "
+        f"reference: {c['against'] or 'the search mean of the previous generation'}",
+        f"the answer (the search's final mean): {r['spec']}",
+        "",
+        f"gain over {vs}, points per hand (95% interval)",
+        f"{'':34}{'during the search':<34}validated on unseen deals",
+        f"{'the answer (search mean)':<34}{est(s['answer_gain'], s['answer_gain_se'], True):<34}"
+        f"{est(v['mean_diff'], v['se'])}",
+        f"{'the luckiest point':<34}{est(s['best_gain'], s['best_gain_se']):<34}"
+        f"{est(vb['mean_diff'], vb['se'])}",
+        f"{'the mean, last generation':<34}{est(s['last_mean_gain'], s['last_mean_se'])}",
+        f"validation: {v['hands']:,} deals of seed {v['seed']} (never played by the search), "
+        "each twice, seats swapped",
+        f"winner's curse (during - validated): the answer {est(s['answer_gain'] - v['mean_diff'])}"
+        f", the luckiest point {est(s['best_gain'] - vb['mean_diff'])}",
+    ]
+    lines.append(f"time: the search {r['search_seconds']:.0f} s (the sum of its generations'), "
+                 f"this call {r['seconds']:.0f} s")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------ the tuner
+def _check_spec(what: str, spec) -> str:
+    from .pystrategy import is_python_spec
+    if not isinstance(spec, str) or is_python_spec(spec):
+        raise ValueError(f"{what} must be a built-in strategy spec, got {spec!r}")
+    try:
+        return resolve(spec)[0]
+    except ValueError as exc:
+        raise ValueError(f"{what}: {exc}") from None
+
+
+def _params(params, strat) -> tuple:
+    if params is None:
+        return tuple(HEURISTIC.params)
+    if isinstance(params, str):
+        params = [p.strip() for p in params.split(",")]
+    if not isinstance(params, (list, tuple)) or not params:
+        raise ValueError(f"params must be a non-empty list of parameter names, got {params!r}")
+    seen = set()
+    for p in params:
+        if not isinstance(p, str) or p not in HEURISTIC.params:
+            raise ValueError(f"params: strategy {strat.name!r} has no parameter {p!r}; allowed: "
+                             f"{', '.join(HEURISTIC.params)}")
+        if p in seen:
+            raise ValueError(f"params: {p!r} given twice")
+        seen.add(p)
+    return tuple(p for p in HEURISTIC.params if p in seen)
+
+
+def _rules_name(rules) -> str:
+    from .rules import PRESETS, Rules
+    for p in PRESETS:
+        if Rules.preset(p) == rules:
+            return p
+    return "custom"
+
+
+def tune(base: str, hands_per_eval: int, budget: int, seed: int, out=None, rules=None,
+         params=None, against: str | None = None, popsize: int | None = None,
+         validate_hands: int = 20_000, validate_against: str = "expert",
+         overwrite: bool = False, threads: int | None = None, progress: bool = False,
+         callback=None, objective=None) -> TuneResult:
+    """Tune parameters of a ``heuristic``-family strategy by CMA-ES; validate the answer.
+
+    The design (search space, objective, seeds, answer, directory) is in the module
+    docstring and docs/tune.md.
+
+    Parameters
+    ----------
+    base : str
+        The starting point: ``heuristic``, ``expert``, a ``tuned_*`` strategy or one of
+        them with parameters (``"expert:set_bias=1"``); untuned parameters keep its values.
+    hands_per_eval : int
+        Deals per evaluation (each played twice, seats swapped), at least 2.
+    budget : int
+        Deals the search may play in all: ``budget // ((popsize + 1) * hands_per_eval)``
+        generations; at least one generation.
+    seed : int
+        Tuning seed, ``0 <= seed < 2**64``: the blocks, the validation deals and CMA's
+        random numbers derive from it (module docstring).
+    out : path, optional
+        Directory for the log, the state, the strategy file and the report (resumable,
+        locked; module docstring).  None: nothing is written.
+    rules : Rules, str, dict or None
+        Rule set or preset (2 or 4 players).
+    params : list of str, optional
+        The parameters to tune (default all 17 of the heuristic); the others keep BASE's.
+    against : str, optional
+        A fixed reference for the objective (default: the previous generation's mean).
+    popsize : int, optional
+        Candidates per generation, at least 2 (default pycma's ``4 + int(3 ln n)``).
+    validate_hands : int
+        Validation deals (default 20,000), at least 2.
+    validate_against : str
+        The strategy the gains are measured against (default ``expert``).
+    overwrite : bool
+        Replace another tuning in ``out`` instead of refusing it (only a tuning's files
+        are deleted).
+    threads : int, optional
+        Numba threads.
+    progress : bool
+        A progress bar on stderr (generations, the mean's gain and its interval).
+    callback : callable, optional
+        Called with a :class:`GenerationDone` after each generation (once its log file is
+        in place; first for the generations read back).  An exception it raises (e.g.
+        ``KeyboardInterrupt``) stops the tuning with that generation kept.
+    objective : callable, optional
+        ``f(candidate, reference, hands, seed) -> float[hands]``, the per-deal paired
+        differences of two specs on hands ``0..hands-1`` of ``seed`` (a test hook; default
+        :func:`paired_objective`: ``compare_hands`` under ``rules``); the validation uses it
+        too.
+
+    Returns
+    -------
+    TuneResult
+
+    Raises
+    ------
+    ValueError
+        A base outside the heuristic family, an unknown or repeated parameter, bad counts,
+        seed, rules or specs, a budget below one generation, pycma missing; an ``out``
+        holding other files or another tuning (unless ``overwrite``).
+    sim.lock.LockedError
+        Another process writes ``out``.
+    KeyboardInterrupt
+        Passed on; the generations logged so far are kept and the same call resumes.
+    """
+    from .pystrategy import is_python_spec
+    if not isinstance(base, str) or is_python_spec(base):
+        raise ValueError(f"base must be a built-in strategy of the heuristic family (heuristic, "
+                         f"expert, tuned_*), got {base!r}")
+    strat = get(base.partition(":")[0].strip())
+    if strat.kind != L.POLICY_HEURISTIC or set(strat.params) != set(HEURISTIC.params):
+        family = sorted(n for n, s in _strategies().items() if s.kind == L.POLICY_HEURISTIC)
+        raise ValueError(f"base: {strat.name!r} is not of the heuristic family; tune one of "
+                         f"{', '.join(family)}")
+    base_spec, _, vector = resolve(base)
+    names = _params(params, strat)
+    hands_per_eval = _count("hands_per_eval", hands_per_eval, 2)
+    budget = _count("budget", budget, 1, 10**13)
+    seed = check_int("seed", seed, 0, 2**64 - 1)
+    validate_hands = _count("validate_hands", validate_hands, 2)
+    popsize = default_popsize(len(names)) if popsize is None else \
+        _count("popsize", popsize, 2, 10_000)
+    rules = paired_rules(rules, "tune")
+    against = None if against is None else _check_spec("against", against)
+    validate_against = _check_spec("validate_against", validate_against)
+    for what, value in (("callback", callback), ("objective", objective)):
+        if value is not None and not callable(value):
+            raise ValueError(f"{what} must be callable or None, got {value!r}")
+    if not isinstance(overwrite, bool):
+        raise ValueError(f"overwrite must be True or False, got {overwrite!r}")
+    per_gen = (popsize + 1) * hands_per_eval
+    if budget < per_gen:
+        raise ValueError(f"budget: {budget:,} deals are less than one generation, (popsize "
+                         f"{popsize} + the mean) x {hands_per_eval:,} deals = {per_gen:,}; give "
+                         f"a budget of at least {per_gen:,}")
+    generations = budget // per_gen
+    if generations > MAX_GENERATIONS:
+        raise ValueError(f"budget: {generations:,} generations; at most {MAX_GENERATIONS:,} "
+                         "(raise hands_per_eval)")
+    cma = _import_cma()
+    base_values = {n: (int(vector[s]) if HEURISTIC_LIMITS[n][2] else float(vector[s]))
+                   for n, (s, _d, _doc) in HEURISTIC.params.items()}
+    space = _Space(names, base_values)
+    config = {"base": base_spec, "params": list(names), "hands_per_eval": hands_per_eval,
+              "budget": budget, "seed": seed, "against": against, "popsize": popsize,
+              "validate_hands": validate_hands, "validate_against": validate_against,
+              "rules": rules.to_dict(), "objective": "paired" if objective is None else
+              getattr(objective, "__name__", "custom")}
+    f = objective or paired_objective(rules, threads)
+    run = _Run(space, config, generations, f, cma, progress, callback)
+    if out is None:
+        return run.go(None)
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"out: {os.fspath(out)!r} is a file, not a directory")
+    lock = DirectoryLock(out, "out")
+    try:
+        if out.is_dir():
+            _refuse_foreign(out)
+        out.mkdir(parents=True, exist_ok=True)
+        lock.acquire()
+    except OSError as exc:
+        raise _os_error(out, exc) from None
+    try:
+        try:
+            logged = _open_out(out, config, overwrite, cma.__version__)
+        except OSError as exc:
+            raise _os_error(out, exc) from None
+        return run.go(out, logged)
+    finally:
+        lock.release()
+
+
+def _strategies() -> dict:
+    from .strategies import STRATEGIES
+    return STRATEGIES
+
+
+def _count(name: str, value, lo: int, hi: int = 10**9) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
+            or not lo <= value <= hi:
+        raise ValueError(f"{name} must be a whole number in {lo:,}..{hi:,}, got {value!r}")
+    return int(value)
+
+
+class _Run:
+    """One tuning: CMA-ES's state, the generations, the evaluations."""
+
+    def __init__(self, space, config, generations, objective, cma, progress, callback):
+        self.space, self.config, self.generations = space, config, generations
+        self.objective, self.cma, self.progress, self.callback = (objective, cma, progress,
+                                                                  callback)
+        self.rng = _Rng(_derive(config["seed"], "cma"))
+        opts = {"bounds": space.bounds(), "CMA_stds": space.stds(),
+                "popsize": config["popsize"], "seed": float("nan"), "verbose": -9,
+                "verb_log": 0, "verb_disp": 0, "integer_variables": space.whole(),
+                "maxiter": float("inf"), "tolfun": 0, "tolx": 0, "tolflatfitness": float("inf"),
+                "tolstagnation": float("inf"), "tolfunhist": 0}
+        import warnings
+        with self.rng.on(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            self.es = cma.CMAEvolutionStrategy(space.x0(), 1.0, opts)
+
+    def mean(self) -> dict:
+        return self.space.decode(self.es.result.xfavorite)
+
+    def _ask(self):
+        with self.rng.on():
+            return self.es.ask()
+
+    def _tell(self, xs, fitness):
+        import warnings
+        with self.rng.on(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            self.es.tell(xs, list(fitness))
+
+    def go(self, out: Path | None, logged: list | None = None) -> TuneResult:
+        import pandas as pd
+        from tqdm.auto import tqdm
+
+        t0 = time.perf_counter()
+        logs, last = [], None
+        bar = tqdm(total=self.generations, desc="tune", unit="gen", disable=not self.progress,
+                   file=sys.stderr, dynamic_ncols=True)
+        try:
+            for g in range(self.generations):
+                xs = self._ask()
+                mean = self.mean()
+                cands = [self.space.decode(x) for x in xs]
+                resumed = logged is not None and g < len(logged)
+                if resumed:
+                    log = logged[g]
+                    _check_replay(log, cands, mean, g, self.space)
+                else:
+                    log = self._evaluate(g, cands, mean)
+                    if out is not None:
+                        _write_gen(out, g, log, self.config)
+                fit = -log.loc[log["role"] == "candidate"].sort_values("candidate")[
+                    "mean_diff"].to_numpy(np.float64)
+                self._tell(xs, fit)
+                logs.append(log)
+                last = log
+                m = log.loc[log["role"] == "mean"].iloc[0]
+                bar.set_postfix_str(f"mean vs {self.config['validate_against']} "
+                                    f"{m['mean_diff']:+.1f} ±{Z95 * m['se']:.1f}", refresh=False)
+                bar.update(1)
+                if self.callback is not None:
+                    self.callback(GenerationDone(g, self.generations, log, mean,
+                                                 float(m["mean_diff"]), float(m["se"]),
+                                                 resumed))
+        finally:
+            bar.close()
+        full = pd.concat(logs, ignore_index=True)
+        return self._finish(out, full, last, time.perf_counter() - t0)
+
+    def _evaluate(self, g: int, cands: list, mean: dict):
+        import pandas as pd
+
+        c = self.config
+        t0 = time.perf_counter()
+        hands, seed = c["hands_per_eval"], block_seed(c["seed"], g)
+        mean_spec = self.space.spec(mean)
+        ref = c["against"] or mean_spec
+        p_mean = self._play(mean_spec, c["validate_against"], hands, seed)
+        rows = []
+        for k, values in enumerate(cands):
+            spec = self.space.spec(values)
+            p = self._play(spec, ref, hands, seed)
+            if c["against"] is None:
+                gain = p + p_mean
+            elif c["against"] == c["validate_against"]:
+                gain = p
+            else:
+                gain = np.full(hands, np.nan)
+            rows.append(_row(g, k, "candidate", values, spec, ref, seed, p, gain))
+        rows.append(_row(g, -1, "mean", mean, mean_spec, c["validate_against"], seed, p_mean,
+                         p_mean))
+        df = _frame(rows, self.space)
+        df["seconds"] = time.perf_counter() - t0
+        return df
+
+    def _play(self, a: str, b: str, hands: int, seed: int) -> np.ndarray:
+        p = np.asarray(self.objective(a, b, hands, seed), np.float64)
+        if p.shape != (hands,):
+            raise ValueError(f"objective: expected {hands} per-deal differences, got shape "
+                             f"{p.shape}")
+        return p
+
+    def _finish(self, out, log, last, seconds) -> TuneResult:
+        c, space = self.config, self.space
+        answer = {**space.base, **space.decode(self.es.result.xfavorite, digits=4)}
+        spec = space.spec({n: answer[n] for n in space.names})
+        cand = log[log["role"] == "candidate"]
+        has_gain = cand["est_gain"].notna().any()
+        best = cand.loc[(cand["est_gain"] if has_gain else cand["mean_diff"]).idxmax()]
+        best_values = {**space.base, **{n: _py(best[n]) for n in space.names}}
+        # the answer as the search saw it: its last generation's mu best, with CMA's weights
+        lc = last[last["role"] == "candidate"].sort_values("mean_diff", ascending=False)
+        w = np.asarray(self.es.sp.weights, np.float64)
+        w = w[w > 0][:len(lc)]
+        w = w / w.sum()
+        top = lc.iloc[:len(w)]
+        answer_gain = float(np.dot(w, top["est_gain"]))
+        answer_se = float(np.dot(w, top["est_gain_se"]))
+        m = last[last["role"] == "mean"].iloc[0]
+        vseed = validation_seed(c["seed"])
+        seen = {block_seed(c["seed"], g) for g in range(self.generations)}
+        if vseed in seen:                         # pragma: no cover - 1 in 2**64 per block
+            raise ValueError("tune: the validation seed is one of the search's blocks; use "
+                             "another seed")
+        if self.progress:
+            print(f"validating the answer and the luckiest point: {c['validate_hands']:,} deals "
+                  f"of seed {vseed} against {c['validate_against']}", file=sys.stderr,
+                  flush=True)
+        vh = c["validate_hands"]
+        validation = _stats(self._play(spec, c["validate_against"], vh, vseed), vseed)
+        best_validation = _stats(self._play(best["spec"], c["validate_against"], vh, vseed),
+                                 vseed)
+        report = {
+            "format": TUNE_FORMAT, "config": {**c, "rules_name": _rules_name_of(c["rules"])},
+            "spec": spec, "values": answer, "generations": self.generations,
+            "hands_used": self.generations * (c["popsize"] + 1) * c["hands_per_eval"],
+            "search": {"answer_gain": answer_gain, "answer_gain_se": answer_se,
+                       "best_gain": float(best["est_gain"] if has_gain else best["mean_diff"]),
+                       "best_gain_se": float(best["est_gain_se"] if has_gain else best["se"]),
+                       "best_spec": best["spec"], "best_generation": int(best["generation"]),
+                       "best_values": best_values,
+                       "last_mean_gain": float(m["mean_diff"]), "last_mean_se": float(m["se"])},
+            "validation": validation, "best_validation": best_validation,
+            "search_seconds": float(log.groupby("generation")["seconds"].first().sum()),
+            "seconds": seconds,
+            "versions": {"burraco_sim": __version__, "cma": self.cma.__version__},
+        }
+        path = None
+        if out is not None:
+            path = os.fspath(out / STRATEGY_FILE)
+            _write_text(out / STRATEGY_FILE, strategy_toml(answer, report))
+            _write_text(out / RESULT_JSON, json.dumps(_jsonable(report), indent=2,
+                                                      allow_nan=False) + "\n")
+            _write_meta(out, c, finished=True)
+        return TuneResult(spec, answer, path, log, report)
+
+
+def _rules_name_of(rules_dict: dict) -> str:
+    from .rules import Rules
+    return _rules_name(Rules.from_dict(rules_dict))
+
+
+def _py(v):
+    return v.item() if hasattr(v, "item") else v
+
+
+def _stats(p: np.ndarray, seed: int) -> dict:
+    n = len(p)
+    mean = float(p.mean())
+    se = float(p.std(ddof=1) / math.sqrt(n))
+    return {"hands": n, "seed": seed, "mean_diff": mean, "se": se,
+            "ci95_low": mean - Z95 * se, "ci95_high": mean + Z95 * se}
+
+
+def _row(g, k, role, values, spec, ref, seed, p, gain) -> dict:
+    n = len(p)
+    se = float(p.std(ddof=1) / math.sqrt(n))
+    gain_se = float(gain.std(ddof=1) / math.sqrt(n)) if np.isfinite(gain).all() else math.nan
+    return {"generation": g, "candidate": k, "role": role, **values, "spec": spec,
+            "reference": ref, "block_seed": seed, "hands": n, "mean_diff": float(p.mean()),
+            "se": se, "est_gain": float(gain.mean()), "est_gain_se": gain_se}
+
+
+def _frame(rows: list, space: _Space):
+    import pandas as pd
+    df = pd.DataFrame(rows)
+    cols = ["generation", "candidate", "role", *space.names, "spec", "reference", "block_seed",
+            "hands", "mean_diff", "se", "est_gain", "est_gain_se"]
+    df = df[cols]
+    for c in ("generation", "candidate", "hands"):
+        df[c] = df[c].astype(np.int64)
+    df["block_seed"] = df["block_seed"].astype(np.uint64)
+    for n in space.names:
+        df[n] = df[n].astype(np.int64 if HEURISTIC_LIMITS[n][2] else np.float64)
+    return df
+
+
+def _check_replay(log, cands: list, mean: dict, g: int, space: _Space) -> None:
+    """The logged generation ``g`` holds the candidates CMA-ES asks for again."""
+    c = log[log["role"] == "candidate"].sort_values("candidate")
+    m = log[log["role"] == "mean"]
+    ok = len(c) == len(cands) and len(m) == 1 and all(
+        _py(c.iloc[k][n]) == v for k, vals in enumerate(cands) for n, v in vals.items()) \
+        and all(_py(m.iloc[0][n]) == v for n, v in mean.items())
+    if not ok:
+        raise ValueError(f"out: {LOG_DIR}/gen-{g:04d}.parquet does not replay: its candidates "
+                         "are not those CMA-ES asks for again (another pycma or NumPy version?);"
+                         " use another directory or overwrite (--overwrite)")
+
+
+def strategy_toml(values: dict, report: dict) -> str:
+    """The strategy file of an answer: ``[all]`` with ``name = "heuristic"`` and every
+    parameter; comments say how it was found and validated."""
+    c, v = report["config"], report["validation"]
+    lines = [
+        f"# burraco tune {c['base']}: the search's mean after {report['generations']} "
+        f"generations ({report['hands_used']:,} deals, seed {c['seed']}, {c['rules_name']} rules)",
+        f"# tuned: {', '.join(c['params'])}",
+        f"# validated against {c['validate_against']}: {v['mean_diff']:+.1f} points per hand "
+        f"(95% interval {v['ci95_low']:+.1f} .. {v['ci95_high']:+.1f}),",
+        f"#   {v['hands']:,} deals of seed {v['seed']}, never played by the search",
+        f"# found by: {command_of(c)}",
+        "# play it: burraco simulate --strategy-file THIS_FILE --hands N --seed S --out DIR",
+        "",
+        "[all]",
+        'name = "heuristic"',
+    ]
+    for n in HEURISTIC.params:
+        x = values[n]
+        lines.append(f"{n} = {int(x)}" if HEURISTIC_LIMITS[n][2] else f"{n} = {float(x)!r}")
+    return "\n".join(lines) + "\n"
+
+
+def command_of(config: dict) -> str:
+    """The ``burraco tune`` command of a configuration (``--out DIR`` left as is; custom rules
+    said in words)."""
+    parts = ["burraco tune", config["base"]]
+    name = config.get("rules_name") or _rules_name_of(config["rules"])
+    if name != "default":
+        parts += ["--rules", name if name != "custom" else "CUSTOM_RULES"]
+    parts += ["--hands-per-eval", str(config["hands_per_eval"]), "--budget",
+              str(config["budget"]), "--seed", str(config["seed"])]
+    if config["params"] != list(HEURISTIC.params):
+        parts += ["--params", ",".join(config["params"])]
+    if config["against"] is not None:
+        parts += ["--against", config["against"]]
+    if config["popsize"] != default_popsize(len(config["params"])):
+        parts += ["--popsize", str(config["popsize"])]
+    if config["validate_hands"] != 20_000:
+        parts += ["--validate-hands", str(config["validate_hands"])]
+    if config["validate_against"] != "expert":
+        parts += ["--validate-against", config["validate_against"]]
+    return " ".join(parts) + " --out DIR"
+
+
+def _jsonable(x):
+    if isinstance(x, dict):
+        return {k: _jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    x = _py(x)
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    return x
+
+
+# ------------------------------------------------------------------------ the directory
+_TUNE_FILE = re.compile(r"(_tune\.json|result\.json|strategy\.toml)(\.tmp)?|"
+                        + re.escape(LOCK_NAME))
+_GEN_FILE = re.compile(r"gen-(\d{4})\.parquet")
+_GEN_ANY = re.compile(r"\.?gen-\d{4}\.parquet(\.tmp)?")
+
+
+def _refuse_foreign(out: Path) -> None:
+    for p in sorted(out.iterdir()):
+        if p.name == LOG_DIR and p.is_dir() and not p.is_symlink():
+            for q in sorted(p.iterdir()):
+                if not (q.is_file() and not q.is_symlink() and _GEN_ANY.fullmatch(q.name)):
+                    raise ValueError(f"out: {os.fspath(out)!r} holds files that are not a "
+                                     f"tuning's (found {LOG_DIR}/{q.name!r}); use an empty or "
+                                     "new directory")
+        elif not (p.is_file() and not p.is_symlink() and _TUNE_FILE.fullmatch(p.name)):
+            raise ValueError(f"out: {os.fspath(out)!r} holds files that are not a tuning's "
+                             f"(found {p.name!r}); use an empty or new directory")
+
+
+def _identity(config: dict, cma_version: str) -> dict:
+    return {"format": TUNE_FORMAT, **config,
+            "versions": {"burraco_sim": __version__, "cma": cma_version}}
+
+
+def _write_meta(out: Path, config: dict, finished: bool, cma_version: str | None = None) -> None:
+    if cma_version is None:
+        cma_version = _import_cma().__version__
+    _write_text(out / TUNE_JSON, json.dumps({**_identity(config, cma_version),
+                                             "finished": finished}, indent=2) + "\n")
+
+
+def _open_out(out: Path, config: dict, overwrite: bool, cma_version: str) -> list:
+    """Check (and with ``overwrite`` empty) a locked ``out``; the logged generations
+    (DataFrames, 0, 1, ... without a gap) to replay."""
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    where = os.fspath(out)
+    _refuse_foreign(out)
+    logdir = out / LOG_DIR
+    gens = {}
+    if logdir.is_dir():
+        gens = {int(m.group(1)): p for p in logdir.iterdir() if (m := _GEN_FILE.fullmatch(p.name))}
+    meta_path = out / TUNE_JSON
+    identity = _identity(config, cma_version)
+    if not overwrite:
+        if meta_path.exists():
+            try:
+                meta = json.loads(meta_path.read_text())
+                old = {k: meta[k] for k in identity}
+            except (ValueError, KeyError, TypeError, AttributeError):
+                raise ValueError(f"out: {where!r} holds an unreadable {TUNE_JSON}; use another "
+                                 "directory or overwrite (--overwrite)") from None
+            keys = [k for k in identity if json.dumps(old[k], sort_keys=True)
+                    != json.dumps(identity[k], sort_keys=True)]
+            if keys:
+                raise ValueError(f"out: {where!r} holds a different tuning (differs in: "
+                                 f"{', '.join(keys)}); use another directory or overwrite "
+                                 "(--overwrite)")
+        elif gens or (out / STRATEGY_FILE).exists() or (out / RESULT_JSON).exists():
+            raise ValueError(f"out: {where!r} holds a tuning's files but no {TUNE_JSON}; use "
+                             "another directory or overwrite (--overwrite)")
+    # every check passed: delete temporary files (everything a tuning wrote, with overwrite)
+    for p in [*out.iterdir(), *(logdir.iterdir() if logdir.is_dir() else [])]:
+        if p.is_file() and p.name != LOCK_NAME and (overwrite or p.name.endswith(".tmp")):
+            p.unlink()
+    if overwrite:
+        gens = {}
+    logged = []
+    wanted = json.dumps(identity, sort_keys=True)
+    for g in range(len(gens)):
+        p = gens.get(g)
+        if p is None:
+            break
+        try:
+            table = pq.read_table(p)
+            raw = (table.schema.metadata or {}).get(GEN_META_KEY)
+        except (OSError, pa.ArrowException):
+            print(f"tune: {os.fspath(p)!r} is unreadable: playing generation {g} again",
+                  file=sys.stderr, flush=True)
+            break
+        if raw is None or json.dumps(json.loads(raw), sort_keys=True) != wanted:
+            raise ValueError(f"out: {os.fspath(p)!r} belongs to another tuning; use another "
+                             "directory or overwrite (--overwrite)")
+        df = table.to_pandas()
+        if len(df) != config["popsize"] + 1 or not (df["generation"] == g).all():
+            print(f"tune: {os.fspath(p)!r} is incomplete: playing generation {g} again",
+                  file=sys.stderr, flush=True)
+            break
+        logged.append(df)
+    for g, p in gens.items():                   # after a gap or a damaged file: played again
+        if g >= len(logged):
+            p.unlink()
+    logdir.mkdir(exist_ok=True)
+    _write_meta(out, config, finished=False, cma_version=cma_version)
+    return logged
+
+
+def _write_gen(out: Path, g: int, log, config: dict) -> None:
+    from .sweeps import write_tagged
+    path = out / LOG_DIR / f"gen-{g:04d}.parquet"
+    try:
+        write_tagged(log, path, GEN_META_KEY, _identity(config, _import_cma().__version__))
+    except OSError as exc:
+        raise _os_error(path, exc) from None
+
+
+def _os_error(path: Path, exc: OSError):
+    from .runner import OutputError
+    return OutputError(f"out: cannot write {os.fspath(path)!r}: {exc.strerror or exc}; the "
+                       "completed generations are kept: fix it and run the same command again")
+
+
+def _write_text(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_text(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise _os_error(path, exc) from None

@@ -1,0 +1,262 @@
+"""burraco tune / sim.tune (issue 18): CMA-ES over the heuristic's parameters, the log, the
+strategy file, resuming, refusals, a toy objective with a known optimum, the tuned strategies."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+pytest.importorskip("cma")
+
+import sim                                                           # noqa: E402
+from sim import strategies as S                                     # noqa: E402
+from sim import tuning                                              # noqa: E402
+from sim.cli import main                                            # noqa: E402
+from sim.lock import DirectoryLock, LockedError                     # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+PARAMS = ["pile_threshold", "discard_w_pair", "close_min_burracos"]
+SMALL = dict(params=PARAMS, popsize=4, validate_hands=400)          # 5 evaluations a generation
+
+
+def cli_small(out, *extra):
+    return ["tune", "expert", "--params", ",".join(PARAMS), "--popsize", "4",
+            "--hands-per-eval", "100", "--budget", "1500", "--seed", "3", "--out", str(out),
+            "--validate-hands", "400", "--quiet", *extra]
+
+
+# ------------------------------------------------------------------ a real run, end to end
+def test_tune_run_writes_a_strategy_file_that_simulate_plays(tmp_path, capsys):
+    out = tmp_path / "t"
+    assert main(cli_small(out)) == 0
+    text = capsys.readouterr().out
+    assert "validated on unseen deals" in text and "the answer (search mean)" in text
+    report = json.loads((out / "result.json").read_text())
+    assert report["generations"] == 3 and report["hands_used"] == 3 * 5 * 100
+    # the log: every evaluated point, one file per generation
+    log = pd.read_parquet(out / "log")
+    assert sorted(os.listdir(out / "log")) == [f"gen-{g:04d}.parquet" for g in range(3)]
+    assert len(log) == 3 * 5 and set(log["role"]) == {"candidate", "mean"}
+    assert list(log.columns[:3]) == ["generation", "candidate", "role"]
+    assert set(tuning.LOG_COLUMNS) | set(PARAMS) == set(log.columns)
+    assert (log["hands"] == 100).all()
+    assert log["close_min_burracos"].dtype == np.int64 and log["pile_threshold"].dtype == float
+    seeds = [tuning.block_seed(3, g) for g in range(3)]
+    for g, gen in log.groupby("generation"):
+        assert (gen["block_seed"] == seeds[g]).all()            # one block per generation
+        mean = gen[gen["role"] == "mean"].iloc[0]
+        cands = gen[gen["role"] == "candidate"]
+        assert sorted(cands["candidate"]) == [0, 1, 2, 3] and mean["candidate"] == -1
+        assert (cands["reference"] == mean["spec"]).all()       # the moving reference
+        assert mean["reference"] == "expert"
+        # the chained estimate: a candidate's difference from the mean, plus the mean's gain
+        assert np.allclose(cands["est_gain"], cands["mean_diff"] + mean["mean_diff"])
+    assert len(set(seeds)) == 3 and report["validation"]["seed"] == tuning.validation_seed(3)
+    assert tuning.validation_seed(3) not in seeds
+    # a logged value is sim.compare's on the same deals
+    row = log[log["role"] == "candidate"].iloc[5]
+    again = sim.compare(row["spec"], row["reference"], hands=100, seed=int(row["block_seed"]))
+    assert again["mean_diff"].iloc[0] == pytest.approx(row["mean_diff"])
+    assert again["se"].iloc[0] == pytest.approx(row["se"])
+    # the answer: the final mean, written as a strategy file that --strategy-file plays
+    path = out / "strategy.toml"
+    seat = S.load_file(path)[0]
+    assert S.resolve(seat)[0] == report["spec"]
+    assert report["spec"] != S.resolve("expert")[0]               # the search moved
+    assert report["validation"]["hands"] == 400
+    v = report["validation"]
+    assert v["ci95_low"] < v["mean_diff"] < v["ci95_high"]
+    val = sim.compare(report["spec"], "expert", hands=400, seed=v["seed"]).iloc[0]
+    assert val["mean_diff"] == pytest.approx(v["mean_diff"])
+    run = tmp_path / "run"
+    assert main(["simulate", "--hands", "40", "--seed", "1", "--out", str(run),
+                 "--strategy-file", str(path), "--quiet"]) == 0
+    manifest = json.loads((run / "_manifest.json").read_text())
+    assert manifest["config"]["strategies"] == [report["spec"]] * 4
+    assert json.loads((out / "_tune.json").read_text())["finished"] is True
+
+
+# ------------------------------------------------------------------ resuming
+def _files(out: Path) -> dict:
+    """Every file of a tuning directory, but the times: the log without its seconds."""
+    files = {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*"))
+             if p.is_file() and p.name not in (".burraco.lock", "result.json")
+             and p.parent.name != "log"}
+    report = json.loads((out / "result.json").read_text())
+    assert report.pop("seconds") >= 0 and report.pop("search_seconds") > 0
+    log = pd.read_parquet(out / "log").drop(columns="seconds")
+    return files, report, log.to_dict("list")
+
+
+def test_resume_after_a_stop_ends_as_an_uninterrupted_run(tmp_path):
+    args = ("expert", 80, 4 * 5 * 80, 11)
+    whole = tuning.tune(*args, out=tmp_path / "whole", **SMALL)
+
+    def stop_after_1(done):
+        if done.generation == 1 and not done.resumed:
+            raise KeyboardInterrupt
+
+    out = tmp_path / "cut"
+    with pytest.raises(KeyboardInterrupt):
+        tuning.tune(*args, out=out, callback=stop_after_1, **SMALL)
+    assert sorted(os.listdir(out / "log")) == ["gen-0000.parquet", "gen-0001.parquet"]
+    assert not (out / "strategy.toml").exists()
+    seen = []
+    again = tuning.tune(*args, out=out, callback=seen.append, **SMALL)
+    assert [(d.generation, d.resumed) for d in seen] == [(0, True), (1, True), (2, False),
+                                                          (3, False)]
+    assert again.spec == whole.spec and again.values == whole.values
+    pd.testing.assert_frame_equal(again.log.drop(columns="seconds"),
+                                  whole.log.drop(columns="seconds"))
+    assert _files(out) == _files(tmp_path / "whole")
+
+
+def test_resume_after_kill_9(tmp_path):
+    out, hands, budget = tmp_path / "k", 400, 8 * 5 * 400
+    cmd = [sys.executable, "-m", "sim", *cli_small(out)]
+    cmd[cmd.index("--hands-per-eval") + 1] = str(hands)
+    cmd[cmd.index("--budget") + 1] = str(budget)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    child = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and child.poll() is None \
+                and len(list(out.glob("log/gen-*.parquet"))) < 2:
+            time.sleep(0.02)
+        assert child.poll() is None, "the tuning ended before it could be killed"
+        child.send_signal(signal.SIGKILL)
+    finally:
+        child.wait(timeout=60)
+    kept = len(list(out.glob("log/gen-*.parquet")))
+    assert 2 <= kept < 8 and not (out / "strategy.toml").exists()
+    again = tuning.tune("expert", hands, budget, 3, out=out, **SMALL)
+    whole = tuning.tune("expert", hands, budget, 3, out=tmp_path / "w", **SMALL)
+    pd.testing.assert_frame_equal(again.log.drop(columns="seconds"),
+                                  whole.log.drop(columns="seconds"))
+    assert (out / "strategy.toml").read_bytes() == (tmp_path / "w" / "strategy.toml").read_bytes()
+
+
+# ------------------------------------------------------------------ refusals
+@pytest.mark.parametrize("change,needle", [
+    (["--params", "pile_threshold,foo"], "--params: strategy 'expert' has no parameter 'foo'"),
+    (["--budget", "499"], "--budget: 499 deals are less than one generation"),
+    (["--hands-per-eval", "1"], "--hands-per-eval must be a whole number in 2..1,000,000,000"),
+    (["--validate-hands", "0"], "--validate-hands must be"),
+    (["--popsize", "1"], "--popsize must be"),
+    (["--against", "nosuch"], "--against: strategy: unknown name 'nosuch'"),
+    (["--players", "3"], "tune: 3-player games are not supported"),
+])
+def test_bad_input_is_one_line_exit_2(tmp_path, capsys, change, needle):
+    args = cli_small(tmp_path / "bad")
+    for option, value in zip(change[::2], change[1::2]):
+        if option in args:
+            args[args.index(option) + 1] = value
+        else:
+            args += [option, value]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("burraco: error: ") and needle in err, err
+    assert not (tmp_path / "bad").exists()
+
+
+def test_bad_base_and_malformed_counts(tmp_path, capsys):
+    assert main(["tune", "random", *cli_small(tmp_path / "b")[2:]]) == 2
+    err = capsys.readouterr().err
+    assert "BASE: 'random' is not of the heuristic family" in err and err.count("\n") == 1
+    with pytest.raises(SystemExit) as exc:
+        main(cli_small(tmp_path / "b") + ["--hands-per-eval", "many"])
+    assert exc.value.code == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    with pytest.raises(SystemExit) as exc:
+        main(["tune", "--help"])
+    assert exc.value.code == 0
+    help_text = capsys.readouterr().out
+    for option in ("--hands-per-eval", "--budget", "--params", "--against", "--validate-hands"):
+        assert option in help_text
+
+
+def test_refuses_another_tuning_a_foreign_directory_and_a_second_writer(tmp_path):
+    out = tmp_path / "t"
+    tuning.tune("expert", 50, 5 * 50, 1, out=out, **SMALL)
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    with pytest.raises(ValueError, match=r"holds a different tuning \(differs in: seed\)"):
+        tuning.tune("expert", 50, 5 * 50, 2, out=out, **SMALL)
+    with pytest.raises(ValueError, match=r"differs in: params"):
+        tuning.tune("expert", 50, 5 * 50, 1, out=out, **{**SMALL, "params": PARAMS[:2]})
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    with DirectoryLock(out):
+        with pytest.raises(LockedError, match="is being written by"):
+            tuning.tune("expert", 50, 5 * 50, 1, out=out, **SMALL)
+    redone = tuning.tune("expert", 50, 5 * 50, 2, out=out, overwrite=True, **SMALL)
+    assert redone.report["config"]["seed"] == 2
+    foreign = tmp_path / "f"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("mine")
+    for overwrite in (False, True):
+        with pytest.raises(ValueError, match="holds files that are not a tuning's"):
+            tuning.tune("expert", 50, 5 * 50, 1, out=foreign, overwrite=overwrite, **SMALL)
+    assert sorted(os.listdir(foreign)) == ["notes.txt"]
+
+
+# ------------------------------------------------------------------ a known optimum
+OPTIMUM = {"pile_threshold": 4.2, "discard_w_pair": 7.5, "close_min_burracos": 2}
+SCALE = {"pile_threshold": 1.0, "discard_w_pair": 2.0, "close_min_burracos": 1.0}
+
+
+def _score(spec: str) -> float:
+    v = S.resolve(spec)[2]
+    return -10 * sum(((v[S.HEURISTIC.params[k][0]] - x) / SCALE[k]) ** 2
+                     for k, x in OPTIMUM.items())
+
+
+def toy(candidate, reference, hands, seed):
+    """A noisy paired difference whose optimum is OPTIMUM (no game is played)."""
+    noise = np.random.default_rng([seed, zlib.crc32(candidate.encode())]).normal(0, 30, hands)
+    return _score(candidate) - _score(reference) + noise
+
+
+def test_toy_objective_with_a_known_optimum_is_found():
+    result = tuning.tune("heuristic", 100, 40 * 8 * 100, 5, params=list(OPTIMUM), popsize=7,
+                         objective=toy, validate_hands=100)
+    found = result.values
+    assert abs(found["pile_threshold"] - 4.2) < 0.35, found
+    assert abs(found["discard_w_pair"] - 7.5) < 0.7, found
+    assert found["close_min_burracos"] == 2, found
+    # untouched parameters keep BASE's values; the start was far from the optimum
+    assert found["discard_w_danger"] == S.HEURISTIC.params["discard_w_danger"][1]
+    assert _score(result.spec) > -1.5 and _score("heuristic") < -100
+    assert result.strategy_file is None
+
+
+def test_fixed_reference_gains_are_the_differences():
+    result = tuning.tune("heuristic", 50, 3 * 8 * 50, 5, params=list(OPTIMUM), popsize=7,
+                         objective=toy, validate_hands=50, against="heuristic",
+                         validate_against="heuristic")
+    cands = result.log[result.log["role"] == "candidate"]
+    assert (cands["reference"] == "heuristic").all()
+    assert np.array_equal(cands["est_gain"], cands["mean_diff"])
+
+
+# ------------------------------------------------------------------ the tuned strategies
+@pytest.mark.parametrize("preset", S.TUNED_PRESETS)
+def test_tuned_strategies_are_their_files(preset, tmp_path):
+    name = f"tuned_{preset}"
+    path = ROOT / "sim" / "tuned" / f"{name}.toml"
+    seat = S.load_file(path)[0]
+    _, kind, vector = S.resolve(name)
+    assert kind == S.HEURISTIC.kind
+    assert np.array_equal(S.resolve(seat)[2], vector)
+    assert S.resolve(name)[0] == name and name in S.STRATEGIES
+    assert "validated against expert" in path.read_text()
+    assert main(["simulate", "--hands", "20", "--seed", "1", "--out", str(tmp_path / "r"),
+                 "--strategy-file", str(path), "--rules", preset, "--quiet"]) == 0
