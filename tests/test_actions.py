@@ -7,6 +7,7 @@ is a row. The buffer's fields must not overlap.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import referee as R
 from kernels import actions as KA
@@ -50,6 +51,7 @@ def random_candidate(rng):
     return cnt
 
 
+@pytest.mark.slow
 def test_every_valid_meld_is_a_row():
     rng = np.random.default_rng(2026)
     valid = 0

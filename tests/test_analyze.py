@@ -154,6 +154,7 @@ def _like_heuristic(work):
     return heuristic_chooser(work)
 
 
+@pytest.mark.slow
 def test_a_registered_chooser_rolls_out_in_the_kernel():
     h = sim.strategies.get("heuristic")
     defaults = {k: v[1] for k, v in sorted(h.params.items(), key=lambda kv: kv[1][0])}

@@ -13,6 +13,7 @@ pytest.importorskip("dask.distributed")
 HANDS, SHARD, SEED = 9000, 1500, 44
 
 
+@pytest.mark.slow
 def test_dask_localcluster_equals_local_run(tmp_path, capsys):
     local, remote = tmp_path / "local", tmp_path / "dask"
     sim.simulate(HANDS, SEED, out=local, shard_size=SHARD, return_frame=False)
@@ -25,6 +26,7 @@ def test_dask_localcluster_equals_local_run(tmp_path, capsys):
     assert m["finished"] and len(m["shards"]) == HANDS // SHARD
 
 
+@pytest.mark.slow
 def test_dask_finishes_a_partial_local_run(tmp_path):
     out, ref = tmp_path / "run", tmp_path / "ref"
     sim.simulate(HANDS, SEED, out=ref, shard_size=SHARD, return_frame=False)
@@ -44,6 +46,7 @@ def test_dask_options_are_validated(kw, needle):
         sim.simulate(10, 1, **kw)
 
 
+@pytest.mark.slow
 def test_dask_match_run_equals_local_run(tmp_path):
     local, remote = tmp_path / "local", tmp_path / "dask"
     ref = sim.simulate_matches(120, SEED, out=local, shard_size=40)

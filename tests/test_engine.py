@@ -62,7 +62,7 @@ def test_deal_rejects_bad_input():
 
 
 # ------------------------------------------------------------ conservation
-@pytest.mark.parametrize("strategy", ["heuristic", "random"])
+@pytest.mark.parametrize("strategy", ["heuristic", pytest.param("random", marks=pytest.mark.slow)])
 def test_card_conservation_debug_mode(strategy):
     """Section 19: in debug mode every action is followed by a check that each of the
     108 ids is in exactly one place and every table meld is valid; 2,000 hands."""
@@ -159,6 +159,7 @@ def test_card_points_bounded(many):
     assert (tot <= 1080).all()
 
 
+@pytest.mark.slow
 def test_heuristic_is_not_random(many):
     """The heuristic closes most hands; uniform random play closes far fewer."""
     rnd = _run(2000, "random", seed=2024, serial=False)

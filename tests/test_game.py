@@ -48,6 +48,7 @@ def step_records(seed, start, n, rules, spec="heuristic"):
     return out
 
 
+@pytest.mark.slow
 def test_step_api_reproduces_simulate_records():
     rules = sim.Rules()
     assert np.array_equal(step_records(20261201, 0, 10_000, rules),
@@ -57,6 +58,7 @@ def test_step_api_reproduces_simulate_records():
 PRESETS = ["fibur_italian", "fibur_international"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", [{"num_players": 2}, {"num_players": 3},
                                    {"num_players": 3, "three_player_mode": "individual_3x11"},
                                    *PRESETS])
@@ -65,6 +67,7 @@ def test_step_api_reproduces_records_under_other_rules(rules):
     assert np.array_equal(step_records(5, 100, 1000, r), batch_records(5, 100, 1000, r))
 
 
+@pytest.mark.slow
 def test_random_strategy_through_the_step_api():
     r = sim.Rules()
     assert np.array_equal(step_records(9, 0, 300, r, "random"), batch_records(9, 0, 300, r, "random"))
@@ -96,6 +99,7 @@ def assert_referee_clean(g, what):
     assert not v, f"{what}: " + "\n".join(map(str, v))
 
 
+@pytest.mark.slow
 def test_uniform_legal_actions_end_conserve_and_pass_the_referee():
     """20,000 hands of uniformly random legal actions (the built-in `uniform`, drawn by
     the kernels from each hand's stream) through the step API: every hand ends, the
@@ -111,6 +115,7 @@ def test_uniform_legal_actions_end_conserve_and_pass_the_referee():
     assert ends.sum() == 20_000 and ends[L.END_CLOSED] > 0
 
 
+@pytest.mark.slow
 def test_random_legal_actions_drawn_in_python():
     rng = np.random.default_rng(13)
     for i in range(1_000):
@@ -119,6 +124,7 @@ def test_random_legal_actions_drawn_in_python():
             assert_referee_clean(g, f"hand {i}")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", [{"num_players": 2}, {"num_players": 3}, *PRESETS,
                                    {"take_pile_requires_meld": True, "pile_meld_source": "from_pile"},
                                    {"lock_two_roles": True, "stock_end_mode": "immediate"}])
@@ -283,6 +289,7 @@ def test_sampled_worlds_keep_every_known_fact():
     assert n_worlds >= 800
 
 
+@pytest.mark.slow
 def test_sampled_world_cards_land_uniformly():
     """Where a given unseen card lands is uniform over the unseen places (chi-square
     over 100,000 sampled worlds, for three different cards)."""
@@ -344,6 +351,7 @@ def assert_world_clean(w, start_phase, what):
     assert not v, f"{what}: " + "\n".join(map(str, v))
 
 
+@pytest.mark.slow
 def test_hands_played_on_from_sampled_worlds_pass_the_referee():
     """260 worlds sampled for the seat to move at decisions of every phase (pickup,
     meld, discard, and place under fibur_international's take_pile_requires_meld) of

@@ -158,7 +158,12 @@ def test_the_sample_is_2000_positions():
     assert sum(c[4] for c in CONFIGS) == 2000     # and the from_pile pickups
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=[c[0] for c in CONFIGS])
+#: the configurations of the fast tier (pytest -m "not slow"); the others are marked slow
+FAST_CONFIGS = ("default-heuristic", "2p-random")
+
+
+@pytest.mark.parametrize("config", [pytest.param(c, id=c[0], marks=() if c[0] in FAST_CONFIGS
+                                                 else pytest.mark.slow) for c in CONFIGS])
 def test_mask_is_exact(config):
     bad, seen = judge(config)
     assert not bad, f"{len(bad)} of {config[4]} positions differ:\n" + "\n".join(bad[:10])
@@ -192,6 +197,7 @@ def test_the_sample_covers_the_hard_cases():
 # go on to a hand that is none, and then only the next cards on that meld may follow
 # (Game.open_lay_off).  These positions are where that bites; the engine once missed
 # them (kernels.legal.find_placement looked at one-card lay-offs only).
+@pytest.mark.slow
 def test_mask_is_exact_at_from_pile_pickups():
     """Every pickup of 400 of random play under pile_meld_source = "from_pile",
     among them lay-offs whose first card is from the hand (7♥ then the pile's 4♥ on
@@ -350,6 +356,7 @@ def test_an_engine_ignoring_a_rule_would_be_caught(rules, option, value, phases,
 
 
 # ----------------------------------------------------------------------------- the enumerator
+@pytest.mark.slow
 def test_the_referee_meld_candidates_miss_no_meld():
     """Every sub-multiset of a hand that the referee reads as a valid meld is among
     its candidates (brute force over hands of 10 cards, from two suits and the

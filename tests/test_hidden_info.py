@@ -62,14 +62,16 @@ def play_checked(spec, seed, hand_index, gen, rules=None):
     return n
 
 
-@pytest.mark.parametrize("spec", ["heuristic", "random",
-                                  "heuristic:pile_threshold=3,use_wild_to_meld=0", "expert"])
+@pytest.mark.parametrize("spec", ["heuristic"] + [
+    pytest.param(s, marks=pytest.mark.slow)
+    for s in ("random", "heuristic:pile_threshold=3,use_wild_to_meld=0", "expert")])
 def test_decisions_do_not_depend_on_hidden_cards(spec):
     gen = np.random.default_rng(20261129)
     compared = sum(play_checked(spec, 77, i, gen) for i in range(40 if spec == "random" else 120))
     assert compared > 2_000
 
 
+@pytest.mark.slow
 def test_the_search_player_reads_no_hidden_card():
     """``rollout`` samples its worlds from what its seat knows (kernels.search lays the
     unseen cards out canonically first), so its every decision, searched or not, is the
@@ -80,8 +82,9 @@ def test_the_search_player_reads_no_hidden_card():
     assert compared > 1_000
 
 
-@pytest.mark.parametrize("rules", ["fibur_italian", "fibur_international",
-                                   {"num_players": 2}, {"num_players": 3}])
+@pytest.mark.parametrize("rules", ["fibur_italian"] + [
+    pytest.param(r, marks=pytest.mark.slow)
+    for r in ("fibur_international", {"num_players": 2}, {"num_players": 3})])
 def test_under_other_rules(rules):
     gen = np.random.default_rng(5)
     assert sum(play_checked("heuristic", 78, i, gen, sim.Rules.preset(rules) if isinstance(

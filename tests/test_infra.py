@@ -464,6 +464,7 @@ def test_cli_help(capsys):
         assert opt in out
 
 
+@pytest.mark.slow
 def test_cli_help_subprocess():
     r = run_cli("--help")
     assert r.returncode == 0 and "burraco" in r.stdout
@@ -490,6 +491,7 @@ def test_cli_bad_input_one_line_exit_2(argv, needle, tmp_path, capsys):
     assert "Traceback" not in captured.err and captured.out == ""
 
 
+@pytest.mark.slow
 def test_cli_bad_input_subprocess(tmp_path):
     r = run_cli("simulate", "--hands", "0", "--seed", "1", "--out", str(tmp_path / "x"))
     assert r.returncode == 2

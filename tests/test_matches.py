@@ -273,6 +273,7 @@ def test_hand_and_match_directories_are_not_mixed(tmp_path, capsys):
     assert sorted(p.name for p in matches_dir.iterdir()) == before
 
 
+@pytest.mark.slow
 def test_cli_bad_input_subprocess(tmp_path):
     for argv in (["--matches", "0"], ["--matches", "2", "--hands", "2"]):
         r = subprocess.run([sys.executable, "-m", "sim", "simulate", "--seed", "1", "--out",
@@ -303,6 +304,7 @@ def test_docs_document_the_match_tables():
             "`python -m sim.dataset --matches`"
 
 
+@pytest.mark.slow
 def test_kill_9_mid_run_then_same_command_gives_identical_tables(tmp_path):
     out = tmp_path / "run"
     cmd = [sys.executable, "-m", "sim", "simulate", "--matches", "6000", "--seed", "4", "--out",

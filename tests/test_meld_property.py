@@ -6,6 +6,7 @@ suit, one rank, runs, 2s and jokers so that valid melds are common.
 """
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -115,6 +116,7 @@ def points(ids):
 
 
 # ----------------------------------------------------------------------------- validity
+@pytest.mark.slow
 @SETTINGS
 @given(candidate)
 def test_meld_check_agrees_with_r18(ids):
@@ -129,6 +131,7 @@ def test_meld_check_agrees_with_r18(ids):
         assert eng.burraco_bonus == ref_bonus(ref, len(ids)), text
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(candidate, st.sampled_from(sorted(RULES_SEMI)))
 def test_semi_clean_bonus_agrees(ids, semi_rule):
@@ -184,6 +187,7 @@ def meld_and_card(draw):
     return full[:-1], full[-1]
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(meld_and_card())
 def test_lay_off_agrees_with_r24(pair):
@@ -198,6 +202,7 @@ def test_lay_off_agrees_with_r24(pair):
         assert eng.kind == new.kind and eng.clean == new.clean, text
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(meld_and_card(), meld_and_card())
 def test_two_card_lay_off_agrees(p1, p2):
@@ -263,6 +268,7 @@ def meld_and_cards(draw):
     return full[:len(ids)], full[len(ids):]
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
 @given(meld_and_cards())
 def test_lock_two_roles_chain_agrees(pair):
@@ -298,6 +304,7 @@ def _ids_of(cnt):
     return ids, free
 
 
+@pytest.mark.slow
 def test_lock_two_roles_steps_agree_exhaustively():
     """Every sequence of the fast-path family that holds a 2 of its suit, with every stored
     role of that 2 (natural / wild) that a reading allows, plus every card: the kernel's

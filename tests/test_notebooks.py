@@ -21,6 +21,7 @@ def test_there_is_one_notebook_per_question():
     assert NOTEBOOKS[-1].name == "own_strategy.ipynb"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_runs_and_answers(path, tmp_path, monkeypatch):
     nb = nbformat.read(path, as_version=4)

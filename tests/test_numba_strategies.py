@@ -113,6 +113,7 @@ def test_a_chooser_returning_an_illegal_action_is_an_error_in_the_record():
         sim.strategies.STRATEGIES.pop("always_end", None)
 
 
+@pytest.mark.slow
 def test_the_documented_example_runs():
     """docs/step_api.md's Numba chooser example, as written (fewer deals)."""
     from pathlib import Path

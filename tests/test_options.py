@@ -64,6 +64,7 @@ def _referee(args, capsys):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["fibur_italian", "fibur_international"])
 @pytest.mark.parametrize("strategy", ["heuristic", "random"])
 def test_referee_presets(preset, strategy, capsys):
@@ -71,6 +72,7 @@ def test_referee_presets(preset, strategy, capsys):
              capsys)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", [
     '{"take_pile_requires_meld": true, "pile_meld_source": "from_pile"}',
     '{"take_pile_requires_meld": true, "forbid_rediscard_single_pile": false}',
@@ -368,12 +370,14 @@ def test_r61_two_player_deal_counts():
     assert sorted(ids) == list(range(108))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("strategy", ["heuristic", "random"])
 def test_referee_two_players(strategy, capsys):
     _referee(["--hands", "300", "--seed", "73", "--strategy", strategy,
               "--rules", '{"num_players": 2}'], capsys)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", [None, '{"num_players": 2}', '{"target_score": 1005}'])
 def test_referee_matches(rules, capsys):
     args = ["--matches", "60", "--seed", "74"] + (["--rules", rules] if rules else [])
@@ -428,6 +432,7 @@ def test_four_player_records_have_null_third_player_columns():
     assert str(df.score_t2.dtype) == "Int32"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", [
     '{"num_players": 3}', '{"num_players": 3, "three_player_mode": "individual_3x11"}',
     '{"num_players": 3, "three_player_pair_share": "half_round_up"}'])
@@ -436,6 +441,7 @@ def test_referee_three_players(rules, strategy, capsys):
     _referee(["--hands", "200", "--seed", "76", "--strategy", strategy, "--rules", rules], capsys)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", ['{"num_players": 3}',
                                    '{"num_players": 3, "three_player_switch_at": 500, '
                                    '"three_player_target": 1505}'])
@@ -475,6 +481,7 @@ def test_r53_last_untaken_pozzetto_goes_on_top_of_the_reserve():
     assert KS.no_pozzetto_left(g, np.int64(1)) and not KS.pozzetto_to_stock(st, np.int64(1))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", ['{"untaken_pozzetto_as_stock": true}',
                                    '{"untaken_pozzetto_as_stock": true, "num_players": 3}',
                                    '{"untaken_pozzetto_as_stock": true, "num_players": 2, '

@@ -22,6 +22,9 @@ FAMILIES = {"guglio": ["guglio_easy", "guglio_medium", "guglio_hard"],
             "raphael": ["raphael_bot"],
             "thilanguis": ["thilanguis_bot"],
             "ismcts": ["goodwin_ismcts:iterations=20"]}
+#: the families as test parameters: the search bot's, seconds long, is left out of the fast tier
+FAMILY_PARAMS = [pytest.param(f, marks=pytest.mark.slow) if f == "ismcts" else f
+                 for f in FAMILIES]
 RUN7 = [(0, "3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥")]
 
 
@@ -391,7 +394,7 @@ def test_goodwin_ismcts_most_visited_child_avoids_a_big_pile():
 
 
 # ---------------------------------------------------------------- every new bot
-@pytest.mark.parametrize("family", list(FAMILIES))
+@pytest.mark.parametrize("family", FAMILY_PARAMS)
 def test_referee_passes_every_action(family):
     for k, name in enumerate(FAMILIES[family]):
         spec = {"team0": name, "team1": "expert"} if k % 2 == 0 else \
@@ -406,7 +409,7 @@ def test_referee_passes_every_action(family):
             assert not v, "\n".join(map(str, v))
 
 
-@pytest.mark.parametrize("family", list(FAMILIES))
+@pytest.mark.parametrize("family", FAMILY_PARAMS)
 def test_no_hidden_card_is_read(family):
     gen = np.random.default_rng(20261202)
     for name in FAMILIES[family]:

@@ -103,6 +103,7 @@ CONFIGS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,rules", CONFIGS, ids=[c[0] for c in CONFIGS])
 def test_positions_from_games_read_back_the_same(name, rules):
     r = sim.Rules.preset(rules) if isinstance(rules, str) else sim.Rules(**(rules or {}))
@@ -150,6 +151,7 @@ def test_positions_from_games_read_back_the_same(name, rules):
     assert seen["poz_stock"] or not r.untaken_pozzetto_as_stock
 
 
+@pytest.mark.slow
 def test_games_built_from_positions_play_on_cleanly():
     rng = np.random.default_rng(2)
     n = 0

@@ -211,6 +211,7 @@ def test_which_specs_are_python():
         assert PS.is_python_spec(spec), spec
 
 
+@pytest.mark.slow
 def test_records_schema_and_determinism(strat_file, tmp_path):
     a, b = f"{strat_file}:FirstLegal", f"{strat_file}:PileFirst"
     specs = [a, "heuristic", b, "expert"]
@@ -245,6 +246,7 @@ def test_records_equal_a_manual_game_loop(strat_file, strat_module):
     assert plain_rows(df) == plain_rows(manual)
 
 
+@pytest.mark.slow
 def test_a_seeded_random_strategy_and_other_player_counts(strat_module):
     m = strat_module
     for rules in (sim.Rules(num_players=2), sim.Rules(num_players=3), sim.Rules()):
@@ -273,6 +275,7 @@ def test_builtin_seats_in_a_python_run_play_as_in_a_builtin_run(strat_module):
     assert df["score_t0"].mean() > df["score_t1"].mean()         # the heuristic side wins
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sim.runner._max_threads() < 2 or not sim.executors._can_fork(),
                     reason="needs 2 threads and fork")
 def test_worker_processes_give_the_records_of_one_process(strat_file, tmp_path):
@@ -348,6 +351,7 @@ def test_module_spec_from_the_path_and_the_working_directory(tmp_path, monkeypat
 EXAMPLE = str(ROOT / "docs" / "examples" / "pile_taker.py")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["PileFirst", "PileTaker"])
 def test_a_python_strategy_sees_only_its_observation(strat_module, name):
     """Before every decision of the Python seats, the cards they cannot see are dealt
@@ -379,6 +383,7 @@ def test_a_python_strategy_sees_only_its_observation(strat_module, name):
     assert compared > 500
 
 
+@pytest.mark.slow
 def test_the_example_strategy_plays_sensibly():
     """docs/examples/pile_taker.py beats random by far and loses little to expert."""
     spec = f"{EXAMPLE}:PileTaker"
@@ -470,6 +475,7 @@ def test_a_changed_source_is_another_run(strat_file, tmp_path):
     assert df["run_id"].astype(str).iloc[0] != first
 
 
+@pytest.mark.slow
 def test_compare_takes_python_strategies(strat_file, strat_module):
     spec = f"{strat_file}:PileFirst"
     per = sim.compare_hands(spec, "heuristic", 15, 6)
@@ -482,6 +488,7 @@ def test_compare_takes_python_strategies(strat_file, strat_module):
     assert row.mean_diff == pytest.approx(sim.compare(spec, "expert", 15, 6).iloc[0].mean_diff)
 
 
+@pytest.mark.slow
 def test_replay_of_a_python_run_and_the_referee(strat_file, tmp_path):
     specs = [f"{strat_file}:PileFirst", "random", f"{strat_file}:Seeded", "expert"]
     out = tmp_path / "run"
@@ -515,6 +522,7 @@ def run_cli(*args, cwd=ROOT):
                           cwd=cwd, timeout=600, env=env)
 
 
+@pytest.mark.slow
 def test_cli(strat_file, tmp_path):
     spec = f"{strat_file}:PileFirst"
     out = tmp_path / "cli"
@@ -543,6 +551,7 @@ def test_cli(strat_file, tmp_path):
     assert r.returncode == 0, r.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args, message", [
     (["simulate", "--hands", "2", "--seed", "1", "--strategy", "{f}:Missing"], "has no 'Missing'"),
     (["simulate", "--hands", "2", "--seed", "1", "--strategy", "{d}/gone.py:A"], "does not exist"),

@@ -194,6 +194,7 @@ def test_resimulated_shard_notice_goes_to_stderr(hand_run, tmp_path, capsys, qui
 
 
 # ------------------------------------------------------------------ SIGTERM
+@pytest.mark.slow
 def test_sigterm_stops_like_ctrl_c_and_the_same_command_resumes(tmp_path):
     """A real process, with its progress bar, terminated once its first shard is on disk."""
     out = tmp_path / "run"

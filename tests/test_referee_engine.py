@@ -27,6 +27,7 @@ def assert_clean(doc):
     assert not v, "\n".join(map(str, v))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("strategy", ["heuristic", "random"])
 def test_simulated_hands_are_legal(strategy):
     for i in range(150):
@@ -45,6 +46,7 @@ VARIANTS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 @pytest.mark.parametrize("strategy", ["heuristic", "random"])
 def test_simulated_hands_under_options(name, strategy):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -600,14 +601,32 @@ STDLIB_OK = {"__future__", "itertools", "json", "collections", "dataclasses", "a
              "sys", "pathlib", "typing", "functools", "math", "re", "os"}
 
 
-def test_referee_imports_only_stdlib():
-    tree = ast.parse((TESTS / "referee.py").read_text(encoding="utf-8"))
+#: the referee's files: the entry point and its package, whose modules import each other
+REFEREE_FILES = [TESTS / "referee.py"] + sorted((TESTS / "ref").glob("*.py"))
+
+
+def referee_own_import(path: Path, node) -> bool:
+    """An import of the referee's package by its entry point, or of one of its modules
+    by another (relative)."""
+    if not isinstance(node, ast.ImportFrom):
+        return False
+    if path.parent.name == "ref":
+        return node.level == 1
+    return (node.module or "").split(".")[0] == "ref" and node.level in (0, 1)
+
+
+@pytest.mark.parametrize("path", REFEREE_FILES, ids=lambda p: p.name)
+def test_referee_imports_only_stdlib(path):
+    assert len(REFEREE_FILES) > 10
+    tree = ast.parse(path.read_text(encoding="utf-8"))
     main_block = None
     for node in tree.body:
         if isinstance(node, ast.If) and "__main__" in ast.unparse(node.test):
             main_block = node
     for node in ast.walk(tree):
         if main_block is not None and node in set(ast.walk(main_block)):
+            continue
+        if referee_own_import(path, node):
             continue
         if isinstance(node, ast.Import):
             names = [a.name.split(".")[0] for a in node.names]
@@ -617,7 +636,7 @@ def test_referee_imports_only_stdlib():
             continue
         for name in names:
             assert name in STDLIB_OK and name in sys.stdlib_module_names | {"__future__"}, \
-                f"tests/referee.py imports {name!r}"
+                f"tests/{path.relative_to(TESTS).as_posix()} imports {name!r}"
 
 
 def test_importing_the_referee_loads_no_engine_code():
@@ -627,6 +646,32 @@ def test_importing_the_referee_loads_no_engine_code():
     out = subprocess.run([sys.executable, "-c", code], cwd=TESTS.parent, capture_output=True,
                          text=True)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+@pytest.mark.parametrize("command", [["tests/referee.py"], ["-m", "tests.referee"]],
+                         ids=["script", "module"])
+def test_the_command_line_checks_saved_documents(command, tmp_path):
+    """``python tests/referee.py --file ...`` and ``python -m tests.referee --file ...``
+    (the entry point and its package, in both ways of running it): the clean document
+    passes, one with a wrong score fails with R55, and the exit code says so."""
+    good, bad = tmp_path / "good.json", tmp_path / "bad.json"
+    good.write_text(json.dumps(main_doc(), ensure_ascii=False), encoding="utf-8")
+    doc = main_doc()
+    doc["result"]["score_t0"] += 5
+    bad.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    runs = {}
+    for files in ([good], [good, bad]):
+        runs[len(files)] = subprocess.run([sys.executable, *command, "--file", *map(str, files)],
+                                          cwd=TESTS.parent, capture_output=True, text=True,
+                                          encoding="utf-8")
+    out = runs[1]
+    assert out.returncode == 0 and out.stdout == f"{good}: 0 violation(s)\n", \
+        out.stdout + out.stderr
+    out = runs[2]
+    assert out.returncode == 1, out.stdout + out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[:2] == [f"{good}: 0 violation(s)", f"{bad}: 1 violation(s)"], out.stdout
+    assert lines[2].lstrip().startswith("[R55] ") and "score_t0" in lines[2], out.stdout
 
 
 # ============================================================================ RULES.md E1-E11

@@ -221,6 +221,7 @@ MASK_CONFIGS = [  # (rules, driver, seed, worlds, decisions judged per world)
 ]
 
 
+@pytest.mark.slow
 def test_the_mask_of_sampled_worlds_is_exact():
     """At 640 decisions of hands played on from worlds sampled at decisions of real
     games (the world's first decisions, every phase), the referee's legal moves from

@@ -70,6 +70,7 @@ def test_closing_discard_is_marked():
             assert closes == []
 
 
+@pytest.mark.slow
 def test_cli_replay_json_and_text():
     out = subprocess.run([sys.executable, "-m", "sim", "replay", "--seed", "3", "--hand", "7",
                           "--format", "json"], capture_output=True, text=True, check=True)
@@ -141,6 +142,7 @@ def test_run_form_replays_a_mixed_seat_hand_run(mixed_run):
     assert differs >= 3                       # what forgetting --strategy used to replay
 
 
+@pytest.mark.slow
 def test_run_form_replays_every_hand_of_a_match_run(match_run):
     out, hands = match_run
     assert hands["match"].nunique() == 5 and len(hands) > 10
@@ -242,6 +244,7 @@ def test_refuses_hands_the_run_does_not_hold(mixed_run, match_run, capsys):
         sim.replay(run=out / "nothing", hand_index=3)
 
 
+@pytest.mark.slow
 def test_refuses_exit_code_in_a_process(mixed_run):
     out, _ = mixed_run
     r = subprocess.run([sys.executable, "-m", "sim", "replay", str(out), "--hand", "-1"],

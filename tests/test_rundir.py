@@ -105,6 +105,7 @@ def wait_for_writer(out: Path, proc, timeout=120.0) -> dict:
     raise AssertionError("the first writer never started writing")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("second", ["same", "overwrite", "matches"])
 def test_a_second_writer_is_refused_at_once(tmp_path, second):
     """Two simulate commands into one directory: the second is refused in one line naming
@@ -141,6 +142,7 @@ def test_a_second_writer_is_refused_at_once(tmp_path, second):
     assert lock.holder(out) is None
 
 
+@pytest.mark.slow
 def test_the_lock_dies_with_a_killed_writer(tmp_path, reference):
     out = tmp_path / "run"
     cmd = [sys.executable, "-m", "sim", *cli_args(out, HANDS, SEED, 100), "--threads", "1"]
@@ -195,6 +197,7 @@ def test_a_stray_shard_is_reported_by_summarize_and_check_run(with_stray, capsys
     assert len(pd.read_parquet(out / "hands")) == HANDS + 1000
 
 
+@pytest.mark.slow
 def test_simulate_refuses_to_write_beside_a_stray_shard(with_stray, capsys):
     out, stray = with_stray
     before = snapshot(out)
@@ -405,6 +408,7 @@ def make_legacy_run(out: Path, hands=HANDS) -> pd.DataFrame:
     return frame.assign(run_id=pd.Categorical([run_id] * hands))
 
 
+@pytest.mark.slow
 def test_a_run_of_the_first_layout_is_read_then_moved_by_repair(tmp_path, capsys):
     out = tmp_path / "old"
     frame = make_legacy_run(out)
@@ -429,6 +433,7 @@ def test_a_run_of_the_first_layout_is_read_then_moved_by_repair(tmp_path, capsys
 
 
 # ------------------------------------------------------------------ 9. resume and extend
+@pytest.mark.slow
 def test_resume_takes_the_options_left_out_from_the_manifest(tmp_path, capsys):
     out = tmp_path / "run"
     specs = ["heuristic", "random", "expert", "random"]
@@ -467,6 +472,7 @@ def test_resume_takes_the_options_left_out_from_the_manifest(tmp_path, capsys):
     pd.testing.assert_frame_equal(df, want)
 
 
+@pytest.mark.slow
 def test_extend_a_run_to_more_hands(tmp_path, capsys):
     out = tmp_path / "run"
     assert main(cli_args(out, 2500)) == 0                 # the last shard is short: 2000..2500

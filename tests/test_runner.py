@@ -174,6 +174,7 @@ def test_different_run_refused_and_overwrite(tmp_path):
     pd.testing.assert_frame_equal(sim.load(out), df)
 
 
+@pytest.mark.slow
 def test_cli_end_to_end(tmp_path):
     out = tmp_path / "cli"
     args = ["simulate", "--hands", "30", "--seed", "4", "--out", str(out), "--shard-size", "10",

@@ -119,6 +119,7 @@ def test_summarize_bad_directory_is_one_line_exit_2(tmp_path, capsys, bad, needl
 KILLS = [signal.SIGKILL] * 5 + [signal.SIGTERM, signal.SIGINT]
 
 
+@pytest.mark.slow
 def test_kill_at_random_moments_then_resume_gives_the_same_records(reference, tmp_path):
     """Five runs killed with SIGKILL, one with SIGTERM and one with SIGINT (Ctrl-C) at random
     moments, each resumed by the same command."""
@@ -190,6 +191,7 @@ def test_unwritable_output_location_is_one_line_exit_2(tmp_path, capsys):
     assert "is not a directory" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_memory_does_not_grow_with_the_number_of_hands(tmp_path):
     """Peak RSS of a 20,000-hand and a 200,000-hand run (shards of 10,000) differ by < 15%."""
     peaks = []

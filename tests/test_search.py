@@ -28,6 +28,7 @@ def _rows(df):
     return df[list(RECORD_COLS)].astype(str).to_numpy().tolist()
 
 
+@pytest.mark.slow
 def test_the_referee_accepts_every_hand_and_replay_gives_the_runs_records():
     spec = {"team0": CHEAP, "team1": "expert"}
     df = sim.simulate(hands=100, seed=31, strategies=spec, debug=True)
@@ -41,6 +42,7 @@ def test_the_referee_accepts_every_hand_and_replay_gives_the_runs_records():
             df["score_t0"][i], df["score_t1"][i], df["turns"][i])
 
 
+@pytest.mark.slow
 def test_the_same_records_whatever_the_thread_count_and_in_sim_game():
     spec = {"team0": "expert", "team1": CHEAP}
     one = sim.simulate(hands=120, seed=32, strategies=spec, threads=1)
@@ -53,6 +55,7 @@ def test_the_same_records_whatever_the_thread_count_and_in_sim_game():
     assert (one["strategy_s1"] == CHEAP).all()
 
 
+@pytest.mark.slow
 def test_without_a_searched_decision_it_plays_as_its_base_policy():
     off = "search_pickup=0,search_discard=0"
     a = sim.simulate(hands=300, seed=33, strategies=f"rollout:{off}")
@@ -105,6 +108,7 @@ def test_canonical_hidden_depends_only_on_what_the_seat_knows():
     assert checked >= 8
 
 
+@pytest.mark.slow
 def test_it_beats_random_and_its_parameters_are_checked():
     c = sim.compare(CHEAP, "random", hands=60, seed=35).iloc[0]
     assert c["ci95_low"] > 0

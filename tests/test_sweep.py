@@ -392,6 +392,7 @@ def test_cli_ctrl_c_keeps_points_and_the_same_command_resumes(reference, tmp_pat
     assert data_files(out) == ref_files
 
 
+@pytest.mark.slow
 def test_cli_sweep_ctrl_c_then_sigkill_then_the_same_command_finishes_it(tmp_path):
     """A real Ctrl-C (SIGINT) mid-sweep, then the same command killed with SIGKILL mid-sweep,
     then the same command again: the files of an uninterrupted sweep, no stale lock."""
@@ -446,6 +447,7 @@ with DirectoryLock(sys.argv[1]):
 """
 
 
+@pytest.mark.slow
 def test_second_writer_is_refused_while_the_lock_is_held(reference, tmp_path):
     _ref_dir, ref_files, _ = reference
     out = unfinished_copy(tmp_path / "sw", ref_files)

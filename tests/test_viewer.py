@@ -448,6 +448,7 @@ return out;
 """
 
 
+@pytest.mark.slow
 def test_page_in_a_browser(doc, tmp_path, browser):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
@@ -540,6 +541,7 @@ def test_page_in_a_browser(doc, tmp_path, browser):
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
 
 
+@pytest.mark.slow
 def test_three_player_page_in_a_browser(tmp_path, browser):
     """A solo_18 hand (R62: two tables become one) stepped through to its end with the
     arrow keys: no error on any step, the merged table hidden, the credited scores shown."""
