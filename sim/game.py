@@ -34,6 +34,7 @@ from kernels import actions as KA
 from kernels import layout as L
 from kernels import legal as KL
 from kernels import melds as KM
+from kernels import observe as KO
 from kernels import state as KS
 from kernels import work as KW
 from kernels.cards import BURRACO_LEN, CIDX, CVALUE, N_COUNT
@@ -332,26 +333,10 @@ class Observation:
         return json.loads(json.dumps(d, default=list))
 
 
-# observation tensor layout: (name, length); float32, documented in docs/step_api.md
-TENSOR_FIELDS = (
-    ("phase", len(PHASES)),            # one-hot
-    ("seat_to_move", 4),               # one-hot, relative to the observer (0 = itself)
-    ("hand", N_COUNT),                 # own hand: copies of each face / 2
-    ("known", 3 * N_COUNT),            # the next, partner, previous seat: known copies / 2
-    ("hand_sizes", 4),                 # relative seats, cards / 30 (capped at 1)
-    ("pile", N_COUNT),                 # discard pile: copies of each face / 2
-    ("pile_top", N_COUNT),             # one-hot of the top card's face
-    ("pile_size", 1),                  # cards / 30 (capped at 1)
-    ("barred", N_COUNT),               # one-hot of the R36-barred face
-    ("melds_own", KS.MMAX * N_COUNT),  # own side's meld slots: copies of each face / 2
-    ("melds_opp", KS.MMAX * N_COUNT),  # the (next) opponent side's meld slots
-    ("melds_third", KS.MMAX * N_COUNT),  # 3 players: the other opponent's slots
-    ("stock_size", 1),                 # cards / 108
-    ("pozzetti_left", 1),              # / 3
-    ("pozzetto_taken", 3),             # own, next opponent side, third side
-    ("turn", 1),                       # turns / 200 (capped at 1)
-)
-TENSOR_SIZE = sum(n for _, n in TENSOR_FIELDS)
+# observation tensor layout: (name, length); float32, documented in docs/step_api.md and
+# filled by the kernel kernels.observe.observation_tensor
+TENSOR_FIELDS = KO.TENSOR_FIELDS
+TENSOR_SIZE = KO.TENSOR_SIZE
 
 
 class Game:
@@ -1046,50 +1031,9 @@ class Game:
         ValueError
             ``seat`` is not a seat of this game.
         """
-        seat, st, g, n = self._view(seat)
-        out = np.zeros(TENSOR_SIZE, np.float32)
-        at = {}
-        k = 0
-        for name, size in TENSOR_FIELDS:
-            at[name] = k
-            k += size
-        rel = [(seat + d) % n for d in range(n)]          # observer, next, ...
-        out[at["phase"] + int(g[KS.G_PHASE])] = 1
-        out[at["seat_to_move"] + (int(g[KS.G_SEAT]) - seat) % n] = 1
-        out[at["hand"]:at["hand"] + N_COUNT] = st.hcnt[seat] / 2.0
-        others = {1: rel[1] if n > 1 else None, 2: rel[2] if n == 4 else None,
-                  3: rel[-1] if n >= 3 else None}
-        for j, s in ((0, others[1]), (1, others[2]), (2, others[3])):
-            if s is not None:
-                o = at["known"] + j * N_COUNT
-                out[o:o + N_COUNT] = st.known[s] / 2.0
-        for j, s in enumerate(rel):
-            out[at["hand_sizes"] + j] = min(1.0, st.hn[s] / 30.0)
-        pn = int(g[KS.G_PN])
-        for c in st.pile[:pn]:
-            out[at["pile"] + CIDX[c]] += 0.5
-        if pn:
-            out[at["pile_top"] + CIDX[st.pile[pn - 1]]] = 1
-        out[at["pile_size"]] = min(1.0, pn / 30.0)
-        if g[KS.G_BARRED] >= 0:
-            out[at["barred"] + CIDX[g[KS.G_BARRED]]] = 1
-        own = int(g[KS.G_TEAM + seat])
-        opp = int(g[KS.G_TEAM + rel[1]]) if n > 1 else -1
-        third = [t for t in range(KS.NTEAMS) if t not in (own, opp)]
-        sides = {"melds_own": own, "melds_opp": opp,
-                 "melds_third": third[0] if n == 3 else -1}
-        for name, t in sides.items():
-            if t < 0 or t == own and name != "melds_own":
-                continue
-            block = st.mcnt[t, :, :] / 2.0
-            block[int(st.nm[t]):] = 0
-            out[at[name]:at[name] + KS.MMAX * N_COUNT] = block.ravel()
-        out[at["stock_size"]] = (g[KS.G_SLEN] - g[KS.G_SP]) / 108.0
-        out[at["pozzetti_left"]] = (g[KS.G_NPOZ] - g[KS.G_POZ_NEXT]) / 3.0
-        for j, t in enumerate((own, opp, sides["melds_third"])):
-            if t >= 0:
-                out[at["pozzetto_taken"] + j] = float(g[KS.G_TPOZ + t])
-        out[at["turn"]] = min(1.0, g[KS.G_TURN] / 200.0)
+        seat = check_int("seat", seat, 0, self.rules.num_players - 1)
+        out = np.empty(TENSOR_SIZE, np.float32)
+        KO.observation_tensor(self._work, seat, self.rules.num_players, out)
         return out
 
     # ------------------------------------------------------------ results

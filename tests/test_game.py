@@ -228,6 +228,85 @@ def test_observation_is_what_the_seat_may_know():
     json.dumps(o.to_dict(), ensure_ascii=False)
 
 
+def _decoded(t, n):
+    """The observation tensor's fields (sim.game.TENSOR_FIELDS) as named arrays."""
+    from sim.game import TENSOR_FIELDS
+    out, k = {}, 0
+    for name, size in TENSOR_FIELDS:
+        out[name] = t[k:k + size]
+        k += size
+    return out
+
+
+def _face_counts(faces):
+    c = np.zeros(53)
+    for f in faces:
+        c[f] += 1
+    return c
+
+
+@pytest.mark.parametrize("rules", [sim.Rules(), sim.Rules(num_players=2),
+                                   sim.Rules(num_players=3),
+                                   sim.Rules(num_players=3, three_player_mode="individual_3x11")],
+                         ids=["4p", "2p", "3p_solo_18", "3p_individual"])
+def test_observation_tensor_encodes_the_observation(rules):
+    """Each slot of observation_tensor against observation(): the hand, the known cards,
+    hand sizes, the pile and its top, the barred card, every side's melds by slot,
+    the counters (kernels.observe, docs/step_api.md)."""
+    n = rules.num_players
+    checked = 0
+    for i in range(8):
+        g = Game.new(9, i, rules=rules, strategies="random" if i % 2 else "heuristic")
+        step = 0
+        while True:
+            if step % 7 == 0 or g.is_over:
+                for seat in range(n):
+                    o = g.observation(seat)
+                    d = _decoded(g.observation_tensor(seat), n)
+                    assert d["phase"].tolist() == [float(p == o.phase) for p in PHASES]
+                    assert np.argmax(d["seat_to_move"]) == (o.current_seat - seat) % n
+                    assert np.array_equal(d["hand"] * 2, _face_counts(o.hand_faces))
+                    rel = [(seat + j) % n for j in range(n)]
+                    slots = (rel[1], rel[2] if n == 4 else None, rel[-1] if n >= 3 else None)
+                    for j, s in enumerate(slots):
+                        want = _face_counts(o.known_faces[s]) if s is not None else np.zeros(53)
+                        assert np.array_equal(d["known"][53 * j:53 * (j + 1)] * 2, want)
+                    assert np.allclose(d["hand_sizes"][:n],
+                                       [min(1, o.hand_sizes[s] / 30) for s in rel])
+                    assert np.array_equal(d["pile"] * 2, _face_counts(o.pile_faces))
+                    top = np.zeros(53)
+                    if o.pile_faces:
+                        top[o.pile_faces[-1]] = 1
+                    assert np.array_equal(d["pile_top"], top)
+                    assert d["barred"].sum() == (o.barred is not None)
+                    own = o.team_of[seat]
+                    # the next opponent's side: the first later seat on another side (3
+                    # players: once the other two are partners, both are on one side, R62)
+                    sides = [o.team_of[s] for s in rel[1:] if o.team_of[s] != own]
+                    nxt = sides[0]
+                    third = [t for t in sides if t != nxt][:1]
+                    for m in o.melds:
+                        block = ("melds_own" if m["team"] == own else
+                                 "melds_opp" if m["team"] == nxt else "melds_third")
+                        got = d[block].reshape(40, 53)[m["index"]] * 2
+                        assert np.array_equal(got, _face_counts(m["faces"])), (block, m)
+                    on_table = sum(len(m["cards"]) for m in o.melds)
+                    assert 2 * (d["melds_own"].sum() + d["melds_opp"].sum()
+                                + d["melds_third"].sum()) == on_table
+                    assert np.isclose(d["stock_size"][0], o.stock_size / 108)
+                    assert np.isclose(d["pozzetti_left"][0], o.pozzetti_left / 3)
+                    assert d["pozzetto_taken"].tolist() == [
+                        o.pozzetto_taken[own], o.pozzetto_taken[nxt],
+                        o.pozzetto_taken[third[0]] if third else False]
+                    assert np.isclose(d["turn"][0], min(1, o.turn / 200))
+                    checked += 1
+            if g.is_over:
+                break
+            g.apply(g.choose())
+            step += 1
+    assert checked > 100
+
+
 def test_result_needs_a_finished_hand():
     g = Game.new(1, 0)
     with pytest.raises(ValueError, match="not over"):

@@ -651,7 +651,11 @@ def test_pyproject_entry_point():
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert meta["project"]["name"] == "burraco-sim"
     assert meta["project"]["scripts"]["burraco"] == "sim.cli:main"
-    assert meta["tool"]["setuptools"]["packages"] == ["kernels", "sim"]
+    # every package, subpackages too: a wheel holds only the packages listed
+    assert meta["tool"]["setuptools"]["packages"] == ["kernels", "sim", "sim.envs"]
+    found = sorted(str(p.parent.relative_to(ROOT)).replace("/", ".")
+                   for p in ROOT.glob("[ks]*/**/__init__.py") if "__pycache__" not in str(p))
+    assert found == meta["tool"]["setuptools"]["packages"]
     assert meta["tool"]["pytest"]["ini_options"]["testpaths"] == ["tests"]
     from sim import __version__
     assert __version__ == "0.1.0"
