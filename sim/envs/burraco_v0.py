@@ -25,8 +25,13 @@ R52, ends a hand as any other end does).
 from __future__ import annotations
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ImportError as exc:      # the rl extra is optional
+    raise ImportError(f"sim.envs.burraco_v0 needs PettingZoo and Gymnasium ({exc}); "
+                      "pip install -e '.[rl]'") from exc
 
 from .._cards import rules_or_default
 from ..game import N_ACTIONS

@@ -15,9 +15,14 @@ per episode, on :class:`sim.Game`::
 """
 from __future__ import annotations
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+except ImportError as exc:      # the rl extra is optional
+    raise ImportError(f"sim.envs.gym_env needs Gymnasium ({exc}); pip install -e '.[rl]'") \
+        from exc
 
 from .._cards import check_int, rules_or_default
 from ..game import N_ACTIONS

@@ -25,8 +25,13 @@ from __future__ import annotations
 import json
 
 import numpy as np
-import pyspiel
-from open_spiel.python.algorithms import mcts
+
+try:
+    import pyspiel
+    from open_spiel.python.algorithms import mcts
+except ImportError as exc:      # the rl extra is optional
+    raise ImportError(f"sim.envs.openspiel_game needs OpenSpiel ({exc}); "
+                      "pip install -e '.[rl]'") from exc
 
 from kernels.cards import CIDX, N_COUNT
 from kernels.state import G_POZ_NEXT
