@@ -170,3 +170,30 @@ class DirectoryLock:
 
     def __exit__(self, *exc) -> None:
         self.release()
+
+
+@contextlib.contextmanager
+def locked_out_dir(out: Path, refuse_foreign, os_error):
+    """Hold the writer's lock of the output directory ``out`` for the ``with`` block.
+
+    ``out`` may not be a file (``ValueError``); an existing directory is first handed to
+    ``refuse_foreign(out)``, which raises ``ValueError`` when it holds files of another kind
+    (before the lock, so no lock file is left in a foreign directory); then ``out`` is made and
+    locked (:class:`DirectoryLock`; :class:`LockedError` when another process writes it).  An
+    ``OSError`` meanwhile is raised as ``os_error(out, exc)``.  The lock is released when the
+    block ends, however it ends.  Used by ``burraco sweep --out`` and ``burraco tune --out``.
+    """
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"out: {os.fspath(out)!r} is a file, not a directory")
+    lock = DirectoryLock(out, "out")
+    try:
+        if out.is_dir():
+            refuse_foreign(out)
+        out.mkdir(parents=True, exist_ok=True)
+        lock.acquire()                  # before anything in ``out`` is looked at or changed
+    except OSError as exc:
+        raise os_error(out, exc) from None
+    try:
+        yield
+    finally:
+        lock.release()

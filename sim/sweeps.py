@@ -47,7 +47,7 @@ import pyarrow.parquet as pq
 from ._cards import check_int
 from ._version import __version__
 from .comparison import compare_hands, paired_rules, summarize_pairs
-from .lock import LOCK_NAME, DirectoryLock
+from .lock import LOCK_NAME, locked_out_dir
 from .rundir import OutputError
 from .strategies import get, resolve
 
@@ -210,25 +210,13 @@ def sweep(base: str, grid: dict, hands: int, seed: int, reference: str | None = 
         return _run_points(points, specs, names, config, rules, None, {}, threads, progress,
                            callback)
     out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise ValueError(f"out: {os.fspath(out)!r} is a file, not a directory")
-    lock = DirectoryLock(out, "out")
-    try:
-        if out.is_dir():
-            _refuse_foreign(out)            # before the lock: no lock file in a foreign directory
-        out.mkdir(parents=True, exist_ok=True)
-        lock.acquire()                      # before anything in ``out`` is looked at or changed
-    except OSError as exc:
-        raise _os_error(out, exc) from None
-    try:
+    with locked_out_dir(out, _refuse_foreign, _os_error):
         try:
             resumed = _open_out(out, config, overwrite, points, names, hands, progress)
         except OSError as exc:
             raise _os_error(out, exc) from None
         return _run_points(points, specs, names, config, rules, out, resumed, threads,
                            progress, callback)
-    finally:
-        lock.release()
 
 
 @dataclass(frozen=True)

@@ -74,7 +74,7 @@ from kernels import layout as L
 from ._cards import check_int
 from ._version import __version__
 from .comparison import Z95, paired_rules
-from .lock import LOCK_NAME, DirectoryLock
+from .lock import LOCK_NAME, locked_out_dir
 from .strategies import HEURISTIC, HEURISTIC_LIMITS, get, resolve
 
 TUNE_JSON = "_tune.json"
@@ -482,24 +482,12 @@ def tune(base: str, hands_per_eval: int, budget: int, seed: int, out=None, rules
     if out is None:
         return run.go(None)
     out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise ValueError(f"out: {os.fspath(out)!r} is a file, not a directory")
-    lock = DirectoryLock(out, "out")
-    try:
-        if out.is_dir():
-            _refuse_foreign(out)
-        out.mkdir(parents=True, exist_ok=True)
-        lock.acquire()
-    except OSError as exc:
-        raise _os_error(out, exc) from None
-    try:
+    with locked_out_dir(out, _refuse_foreign, _os_error):
         try:
             logged = _open_out(out, config, overwrite, cma.__version__)
         except OSError as exc:
             raise _os_error(out, exc) from None
         return run.go(out, logged)
-    finally:
-        lock.release()
 
 
 def _strategies() -> dict:

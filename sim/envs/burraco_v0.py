@@ -247,7 +247,8 @@ class raw_env(AECEnv):
         return _core.render(self.render_mode, self.game, self._last)
 
     def close(self):
-        pass
+        """Nothing to release: the hand lives in ``self.game``, no window or file is opened."""
+        return None
 
     def __str__(self):
         return "burraco_v0"
