@@ -51,8 +51,33 @@ def _slot_c(base, sl):
     return base + sl - 1
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _rank_mask(hc, base):
+    """Bit ``r`` set when the hand counts ``hc`` hold rank ``r`` of the suit at ``base``."""
+    m = np.int64(0)
+    for r in range(13):
+        if hc[base + r] > 0:
+            m |= np.int64(1) << r
+    return m
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _slot_mask(rm):
+    """The 14-slot mask (bit ``sl - 1`` for slot ``sl``) of a suit's rank mask
+    ``rm``: rank ``r`` >= 1 holds slot ``r + 1`` (the 2 slot 2), the ace slots 1
+    and 14.  ``(m >> (sl - 1)) & 1`` is :func:`_slot_present`."""
+    return rm | ((rm & 1) << 13)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _hand_slot_masks(hc):
+    """The four suits' slot masks (:func:`_slot_mask`) of the hand counts ``hc``."""
+    return (_slot_mask(_rank_mask(hc, 0)), _slot_mask(_rank_mask(hc, 13)),
+            _slot_mask(_rank_mask(hc, 26)), _slot_mask(_rank_mask(hc, 39)))
+
+
 # ---------------------------------------------------------------- heuristic
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def _fits_meld(mcnt, minfo, nm, team, c):
     """Could card ``c`` be laid off on one of ``team``'s melds (one step, R24)?
 
@@ -73,36 +98,29 @@ def _fits_meld(mcnt, minfo, nm, team, c):
     return False
 
 
-@njit(cache=True, _nrt=False)
-def _forms_natural_meld(cnt, c):
-    """Would natural ``c`` make a 3-card natural meld with the counts ``cnt``?"""
+@njit(cache=True, inline="always", _nrt=False)
+def _forms_natural_meld(cnt, sm, c):
+    """Would natural ``c`` make a 3-card natural meld with the counts ``cnt``
+    (``sm``: their slot masks, :func:`_hand_slot_masks`)?  A set needs two more
+    of the rank; a sequence three slots in a row held with ``c``'s own (the
+    ace's slot 1 or 14, a 2 of the suit in slot 2)."""
     r = c % 13
     s = c // 13
-    same_rank = 0
-    for t in range(4):
-        same_rank += cnt[13 * t + r]
+    same_rank = cnt[r] + cnt[13 + r] + cnt[26 + r] + cnt[39 + r]
     if same_rank >= 2:
         return True
-    base = 13 * s
+    m = sm[s]
     if r == 0:
         slots = (1, 14)
     else:
         slots = (r + 1, r + 1)
     for k in range(2):
         sl = slots[k]
+        mm = m | (np.int64(1) << (sl - 1))
         for a in range(sl - 2, sl + 1):
             if a < 1 or a + 2 > 14:
                 continue
-            ok = True
-            for x in range(a, a + 3):
-                if x == sl:
-                    continue
-                if x == 2:
-                    if cnt[base + 1] == 0:
-                        ok = False
-                elif not _slot_present(cnt, base, x):
-                    ok = False
-            if ok:
+            if ((mm >> (a - 1)) & 7) == 7:
                 return True
     return False
 
@@ -122,6 +140,7 @@ def heur_pickup(st, rv, seat, p):
             if g[G_TEAM + o] != team and (hn[o] == 2 or hn[o] == 5):
                 return False
     useful = 0.0
+    sm = _hand_slot_masks(hcnt[seat])
     for i in range(pn):
         c = pile[i] % 54
         if c >= 52:
@@ -129,7 +148,7 @@ def heur_pickup(st, rv, seat, p):
         if _is_wild_c(c):
             useful += p[HP_PILE_W_WILD]
             continue
-        if _fits_meld(mcnt, minfo, nm, team, c) or _forms_natural_meld(hcnt[seat], c):
+        if _fits_meld(mcnt, minfo, nm, team, c) or _forms_natural_meld(hcnt[seat], sm, c):
             useful += 1.0
     if useful == 0.0:
         return False
@@ -221,6 +240,7 @@ def heur_meld_choice(st, rv, seat, p, sel, scratch):
     team = st.g[G_TEAM + seat]
     hc = hcnt[seat]
     small = hn[seat] <= 4
+    sm = _hand_slot_masks(hc)           # the hand's slots per suit, read by every part below
     # A. lay off naturals (and same-suit 2s entering as natural 2s); remember the
     #    first natural lay-off that would make a meld dirty, for D1
     d1_mi = np.int64(-1)       # np.int64: a literal would make Numba compile a
@@ -232,12 +252,19 @@ def heur_meld_choice(st, rv, seat, p, sel, scratch):
         d1_ok = small or minfo[team, mi, MI_LEN] + 1 >= BURRACO_LEN
         if kind == KIND_SET:
             first, step, count = key, 13, 4
+            held = np.int64(0)
+            for k in range(4):
+                if (sm[k] >> key) & 1:
+                    held |= np.int64(1) << k
         else:
             first, step, count = 13 * key, 1, 13
+            held = sm[key] & 0x1FFF             # bit r: rank r of the suit is held
         for k in range(count):
-            c = first + k * step
-            if hc[c] == 0:
+            if held >> k == 0:
+                break
+            if ((held >> k) & 1) == 0:
                 continue
+            c = first + k * step
             # can_layoff, without handing it the state unless R38 may bite
             v = layoff_fits(mcnt, minfo, team, mi, c)
             if v == 0:
@@ -270,7 +297,9 @@ def heur_meld_choice(st, rv, seat, p, sel, scratch):
     best_s = -1
     best_a = 0
     for s in range(4):
-        ln, a = _best_run(hc, 13 * s)
+        v = RUN_TABLE[sm[s]]
+        ln = np.int64(v >> 4)
+        a = np.int64(v & 15)
         if ln >= 3 and ln > best_run and opening:
             best_run = ln
             best_s = s
@@ -350,14 +379,19 @@ def heur_meld_choice(st, rv, seat, p, sel, scratch):
                 return A_CREATE_SEL
     for s in range(4):
         base = 13 * s
+        m = sm[s] & ~np.int64(2)            # slot 2 never takes part (below)
+        if (m & (m - 1)) == 0:
+            continue                        # fewer than two slots held
         for a in range(1, 13):
+            if ((m >> (a - 1)) & 1) == 0:
+                continue
             for gap in range(1, 3):
                 b = a + gap
                 if b > 14:
                     continue
                 if a == 2 or b == 2:
                     continue
-                if not (_slot_present(hc, base, a) and _slot_present(hc, base, b)):
+                if ((m >> (b - 1)) & 1) == 0:
                     continue
                 if a == 1 and b == 14:
                     continue
@@ -373,10 +407,11 @@ def heur_meld_choice(st, rv, seat, p, sel, scratch):
     return -1
 
 
-@njit(cache=True, _nrt=False)
-def _keep_value(hc, mcnt, minfo, nm, opp, c, p):
+@njit(cache=True, inline="always", _nrt=False)
+def _keep_value(hc, sm, mcnt, minfo, nm, opp, c, p):
     """How much the heuristic wants to keep a card of count index ``c`` (``hc``:
-    the player's hand counts; ``mcnt``/``minfo``/``nm``: the melds)."""
+    the player's hand counts, ``sm`` their slot masks, :func:`_hand_slot_masks`;
+    ``mcnt``/``minfo``/``nm``: the melds)."""
     v = 0.0
     if _is_wild_c(c):
         v += p[HP_DISCARD_W_WILD]
@@ -392,6 +427,7 @@ def _keep_value(hc, mcnt, minfo, nm, opp, c, p):
         sl = r + 1
         if r == 0:
             sl = 1
+        m = sm[s]
         nb = 0
         for d in range(-2, 3):
             if d == 0:
@@ -399,15 +435,9 @@ def _keep_value(hc, mcnt, minfo, nm, opp, c, p):
             x = sl + d
             if x < 1 or x > 14:
                 continue
-            if x == 2:
-                if hc[13 * s + 1] > 0:
-                    nb += 1
-            elif _slot_present(hc, 13 * s, x):
-                nb += 1
+            nb += (m >> (x - 1)) & 1        # slot 2 is the suit's 2
         if r == 0:
-            for x in (12, 13):
-                if _slot_present(hc, 13 * s, x):
-                    nb += 1
+            nb += ((m >> 11) & 1) + ((m >> 12) & 1)     # the queen and the king
         v += p[HP_DISCARD_W_NEIGHBOR] * nb
     if _fits_meld(mcnt, minfo, nm, opp, c):
         v += p[HP_DISCARD_W_DANGER]
@@ -436,6 +466,7 @@ def heur_discard(st, rv, seat, p, vals, known):
             return cid
         return -1
     barred = g[G_BARRED]
+    sm = _hand_slot_masks(hc)
     for c in range(53):
         known[c] = 0
     best = -1
@@ -446,7 +477,7 @@ def heur_discard(st, rv, seat, p, vals, known):
             continue                  # R36; any other card is a legal discard (R37, R39)
         c = CIDX[cid]
         if known[c] == 0:
-            vals[c] = _keep_value(hc, mcnt, minfo, nm, opp, c, p)
+            vals[c] = _keep_value(hc, sm, mcnt, minfo, nm, opp, c, p)
             known[c] = 1
         if vals[c] < best_v:
             best_v = vals[c]

@@ -429,6 +429,32 @@ def hand_pick_id(st, seat, c, prefer_barred):
 
 
 @njit(cache=True, _nrt=False)
+def hand_take_face(st, seat, c):
+    """:func:`hand_pick_id` (``prefer_barred``) then :func:`hand_remove_id` of
+    that id, in one scan of the hand: the id taken out of ``seat``'s hand for
+    count index ``c``, or -1 (nothing removed) if it holds none."""
+    hand, hn, hcnt = st.hand, st.hn, st.hcnt
+    barred = st.g[G_BARRED]
+    n = hn[seat]
+    found = -1
+    pos = -1
+    for i in range(n):
+        cid = hand[seat, i]
+        if CIDX[cid] == c and (found < 0 or cid == barred):
+            found = cid
+            pos = i
+    if pos < 0:
+        return found
+    hand[seat, pos] = hand[seat, n - 1]
+    hand[seat, n - 1] = -1
+    hn[seat] = n - 1
+    hcnt[seat, c] -= 1
+    if st.known[seat, c] > 0:
+        st.known[seat, c] -= 1        # R11, as hand_remove_id
+    return found
+
+
+@njit(cache=True, _nrt=False)
 def meld_info_full(mcnt, minfo, team, mi):
     """Recompute ``minfo[team, mi]`` from ``mcnt[team, mi]`` (R18, R20)."""
     kind, nwild, nat2, key, lo, hi, wslot, why = analyze(mcnt[team, mi], ANY_RANK)
@@ -546,8 +572,7 @@ def meld_create(st, team, seat, sel):
     k = 0
     for c in range(53):
         for _ in range(sel[c]):
-            cid = hand_pick_id(st, seat, c, True)
-            hand_remove_id(st, seat, cid)
+            cid = hand_take_face(st, seat, c)
             log_card(st, row, cid)
             mids[team, mi, k] = cid
             k += 1
@@ -560,8 +585,7 @@ def meld_create(st, team, seat, sel):
 def meld_add(st, team, seat, mi, c):
     """Lay off one card of count index ``c`` from hand onto meld ``mi``."""
     mcnt, mids, minfo = st.mcnt, st.mids, st.minfo
-    cid = hand_pick_id(st, seat, c, True)
-    hand_remove_id(st, seat, cid)
+    cid = hand_take_face(st, seat, c)
     log_card(st, log_event(st, seat, EV_LAYOFF, team, mi, I0), cid)
     n = minfo[team, mi, MI_LEN]
     mids[team, mi, n] = cid
@@ -575,8 +599,7 @@ def meld_add_more(st, team, seat, mi, c):
     lay-off just made there (R24: one action of several cards): the card joins
     that lay-off's event row (``G_OPEN_ROW``) instead of a row of its own."""
     mcnt, mids, minfo, g, ev = st.mcnt, st.mids, st.minfo, st.g, st.ev
-    cid = hand_pick_id(st, seat, c, True)
-    hand_remove_id(st, seat, cid)
+    cid = hand_take_face(st, seat, c)
     row = g[G_OPEN_ROW] - 1
     if row >= 0 and row == g[G_NEV] - 1 and ev[row, EVC_TYPE] == EV_LAYOFF and ev[row, EVC_B] == mi:
         log_card(st, row, cid)
