@@ -39,6 +39,7 @@ functions: the readings that remain are those that keep the stored roles.
 import numpy as np
 from numba import njit
 
+from .bits import high_bit, low_bit, popcount
 from .cards import BURRACO_LEN, JOKER
 
 KIND_NONE = 0
@@ -138,6 +139,135 @@ def _gap_slot(cnt, base, nat2, ace, ao, lo, hi):
 @njit(cache=True, _nrt=False)
 def analyze(cnt, set_mask):
     """Canonical reading of the multiset ``cnt`` (R16-R20).
+
+    Parameters
+    ----------
+    cnt : numpy.ndarray
+        ``int64[53]`` card counts (not mutated).
+    set_mask : int
+        Bit ``r`` set when rank ``r`` may form a set (option ``set_ranks``).
+
+    Returns
+    -------
+    tuple of int
+        ``(kind, nwild, nat2, key, lo, hi, wslot, reason)``, see the module
+        docstring.  Equal to :func:`analyze_reference` for every ``cnt``
+        (tested); this form reads each suit's naturals as a rank mask and a
+        sequence reading's slots as a 14-bit mask (:mod:`kernels.bits`).
+    """
+    # one pass: card count, 2s, and the ranks other than 2 held in each suit
+    jok = cnt[JOKER]
+    n = jok
+    twos = np.int64(0)
+    s0 = -1
+    m0 = np.int64(0)          # rank mask of the first suit holding a natural other than a 2
+    nsuits = 0
+    ranks = np.int64(0)       # every rank other than 2 held, over the suits
+    for s in range(4):
+        base = 13 * s
+        m = np.int64(0)
+        for r in range(13):
+            c = cnt[base + r]
+            n += c
+            if c > 0:
+                m |= np.int64(1) << r
+        twos += cnt[base + 1]
+        m &= ~np.int64(2)
+        if m != 0:
+            if s0 < 0:
+                s0 = s
+                m0 = m
+            nsuits += 1
+            ranks |= m
+    if n < 3:
+        return KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_TOO_FEW
+    others = n - jok - twos
+    if others == 0:
+        return KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_ONLY_WILDS
+    same_rank = (ranks & (ranks - 1)) == 0
+    same_suit = nsuits == 1
+    if not same_rank and not same_suit:
+        return KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_MIXED
+    r0 = low_bit(m0)
+    reason = WHY_OK
+    if same_rank:
+        wild = jok + twos
+        if n > 9:
+            reason = WHY_SET_TOO_LONG
+        elif wild > 1:
+            reason = WHY_TWO_WILDS
+        elif (set_mask >> r0) & 1 == 0:
+            reason = WHY_SET_RANK
+        else:
+            ws = WILD_NONE
+            if wild == 1:
+                ws = WILD_FREE
+            return KIND_SET, wild, 0, r0, 0, 0, ws, WHY_OK
+        if not same_suit or others >= 2:
+            return KIND_NONE, 0, 0, r0, 0, 0, WILD_NONE, reason
+    # ---- sequence (R17, R18): naturals of suit s0 plus at most one wild
+    if n > 14:
+        return KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_SEQ_TOO_LONG
+    base = 13 * s0
+    ace = cnt[base]
+    if ace > 1:
+        return KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_TWO_ACES
+    for r in range(2, 13):
+        if cnt[base + r] > 1:
+            return KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_DUP_SLOT
+    c2 = cnt[base + 1]
+    mid = m0 & ~np.int64(1)   # ranks 3..K: bit r is slot r + 1, i.e. bit (slot - 1)
+    best_w = 99
+    b_nat2 = 0
+    b_lo = 0
+    b_hi = 0
+    b_ws = WILD_NONE
+    why = WHY_GAPS
+    for nat2 in range(2):
+        if nat2 == 1 and c2 == 0:
+            break
+        wilds = jok + twos - nat2
+        if wilds > 1:
+            why = WHY_TWO_WILDS
+            continue
+        n_ace_opts = 1
+        if ace == 1:
+            n_ace_opts = 2
+        for ao in range(n_ace_opts):
+            slots = mid | (np.int64(nat2) << 1)          # the natural 2 in slot 2
+            if ace == 1:
+                slots |= np.int64(1) << (13 * ao)        # the ace in slot 1 or 14
+            lo = low_bit(slots) + 1
+            hi = high_bit(slots) + 1
+            gaps = (hi - lo + 1) - popcount(slots)
+            if gaps > wilds:
+                if why != WHY_TWO_WILDS:
+                    why = WHY_GAPS
+                continue
+            if wilds < best_w:
+                best_w = wilds
+                b_nat2 = nat2
+                b_lo = lo
+                b_hi = hi
+                if gaps == 1:        # the one empty slot strictly inside lo..hi
+                    inside = ((np.int64(1) << (hi - 1)) - 1) & ~((np.int64(1) << lo) - 1)
+                    b_ws = low_bit(inside & ~slots) + 1
+                elif wilds == 1:
+                    b_ws = WILD_FREE
+                else:
+                    b_ws = WILD_NONE
+    if best_w == 99:
+        if ace == 1 and c2 > 0 and why == WHY_GAPS:
+            why = WHY_WRAP
+        return KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, why
+    return KIND_SEQ, best_w, b_nat2, s0, b_lo, b_hi, b_ws, WHY_OK
+
+
+@njit(cache=True, _nrt=False)
+def analyze_reference(cnt, set_mask):
+    """:func:`analyze` by a face-by-face scan and a slot-by-slot span of each
+    reading: the literal form of R16-R20 that :func:`analyze` is tested
+    against (``tests/test_kernel_fastpaths.py``); not used in play.
 
     Parameters
     ----------

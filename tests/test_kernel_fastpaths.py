@@ -9,6 +9,7 @@ import itertools
 
 import numpy as np
 import pytest
+from numba import njit
 
 from kernels import legal as KL
 from kernels import melds as KM
@@ -205,3 +206,94 @@ def test_best_run_table_equals_slot_scan():
     hc[:] = 0
     hc[[26 + r for r in range(13)]] = 1      # the whole suit: A..K is the first 13-card run
     assert tuple(_best_run(hc, 26)) == (13, 1)
+
+
+# ----------------------------------------------------------------------------- analyze
+@njit(cache=True)
+def _single_suit_mismatches(suit, jokers, other_twos):
+    """Compare analyze with analyze_reference on every count pattern (0, 1 or 2 copies of
+    each rank) of one suit, with ``jokers`` jokers and ``other_twos`` 2s of the next suit."""
+    cnt = np.zeros(53, np.int64)
+    bad = 0
+    checked = 0
+    for code in range(3 ** 13):
+        x = code
+        for r in range(13):
+            cnt[13 * suit + r] = x % 3
+            x //= 3
+        cnt[JOKER] = jokers
+        cnt[13 * ((suit + 1) % 4) + 1] = other_twos
+        for mask in (0x1FFF, 0x0005):
+            if KM.analyze(cnt, mask) != KM.analyze_reference(cnt, mask):
+                bad += 1
+            checked += 1
+    return bad, checked
+
+
+@njit(cache=True)
+def _random_mismatches(seed, n):
+    """The same comparison on ``n`` random multisets of 0..16 cards over all 53 faces,
+    biased towards one suit or one rank so that every branch of the reading is taken."""
+    np.random.seed(seed)
+    cnt = np.zeros(53, np.int64)
+    bad = 0
+    for _ in range(n):
+        cnt[:] = 0
+        k = np.random.randint(0, 17)
+        mode = np.random.randint(0, 3)
+        s = np.random.randint(0, 4)
+        r = np.random.randint(0, 13)
+        for _ in range(k):
+            u = np.random.randint(0, 10)
+            if u == 0:
+                f = JOKER
+            elif u == 1:
+                f = 13 * np.random.randint(0, 4) + 1
+            elif mode == 0:
+                f = 13 * s + np.random.randint(0, 13)
+            elif mode == 1:
+                f = 13 * np.random.randint(0, 4) + r
+            else:
+                f = np.random.randint(0, 52)
+            if cnt[f] < (4 if f == JOKER else 2):
+                cnt[f] += 1
+        for mask in (0x1FFF, 0x1FFD, 0x0005):
+            if KM.analyze(cnt, mask) != KM.analyze_reference(cnt, mask):
+                bad += 1
+    return bad
+
+
+@pytest.mark.parametrize("jokers,other_twos", [(0, 0), (1, 0), (0, 1), (2, 0), (1, 1)])
+def test_analyze_equals_reference_on_every_one_suit_pattern(jokers, other_twos):
+    bad, checked = _single_suit_mismatches(2, jokers, other_twos)
+    assert checked == 2 * 3 ** 13
+    assert bad == 0
+
+
+def test_analyze_equals_reference_on_random_multisets():
+    assert _random_mismatches(20261202, 2_000_000) == 0
+
+
+def test_analyze_equals_reference_on_the_meld_families():
+    for faces in itertools.chain(seq_family(), set_family()):
+        cnt = np.zeros(53, np.int64)
+        for f in faces:
+            cnt[f] += 1
+        for mask in (0x1FFF, 0x0005):
+            assert KM.analyze(cnt, mask) == KM.analyze_reference(cnt, mask), (faces, mask)
+
+
+def test_analyze_known_readings():
+    """Hand-checked readings (R18-R20): 5-6-joker-8 of hearts has the joker fixed in slot 7;
+    A-2-3 of spades reads the 2 as natural (clean, slot 2); K-A-2 of spades is a dirty Q-K-A
+    (the 2 a wild in slot 12) but K-A-2-3 is a wrap, refused (R17)."""
+    def cnt_of(*faces):
+        c = np.zeros(53, np.int64)
+        for f in faces:
+            c[f] += 1
+        return c
+    H, S = 26, 39
+    assert KM.analyze(cnt_of(H + 4, H + 5, JOKER, H + 7), 0x1FFF) == (KM.KIND_SEQ, 1, 0, 2, 5, 8, 7, 0)
+    assert KM.analyze(cnt_of(S + 0, S + 1, S + 2), 0x1FFF) == (KM.KIND_SEQ, 0, 1, 3, 1, 3, KM.WILD_NONE, 0)
+    assert KM.analyze(cnt_of(S + 12, S + 0, S + 1), 0x1FFF) == (KM.KIND_SEQ, 1, 0, 3, 13, 14, KM.WILD_FREE, 0)
+    assert KM.analyze(cnt_of(S + 12, S + 0, S + 1, S + 2), 0x1FFF)[7] == KM.WHY_WRAP
