@@ -136,6 +136,45 @@ def _gap_slot(cnt, base, nat2, ace, ao, lo, hi):
     return -3
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _shape_verdict(n, jok, twos, same_rank, same_suit, r0, set_mask):
+    """What the naturals' shape alone decides (R14-R17), before any sequence reading.
+
+    ``n`` cards, ``jok`` jokers, ``twos`` 2s; the naturals other than 2s all of
+    one rank (``same_rank``, the rank ``r0``) and/or all of one suit.  Returns
+    ``(done, kind, nwild, nat2, key, lo, hi, wslot, reason)``: ``done`` 1 with
+    the reading (a set, or an invalid meld), or 0 when the cards must be read
+    as a sequence (the rest then unused).
+    """
+    if n < 3:
+        return 1, KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_TOO_FEW
+    others = n - jok - twos
+    if others == 0:
+        return 1, KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_ONLY_WILDS
+    if not same_rank and not same_suit:
+        return 1, KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_MIXED
+    reason = WHY_OK
+    if same_rank:
+        wild = jok + twos
+        if n > 9:
+            reason = WHY_SET_TOO_LONG
+        elif wild > 1:
+            reason = WHY_TWO_WILDS
+        elif (set_mask >> r0) & 1 == 0:
+            reason = WHY_SET_RANK
+        else:
+            ws = WILD_NONE
+            if wild == 1:
+                ws = WILD_FREE
+            return 1, KIND_SET, wild, 0, r0, 0, 0, ws, WHY_OK
+        if not same_suit or others >= 2:
+            return 1, KIND_NONE, 0, 0, r0, 0, 0, WILD_NONE, reason
+    # ---- sequence (R17, R18): naturals of one suit plus at most one wild
+    if n > 14:
+        return 1, KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_SEQ_TOO_LONG
+    return 0, KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_OK
+
+
 @njit(cache=True, _nrt=False)
 def analyze(cnt, set_mask):
     """Canonical reading of the multiset ``cnt`` (R16-R20).
@@ -179,35 +218,13 @@ def analyze(cnt, set_mask):
                 m0 = m
             nsuits += 1
             ranks |= m
-    if n < 3:
-        return KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_TOO_FEW
-    others = n - jok - twos
-    if others == 0:
-        return KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_ONLY_WILDS
     same_rank = (ranks & (ranks - 1)) == 0
     same_suit = nsuits == 1
-    if not same_rank and not same_suit:
-        return KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_MIXED
-    r0 = low_bit(m0)
-    reason = WHY_OK
-    if same_rank:
-        wild = jok + twos
-        if n > 9:
-            reason = WHY_SET_TOO_LONG
-        elif wild > 1:
-            reason = WHY_TWO_WILDS
-        elif (set_mask >> r0) & 1 == 0:
-            reason = WHY_SET_RANK
-        else:
-            ws = WILD_NONE
-            if wild == 1:
-                ws = WILD_FREE
-            return KIND_SET, wild, 0, r0, 0, 0, ws, WHY_OK
-        if not same_suit or others >= 2:
-            return KIND_NONE, 0, 0, r0, 0, 0, WILD_NONE, reason
-    # ---- sequence (R17, R18): naturals of suit s0 plus at most one wild
-    if n > 14:
-        return KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_SEQ_TOO_LONG
+    r0 = low_bit(m0) if m0 != 0 else np.int64(-1)
+    done, kind, nwild, nat2, key, lo, hi, wslot, why = _shape_verdict(
+        n, jok, twos, same_rank, same_suit, r0, set_mask)
+    if done == 1:
+        return kind, nwild, nat2, key, lo, hi, wslot, why
     base = 13 * s0
     ace = cnt[base]
     if ace > 1:
@@ -310,32 +327,10 @@ def analyze_reference(cnt, set_mask):
                     same_rank = False
                 if s != s0:
                     same_suit = False
-    if n < 3:
-        return KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_TOO_FEW
-    others = n - jok - twos
-    if others == 0:
-        return KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_ONLY_WILDS
-    if not same_rank and not same_suit:
-        return KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_MIXED
-    reason = WHY_OK
-    if same_rank:
-        wild = jok + twos
-        if n > 9:
-            reason = WHY_SET_TOO_LONG
-        elif wild > 1:
-            reason = WHY_TWO_WILDS
-        elif (set_mask >> r0) & 1 == 0:
-            reason = WHY_SET_RANK
-        else:
-            ws = WILD_NONE
-            if wild == 1:
-                ws = WILD_FREE
-            return KIND_SET, wild, 0, r0, 0, 0, ws, WHY_OK
-        if not same_suit or others >= 2:
-            return KIND_NONE, 0, 0, r0, 0, 0, WILD_NONE, reason
-    # ---- sequence (R17, R18): naturals of suit s0 plus at most one wild
-    if n > 14:
-        return KIND_NONE, 0, 0, -1, 0, 0, WILD_NONE, WHY_SEQ_TOO_LONG
+    done, kind, nwild, nat2, key, lo, hi, wslot, why = _shape_verdict(
+        n, jok, twos, same_rank, same_suit, r0, set_mask)
+    if done == 1:
+        return kind, nwild, nat2, key, lo, hi, wslot, why
     base = 13 * s0
     for r in range(13):
         if r != 1 and cnt[base + r] > 1:
