@@ -51,6 +51,12 @@ def _slot_c(base, sl):
     return base + sl - 1
 
 
+#: :func:`kernels.legal.layoff_fits` itself (the same Python function), compiled to be
+#: inlined at the heuristic's calls: it runs once per candidate card and meld, and
+#: its arguments cost as much to pass as its fast paths cost to run
+_layoff_fits = njit(cache=True, inline="always", _nrt=False)(layoff_fits.py_func)
+
+
 @njit(cache=True, inline="always", _nrt=False)
 def _rank_mask(hc, base):
     """Bit ``r`` set when the hand counts ``hc`` hold rank ``r`` of the suit at ``base``."""
@@ -93,7 +99,7 @@ def _fits_meld(mcnt, minfo, nm, team, c):
                 continue
             if kind == KIND_SEQ and c // 13 != key:
                 continue
-        if layoff_fits(mcnt, minfo, team, mi, c) > 0:
+        if _layoff_fits(mcnt, minfo, team, mi, c) > 0:
             return True
     return False
 
@@ -141,18 +147,25 @@ def heur_pickup(st, rv, seat, p):
                 return False
     useful = 0.0
     sm = _hand_slot_masks(hcnt[seat])
+    # every card adds 0, 1 or w_wild: with w_wild >= 0 the score only grows, so the
+    # answer is known as soon as it reaches the threshold with some use found
+    monotone = p[HP_PILE_W_WILD] >= 0.0
+    size_part = p[HP_PILE_SIZE_WEIGHT] * pn
     for i in range(pn):
         c = pile[i] % 54
         if c >= 52:
             c = JOKER
         if _is_wild_c(c):
             useful += p[HP_PILE_W_WILD]
-            continue
-        if _fits_meld(mcnt, minfo, nm, team, c) or _forms_natural_meld(hcnt[seat], sm, c):
+        elif _forms_natural_meld(hcnt[seat], sm, c) or _fits_meld(mcnt, minfo, nm, team, c):
             useful += 1.0
+        else:
+            continue
+        if monotone and useful != 0.0 and useful + size_part >= p[HP_PILE_THRESHOLD]:
+            return True
     if useful == 0.0:
         return False
-    score = useful + p[HP_PILE_SIZE_WEIGHT] * pn
+    score = useful + size_part
     return score >= p[HP_PILE_THRESHOLD]
 
 
@@ -266,7 +279,7 @@ def heur_meld_choice(st, rv, seat, p, sel, scratch):
                 continue
             c = first + k * step
             # can_layoff, without handing it the state unless R38 may bite
-            v = layoff_fits(mcnt, minfo, team, mi, c)
+            v = _layoff_fits(mcnt, minfo, team, mi, c)
             if v == 0:
                 continue
             nnw = v - 1
@@ -354,7 +367,7 @@ def heur_meld_choice(st, rv, seat, p, sel, scratch):
             continue
         ln = minfo[team, mi, MI_LEN]
         if ln >= min_len or small:
-            if layoff_fits(mcnt, minfo, team, mi, wc) == 0:
+            if _layoff_fits(mcnt, minfo, team, mi, wc) == 0:
                 continue
             code = OK
             if hn[seat] < 3:
