@@ -163,14 +163,17 @@ def main(argv=None) -> int:
         t0 = time.perf_counter()
         luck = luck_controls(A, B, k, a.seed).to_numpy()
         print(f"chance luck of {k:,} deals: {time.perf_counter() - t0:,.0f} s", file=sys.stderr)
-        sets = {f"{name}, first {k:,} deals": (c[:k], mu) for name, (c, mu) in sets.items()}
-        sets[f"chance luck, first {k:,} deals"] = (luck, np.zeros(3))
-        sets[f"chance luck + all, first {k:,} deals"] = (
+        tag = "" if k == a.hands else f", first {k:,} deals"
+        if tag:
+            sets.update({f"{name}{tag}": (c[:k], mu) for name, (c, mu) in list(sets.items())})
+        sets[f"chance luck{tag}"] = (luck, np.zeros(3))
+        sets[f"chance luck + all{tag}"] = (
             np.hstack([luck, np.hstack([own.to_numpy(), deal.to_numpy()])[:k]]),
             np.concatenate([np.zeros(3), own_mu, deal_mu]))
         pk = p[:k]
         sek = pk.std(ddof=1) / math.sqrt(k)
-        sets_p = {name: (pk if "first" in name else p) for name in sets}
+        sets_p = {name: (pk if (tag and "first" in name) or "luck" in name else p)
+                  for name in sets}
     else:
         sets_p = {name: p for name in sets}
     print(f"\ncorrelation of p with the own game's E: {np.corrcoef(p, own['E'])[0, 1]:+.3f}; "
@@ -183,7 +186,7 @@ def main(argv=None) -> int:
     lines = [head, "|---|---|---:|---:|---:|---|",
              f"| {len(p):,} deals, seed {a.seed} | none (paired design alone) | | ×1.000 | 100.0% | "
              f"{p.mean():+.1f} ({p.mean() - Z95 * se0:+.1f} .. {p.mean() + Z95 * se0:+.1f}) |"]
-    if a.luck:
+    if a.luck and k < a.hands:
         lines.append(f"| first {k:,} deals | none (paired design alone) | | ×1.000 | 100.0% | "
                      f"{pk.mean():+.1f} ({pk.mean() - Z95 * sek:+.1f} .. "
                      f"{pk.mean() + Z95 * sek:+.1f}) |")
