@@ -65,39 +65,78 @@ def deal_controls(seed, hands, threads):
     return pd.DataFrame(out)
 
 
-def _luck(doc, team_a):
-    """Chance luck of one game (``sim.replay`` document), team ``team_a`` minus the other:
-    for every card the stock or a pozzetto reveals to a team (a draw, a pozzetto taken),
-    its value minus the mean value of the cards still unrevealed (the stock and the untaken
-    pozzetti: their order is uniformly random given all that was revealed, and no strategy
-    reads it), summed; values: wild (0/1), joker (0/1), card points (R2).  Each sum of such
-    terms has mean exactly 0 whatever the strategies: a control variate with a known mean."""
+LUCK = ["luck_wild", "luck_joker", "luck_points", "luck_useful"]
+
+
+def _unrevealed(st):
+    """Card ids the stock and the untaken pozzetti still hide."""
+    from kernels import state as KS
+    g = st.g
+    ids = list(st.stock[g[KS.G_SP]:g[KS.G_SLEN]])
+    for k in range(g[KS.G_POZ_NEXT], g[KS.G_NPOZ]):
+        ids += list(st.poz[k, :g[KS.G_POZ_SIZE + k]])
+    return ids
+
+
+def _game_luck(seed, i, strategies, team_a):
+    """Chance luck of one game, team ``team_a`` minus the other (four values, :data:`LUCK`).
+
+    For every card the stock or a pozzetto reveals to a team (a draw; a pozzetto handed
+    out), its value minus ``k`` times the mean value of the cards still unrevealed (the
+    stock and the untaken pozzetti: their order is uniformly random given all that was
+    revealed, and no strategy reads it), summed per team.  Values: wild (0/1), joker
+    (0/1), card points (R2), and, for draws only, useful (0/1: a natural card that fits one
+    of the team's melds or makes a natural meld with the drawer's hand, as the heuristic's
+    pile test reads it).  Each sum has mean exactly 0 whatever the strategies, so it is a
+    control variate with a known mean."""
+    from kernels import policies as KP
+    from kernels import state as KS
+    from kernels import work as KW
     from kernels.cards import CIDX, CVALUE
-    ids = list(doc["deal_ids"]["stock"]) + [c for p in doc["deal_ids"]["pozzetti"] for c in p]
     face = np.array([CIDX[c] for c in range(108)])
-    val = np.stack([((face == 52) | (face % 13 == 1)).astype(float), (face == 52).astype(float),
-                    CVALUE[face].astype(float)], axis=1)            # [card id, value]
-    left = np.zeros(108, bool)
-    left[ids] = True
-    luck = np.zeros((2, 3))
-    for e in doc["events"]:
-        if e["type"] not in ("draw", "pozzetto"):
-            continue
-        got = [e["card_id"]] if e["type"] == "draw" else e["card_ids"]
-        mean = val[left].mean(axis=0)
-        luck[e["seat"] % 2] += val[got].sum(axis=0) - len(got) * mean
-        left[got] = False
+    simple = np.stack([((face == 52) | (face % 13 == 1)), face == 52, CVALUE[face]],
+                      axis=1).astype(float)                       # [card id, value]
+    g = sim.Game.new(seed, i, strategies=strategies)
+    luck = np.zeros((2, 4))
+
+    def state():
+        w = g._work
+        return KS.state_numpy(w, KW.EV_AT, int(w[KW.W_EV_ROWS]), int(w[KW.W_EV_CARDS]))
+
+    while not g.is_over:
+        a = g.choose()
+        st = state()
+        seat = g.current_seat
+        team = seat % 2
+        hidden = _unrevealed(st)
+        nxt = int(st.g[KS.G_POZ_NEXT])
+        poz = list(st.poz[nxt, :st.g[KS.G_POZ_SIZE + nxt]]) if nxt < st.g[KS.G_NPOZ] else []
+        if g.phase == "pickup" and a == 0:                        # a draw
+            top = int(st.stock[st.g[KS.G_SP]])
+            hc = st.hcnt[seat]
+            sm = KP._hand_slot_masks(hc)
+            use = {}
+            for f in set(int(face[c]) for c in hidden):
+                use[f] = float(not (f == 52 or f % 13 == 1) and (
+                    KP._forms_natural_meld(hc, sm, f)
+                    or KP._fits_meld(st.mcnt, st.minfo, st.nm, team, f)))
+            luck[team, :3] += simple[top] - simple[hidden].mean(axis=0)
+            luck[team, 3] += use[int(face[top])] - np.mean([use[int(face[c])] for c in hidden])
+        g.apply(a)
+        after = state()
+        if after.g[KS.G_POZ_NEXT] != nxt:                          # a pozzetto handed out
+            t = int(after.g[KS.G_TEAM + seat])
+            luck[t, :3] += simple[poz].sum(axis=0) - len(poz) * simple[hidden].mean(axis=0)
     return luck[team_a] - luck[1 - team_a]
 
 
 def luck_controls(A, B, hands, seed):
-    """Per deal, the mean of the two seatings' chance luck of A's team minus B's."""
-    out = np.zeros((hands, 3))
+    """Per deal, the mean of the two seatings' chance luck of A's team minus B's (each game
+    played again through sim.Game: as costly as the comparison for a slow strategy)."""
+    out = np.zeros((hands, len(LUCK)))
     for i in range(hands):
-        x = sim.replay(seed, i, strategies=[A, B, A, B])
-        y = sim.replay(seed, i, strategies=[B, A, B, A])
-        out[i] = (_luck(x, 0) + _luck(y, 1)) / 2
-    return pd.DataFrame(out, columns=["luck_wild", "luck_joker", "luck_points"])
+        out[i] = (_game_luck(seed, i, [A, B, A, B], 0) + _game_luck(seed, i, [B, A, B, A], 1)) / 2
+    return pd.DataFrame(out, columns=LUCK)
 
 
 def reduce(p, c, mu):
@@ -126,8 +165,8 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--md", action="store_true", help="print the table as Markdown")
     ap.add_argument("--luck", type=int, default=0, metavar="K",
-                    help="also the chance-luck control on the first K deals (sim.replay of "
-                         "both games of each: as costly as playing them again)")
+                    help="also the chance-luck control on the first K deals (both games of "
+                         "each played again through sim.Game)")
     a = ap.parse_args(argv)
     A, B = a.pair
     path = Path(a.per_deal) if a.per_deal else None
@@ -163,13 +202,16 @@ def main(argv=None) -> int:
         t0 = time.perf_counter()
         luck = luck_controls(A, B, k, a.seed).to_numpy()
         print(f"chance luck of {k:,} deals: {time.perf_counter() - t0:,.0f} s", file=sys.stderr)
+        z = luck.mean(axis=0) / (luck.std(axis=0, ddof=1) / math.sqrt(k))
+        print("chance luck means (known to be 0), in standard errors: "
+              + ", ".join(f"{n} {v:+.2f}" for n, v in zip(LUCK, z)))
         tag = "" if k == a.hands else f", first {k:,} deals"
         if tag:
             sets.update({f"{name}{tag}": (c[:k], mu) for name, (c, mu) in list(sets.items())})
-        sets[f"chance luck{tag}"] = (luck, np.zeros(3))
+        sets[f"chance luck{tag}"] = (luck, np.zeros(len(LUCK)))
         sets[f"chance luck + all{tag}"] = (
             np.hstack([luck, np.hstack([own.to_numpy(), deal.to_numpy()])[:k]]),
-            np.concatenate([np.zeros(3), own_mu, deal_mu]))
+            np.concatenate([np.zeros(len(LUCK)), own_mu, deal_mu]))
         pk = p[:k]
         sek = pk.std(ddof=1) / math.sqrt(k)
         sets_p = {name: (pk if (tag and "first" in name) or "luck" in name else p)
