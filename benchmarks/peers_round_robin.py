@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 
 import sim
@@ -39,12 +40,14 @@ def main(argv=None) -> int:
     sim.peers.register_all()
     rows = []
     for a, b in pairs:
+        t1 = time.time()
         r = sim.compare(a, b, hands=args.hands, seed=args.seed).iloc[0]
         rows.append((a, b, r["mean_diff"], r["ci95_low"], r["ci95_high"], int(r["hands"])))
-        if not args.md:
-            print(f"{a:>16} - {b:<16} {r['mean_diff']:+8.1f}  "
-                  f"[{r['ci95_low']:+8.1f}, {r['ci95_high']:+8.1f}]  n={int(r['hands'])}",
-                  flush=True)
+        line = (f"{a:>16} - {b:<16} {r['mean_diff']:+8.1f}  "
+                f"[{r['ci95_low']:+8.1f}, {r['ci95_high']:+8.1f}]  n={int(r['hands'])}  "
+                f"{time.time() - t1:.0f} s")
+        # with --md each pair still shows on stderr as it ends (a long run can be followed)
+        print(line, file=sys.stderr if args.md else sys.stdout, flush=True)
     # each strategy's mean margin over its opponents
     total = {n: [] for n in names}
     for a, b, m, lo, hi, n in rows:

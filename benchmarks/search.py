@@ -27,13 +27,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness as H
 
 
-def strength(spec: str, against: str, hands: int, seed: int, threads: int) -> dict:
-    """``sim.compare(spec, against)`` on deals 0..hands-1 of ``seed``, timed."""
-    import sim
+def strength(spec: str, against: str, hands: int, seed: int, threads: int,
+             per_deal_dir: str | None = None) -> dict:
+    """``sim.compare(spec, against)`` on deals 0..hands-1 of ``seed``, timed (the same
+    two functions ``sim.compare`` calls); with ``per_deal_dir`` the per-deal differences
+    are also written there as CSV (for benchmarks/control_variate.py --per-deal)."""
+    from sim.comparison import compare_hands, summarize_pairs
     meter = H.LoadMeter()
     t0 = time.perf_counter()
-    r = sim.compare(spec, against, hands=hands, seed=seed, threads=threads).iloc[0]
+    df = compare_hands(spec, against, hands, seed, threads=threads)
+    r = summarize_pairs(df).iloc[0]
     dt = time.perf_counter() - t0
+    if per_deal_dir:
+        out = Path(per_deal_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        name = f"{spec}_vs_{against}_seed{seed}_{hands}".replace(":", "_").replace(",", "_")
+        df.to_csv(out / (name.replace("=", "") + ".csv"), index=False)
     return {"against": against, "hands": hands, "seed": seed, "mean": r.mean_diff,
             "lo": r.ci95_low, "hi": r.ci95_high, "se": r.se, "vr": r.var_reduction,
             "win": r.a_win_share, "seconds": dt, "games_s": 2 * hands / dt,
@@ -126,6 +135,8 @@ def main(argv=None) -> int:
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--timing-hands", type=int, default=20)
     p.add_argument("--out", default=str(H.HERE / "search.md"))
+    p.add_argument("--per-deal-dir", default=None,
+                   help="also write each comparison's per-deal differences there (CSV)")
     args = p.parse_args(argv)
     import os
     load_before = " ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -136,9 +147,12 @@ def main(argv=None) -> int:
     for opp in [o.strip() for o in args.against.split(",") if o.strip()]:
         n = args.hands if opp == "expert" else args.other_hands
         H.log(f"{args.spec} vs {opp}: {n} deals")
-        rows.append(strength(args.spec, opp, n, args.seed, args.threads))
+        rows.append(strength(args.spec, opp, n, args.seed, args.threads, args.per_deal_dir))
         r = rows[-1]
         H.log(f"  {r['mean']:+.1f} [{r['lo']:+.1f}, {r['hi']:+.1f}] in {r['seconds']:.0f} s")
+        # the report so far: a stopped run keeps the comparisons it finished
+        Path(args.out).write_text(report(args.spec, rows, None, args, load_before,
+                                         H.machine_facts()))
     timing = None
     if args.timing_hands > 0:
         H.log(f"decision times over {args.timing_hands} hands")

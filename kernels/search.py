@@ -2,7 +2,10 @@
 
 At a searched decision (the pickup and the discard by default, the meld-phase
 decisions on request) the seat to move lists its candidates (the legal actions,
-:func:`kernels.actions.legal_actions`, at most ``max_candidates`` of them), deals
+:func:`kernels.actions.legal_actions`, that keep the base policy's hard rules,
+:func:`keeps_base_rules`: so ``rollout:pile_min_size=3`` never takes a pile of fewer
+than 3 cards and ``rollout:close_min_burracos=2`` never goes down to its closing card
+with fewer than 2 burracos; at most ``max_candidates`` of them), deals
 ``worlds`` sampled worlds consistent with what it knows (R11,
 :func:`kernels.worlds.resample_unseen`), applies each candidate on a copy of each
 world and plays the hand out with the *base policy* on every seat (the heuristic
@@ -41,16 +44,20 @@ import numpy as np
 from numba import carray, cfunc, njit
 
 from . import layout as L
-from .actions import A_CREATE_SEL, A_END_MELD, PH_DISCARD, PH_MELD, PH_PICKUP, create_action
+from .actions import (A_CREATE, A_CREATE_SEL, A_END_MELD, A_LAYOFF, A_TAKE, N_ACTIONS,
+                      PH_DISCARD, PH_MELD, PH_PICKUP, create_action, meld_sel)
 from .api import CHOOSER_SIG, _as_i64_pointer, legal
 from .cards import CIDX, N_CARDS, N_COUNT
-from .legal import OK
-from .policies import heuristic_chooser, open_lay_off_action
+from .layout import (HP_MELD_DELAY_ROUNDS, HP_PILE_AVOID_OPP_2_OR_5, HP_PILE_MIN_SIZE,
+                     HP_PILE_MIN_STOCK, HP_USE_WILD_TO_MELD, HP_WILD_LAYOFF_MIN_LEN)
+from .legal import OK, can_create, layoff_fits
+from .policies import _hold_for_burracos, _is_wild_c, heuristic_chooser, open_lay_off_action
 from .rng import next_u64
 from .rollout_steps import load_world, roll_candidate
 from .rollouts import ROLL_WORDS
-from .state import (G_LEN, G_NPOZ, G_OPEN_LAYOFF, G_PHASE, G_POZ_NEXT, G_POZ_SIZE, G_SEAT,
-                    G_SLEN, G_SP, view_f64, view_i64, view_u64)
+from .state import (G_LEN, G_NPOZ, G_OPEN_LAYOFF, G_PHASE, G_PN, G_POZ_NEXT, G_POZ_SIZE,
+                    G_SEAT, G_SLEN, G_SP, G_TEAM, G_TURN, MI_LEN, MI_NWILD, view_f64,
+                    view_i64, view_u64)
 from .work import (W_DEBUG, W_EV_CARDS, W_EV_ROWS, W_G, W_PARAMS, W_RNG, W_SEL,
                    W_VALS, views, work_words)
 
@@ -140,13 +147,85 @@ def canonical_hidden(work, seat):
 
 
 @njit(cache=True)
-def _candidates(work, ph, base_id, keep, cap):
+def pile_barred(st, rv, seat, p):
+    """The heuristic's hard gates on the discard pile (:func:`kernels.policies.heur_pickup`
+    returns False whenever they hold): a pile of fewer than ``pile_min_size`` cards, a
+    stock of fewer than ``pile_min_stock`` cards, or, with ``pile_avoid_opp_2_or_5``, an
+    opponent holding 2 or 5 cards."""
+    g = st.g
+    if g[G_PN] < p[HP_PILE_MIN_SIZE] or g[G_SLEN] - g[G_SP] < p[HP_PILE_MIN_STOCK]:
+        return True
+    if p[HP_PILE_AVOID_OPP_2_OR_5] >= 0.5:
+        team = g[G_TEAM + seat]
+        for o in range(rv[L.RV_NUM_PLAYERS]):
+            if g[G_TEAM + o] != team and (st.hn[o] == 2 or st.hn[o] == 5):
+                return True
+    return False
+
+
+@njit(cache=True)
+def keeps_base_rules(st, rv, seat, p, a, sel):
+    """Does the legal action ``a`` of ``seat`` keep the base policy's hard rules, the
+    heuristic's parameters that say "never" (the heuristic itself never breaks them)?
+
+    * taking the pile: not barred by ``pile_min_size``, ``pile_min_stock`` or
+      ``pile_avoid_opp_2_or_5`` (:func:`pile_barred`);
+    * a new meld or a lay-off: it does not leave the closing card before the team
+      has ``close_min_burracos`` burracos (the heuristic's ``_hold_for_burracos``);
+      a new meld not in the first ``meld_delay_rounds`` rounds, and with a wild only
+      if ``use_wild_to_meld`` or the hand is small (4 cards or fewer); a wild laid off
+      as a wild only on a clean meld of at least ``wild_layoff_min_len`` cards, or
+      from a small hand.
+
+    Every other action (drawing, ending the meld phase, any discard: a discard that
+    closes is the only one of its decision) keeps them.  ``sel`` (int64[53]) is a work
+    array (overwritten).
+    """
+    g = st.g
+    if a == A_TAKE:
+        return not pile_barred(st, rv, seat, p)
+    team = g[G_TEAM + seat]
+    hn = st.hn[seat]
+    small = hn <= 4
+    if A_LAYOFF <= a < A_CREATE:
+        mi = (a - A_LAYOFF) // N_COUNT
+        c = (a - A_LAYOFF) % N_COUNT
+        ln = st.minfo[team, mi, MI_LEN]
+        nw = st.minfo[team, mi, MI_NWILD]
+        v = layoff_fits(st.mcnt, st.minfo, team, mi, c)
+        if v - 1 > nw and _is_wild_c(c):                 # the card goes on as a wild
+            if nw > 0 or not (ln >= p[HP_WILD_LAYOFF_MIN_LEN] or small):
+                return False
+        return not _hold_for_burracos(st.minfo, st.nm, g, team, hn - 1, mi, ln + 1, p)
+    if A_CREATE <= a < N_ACTIONS:
+        delay = p[HP_MELD_DELAY_ROUNDS]
+        if not (delay <= 0.0 or (g[G_TURN] - 1) // 4 + 1 > delay):
+            return False
+        meld_sel(a - A_CREATE, sel)
+        nsel = 0
+        for f in range(N_COUNT):
+            nsel += sel[f]
+        code, kind, nwild = can_create(st, rv, team, seat, sel)
+        if nwild > 0 and p[HP_USE_WILD_TO_MELD] < 0.5 and not small:
+            return False
+        return not _hold_for_burracos(st.minfo, st.nm, g, team, hn - nsel, np.int64(-1),
+                                      nsel, p)
+    return True
+
+
+@njit(cache=True)
+def _candidates(work, ph, base_id, keep, cap, seat, p):
     """The candidates of the decision, the base policy's choice ``base_id`` first:
-    an int64 array of at most ``cap`` legal action ids.  The discards follow in
-    increasing keep-value ``keep`` (float64[53], the heuristic's, per face: the
-    likeliest discards first); in the meld phase "end the meld phase" comes
-    second; the rest in increasing id order."""
+    an int64 array of at most ``cap`` legal action ids that keep the base policy's
+    hard rules (:func:`keeps_base_rules`, with ``seat``'s parameter row ``p``).  The
+    discards follow in increasing keep-value ``keep`` (float64[53], the heuristic's,
+    per face: the likeliest discards first); in the meld phase "end the meld phase"
+    comes second; the rest in increasing id order."""
     ids, n = legal(work)
+    vw = views(work)
+    st = vw[0]
+    rv = vw[1]
+    sel = np.empty(N_COUNT, np.int64)
     out = np.empty(max(n, 1), np.int64)
     out[0] = base_id
     m = 1
@@ -160,7 +239,8 @@ def _candidates(work, ph, base_id, keep, cap):
         a = ids[i]
         if a == base_id:
             found = True
-        elif not (ph == PH_MELD and a == A_END_MELD):
+        elif not (ph == PH_MELD and a == A_END_MELD) and keeps_base_rules(st, rv, seat, p, a,
+                                                                           sel):
             out[m] = a
             m += 1
     if not found:
@@ -218,7 +298,8 @@ def rollout_choose(work):
     if base == A_CREATE_SEL:
         base_id = create_action(view_i64(work, W_SEL, N_COUNT))
     keep = view_f64(work, W_VALS, N_COUNT).copy()
-    cand = _candidates(work, ph, base_id, keep, max(np.int64(p[RP_MAX_CANDIDATES]), 2))
+    cand = _candidates(work, ph, base_id, keep, max(np.int64(p[RP_MAX_CANDIDATES]), 2),
+                       seat, p)
     m = cand.shape[0]
     if m <= 1:
         return base_id
