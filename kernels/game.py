@@ -17,6 +17,7 @@ from .legal import OK
 from .api import call_chooser
 from .policies import heuristic_chooser, open_lay_off_action, random_chooser, uniform_chooser
 from .rng import seed_hand
+from .threads import run_chunks
 from .scoring import POZ_TAKEN, POZ_UNPLAYED, POZ_UNTAKEN, score_team
 from .state import (G_LEN, G_CLOSER, G_DEALER, G_END, G_ERR, G_FIRST, G_HIDDEN, G_NEV,
                     G_NEVC, G_NPOZ, G_OPEN_LAYOFF, G_PC, G_PHASE, G_PMODE, G_PN, G_POZ_SIZE, G_PP, G_PTURN,
@@ -299,37 +300,16 @@ def play_hands_chunk(run_seed, hand_index, dealer, lo, hi, rv, kinds, params, de
 
 
 def _play_chunks(run_seed, hand_index, dealer, rv, kinds, params, debug, out):
-    """Run :func:`play_hands_chunk` over ``N_CHUNKS`` slices of the hands on
-    ``numba.get_num_threads()`` threads (a thread pool; the chunks release the GIL).
-
-    Every hand depends on the run seed and its index alone, so the records do not
-    depend on the thread count.  On an exception (Ctrl-C included) the chunks not
-    started are cancelled and the running ones finish before it propagates.
-    """
-    import numba
-    count = hand_index.shape[0]
-    if count == 0:
-        return
-    nchunks = min(count, N_CHUNKS)
-    bounds = [(np.int64(count * k // nchunks), np.int64(count * (k + 1) // nchunks))
-              for k in range(nchunks)]
+    """:func:`play_hands_chunk` over ``N_CHUNKS`` slices of the hands, on the
+    threads of :func:`kernels.threads.run_chunks`.  Every hand depends on the run
+    seed and its index alone, so the records do not depend on the thread count."""
     run_seed, debug = np.uint64(run_seed), np.int64(debug)
 
-    def chunk(b):
-        play_hands_chunk(run_seed, hand_index, dealer, b[0], b[1], rv, kinds, params, debug, out)
+    def chunk(k, lo, hi):
+        play_hands_chunk(run_seed, hand_index, dealer, np.int64(lo), np.int64(hi), rv, kinds,
+                         params, debug, out)
 
-    threads = min(numba.get_num_threads(), nchunks)
-    if threads <= 1:
-        for b in bounds:
-            chunk(b)
-        return
-    from concurrent.futures import ThreadPoolExecutor
-    pool = ThreadPoolExecutor(threads, thread_name_prefix="burraco-hands")
-    try:
-        for _ in pool.map(chunk, bounds):
-            pass
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    run_chunks(chunk, hand_index.shape[0], N_CHUNKS)
 
 
 def simulate_range(run_seed, start, count, rv, kinds, params, debug, out):
