@@ -7,7 +7,7 @@ writes one record row per hand (columns in :mod:`kernels.layout`).  It and
 :func:`play_hands_chunk`, on a thread pool.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from . import layout as L
 from .deal import deal_offsets, pozzetto_sizes, shuffle_deal
@@ -403,7 +403,6 @@ def new_hand_deck(run_seed, hand_index, dealer_in, deck_in, rv_in, kinds_in, par
     begin_hand(st, rv, dealer)
 
 
-@njit(cache=True, parallel=True)
 def simulate_decks(run_seed, hand_index, decks, rv, kinds, params, debug, out):
     """Play the listed hands of a run in parallel, each from a given deck.
 
@@ -422,13 +421,23 @@ def simulate_decks(run_seed, hand_index, decks, rv, kinds, params, debug, out):
     out : numpy.ndarray
         ``int32[n, N_REC]``, one record per hand (mutated).
     """
-    count = hand_index.shape[0]
-    nchunks = min(count, N_CHUNKS)
-    words = work_words(0, 0)
-    for k in prange(nchunks):
-        work = np.empty(words, np.int64)
-        for i in range(count * k // nchunks, count * (k + 1) // nchunks):
-            new_hand_deck(run_seed, hand_index[i], np.int64(-1), decks[i], rv, kinds, params,
-                          debug, 0, 0, work)
-            play_out(work)
-            record(work, out[i])
+    hand_index = np.ascontiguousarray(hand_index, np.int64)
+    run_seed, debug = np.uint64(run_seed), np.int64(debug)
+
+    def chunk(k, lo, hi):
+        play_decks_chunk(run_seed, hand_index, decks, np.int64(lo), np.int64(hi), rv, kinds,
+                         params, debug, out)
+
+    run_chunks(chunk, hand_index.shape[0], N_CHUNKS)
+
+
+@njit(cache=True, nogil=True)
+def play_decks_chunk(run_seed, hand_index, decks, lo, hi, rv, kinds, params, debug, out):
+    """Hands ``lo .. hi-1`` of :func:`simulate_decks` on one thread, without the GIL
+    (same arguments; ``lo``, ``hi`` int64; mutates ``out``)."""
+    work = np.empty(work_words(0, 0), np.int64)
+    for i in range(lo, hi):
+        new_hand_deck(run_seed, hand_index[i], np.int64(-1), decks[i], rv, kinds, params,
+                      debug, 0, 0, work)
+        play_out(work)
+        record(work, out[i])
