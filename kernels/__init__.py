@@ -12,6 +12,9 @@ Speed conventions (issue 4):
   the batch loops, the debug checks) keep Numba's runtime.
 * A hand's arrays are borrowed views of one work buffer
   (:func:`kernels.state.state_views`), allocated once per parallel chunk.
+* Opt-in (``BURRACO_KERNEL_LINKAGE=internal``): kernel functions linked into
+  a library get internal linkage (:mod:`kernels.linkage`), so LLVM drops the
+  array arguments a callee never reads; faster hands, slower first compile.
 """
 
 
@@ -24,16 +27,11 @@ def _drop_stale_cache() -> None:
     emptied whenever the digest of all ``kernels/*.py`` files changes.
     """
     import contextlib
-    import hashlib
     import os
     from pathlib import Path
 
     here = Path(__file__).resolve().parent
-    digest = hashlib.sha256()
-    for path in sorted(here.glob("*.py")):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    stamp_text = digest.hexdigest()
+    stamp_text = _linkage.kernels_digest()
     cache = here / "__pycache__"
     stamp = cache / "kernels-source.sha256"
     with contextlib.suppress(OSError):
@@ -49,4 +47,7 @@ def _drop_stale_cache() -> None:
         os.replace(tmp, stamp)
 
 
+from . import linkage as _linkage  # noqa: E402  (before any kernel is defined)
+
+_linkage.install()
 _drop_stale_cache()

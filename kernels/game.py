@@ -2,10 +2,12 @@
 
 :func:`simulate_range` is the entry point of the batch runner: it plays hands
 ``start .. start+count-1`` of the run seeded ``run_seed`` in parallel and
-writes one record row per hand (columns in :mod:`kernels.layout`).
+writes one record row per hand (columns in :mod:`kernels.layout`).  It and
+:func:`simulate_hands` are Python drivers of one compiled loop,
+:func:`play_hands_chunk`, on a thread pool.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from . import layout as L
 from .deal import deal_offsets, pozzetto_sizes, shuffle_deal
@@ -15,6 +17,7 @@ from .legal import OK
 from .api import call_chooser
 from .policies import heuristic_chooser, open_lay_off_action, random_chooser, uniform_chooser
 from .rng import seed_hand
+from .threads import run_chunks
 from .scoring import POZ_TAKEN, POZ_UNPLAYED, POZ_UNTAKEN, score_team
 from .state import (G_LEN, G_CLOSER, G_DEALER, G_END, G_ERR, G_FIRST, G_HIDDEN, G_NEV,
                     G_NEVC, G_NPOZ, G_OPEN_LAYOFF, G_PC, G_PHASE, G_PMODE, G_PN, G_POZ_SIZE, G_PP, G_PTURN,
@@ -22,8 +25,8 @@ from .state import (G_LEN, G_CLOSER, G_DEALER, G_END, G_ERR, G_FIRST, G_HIDDEN, 
                     hand_add, set_lock_two_roles, state_of, state_views, view_i64)
 from .work import EV_AT, W_EV_CARDS, W_EV_ROWS, W_DEBUG, W_G, W_KINDS, views, work_words
 
-# simulate_range splits its hands into this many chunks (one work buffer each);
-# a constant, because numba.get_num_threads() would make the function uncacheable
+# simulate_range and simulate_hands split their hands into this many chunks (one
+# work buffer each, handed out to the threads as they finish)
 N_CHUNKS = 256
 
 
@@ -280,9 +283,43 @@ def score_hand(st, rv, hc2, rec):
     rec[L.REC_ERROR] = g[G_ERR]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def play_hands_chunk(run_seed, hand_index, dealer, lo, hi, rv, kinds, params, debug, out):
+    """Play hands ``hand_index[lo:hi]`` of a run on one thread, without the GIL.
+
+    The one compiled loop behind :func:`simulate_range` and :func:`simulate_hands`:
+    hand ``i`` (``lo <= i < hi``) is hand ``hand_index[i]`` of the run seeded
+    ``run_seed`` with dealer ``dealer[i]`` (-1: the deal's own, R6), and its record
+    goes to ``out[i]`` (int32[N_REC], mutated).  One work buffer serves the chunk.
+    Arguments as for :func:`simulate_hands`; ``lo``, ``hi`` are int64.
+    """
+    work = np.empty(work_words(0, 0), np.int64)
+    for i in range(lo, hi):
+        play_hand(run_seed, hand_index[i], dealer[i], rv, kinds, params, debug, out[i], 0, 0,
+                  work)
+
+
+def _play_chunks(run_seed, hand_index, dealer, rv, kinds, params, debug, out):
+    """:func:`play_hands_chunk` over ``N_CHUNKS`` slices of the hands, on the
+    threads of :func:`kernels.threads.run_chunks`.  Every hand depends on the run
+    seed and its index alone, so the records do not depend on the thread count."""
+    run_seed, debug = np.uint64(run_seed), np.int64(debug)
+
+    def chunk(k, lo, hi):
+        play_hands_chunk(run_seed, hand_index, dealer, np.int64(lo), np.int64(hi), rv, kinds,
+                         params, debug, out)
+
+    run_chunks(chunk, hand_index.shape[0], N_CHUNKS)
+
+
 def simulate_range(run_seed, start, count, rv, kinds, params, debug, out):
     """Play hands ``start .. start+count-1`` of a run, in parallel.
+
+    A Python driver: the hands run in :func:`play_hands_chunk` (one compiled,
+    ``nogil`` loop, shared with :func:`simulate_hands`) on ``numba.get_num_threads()``
+    threads (set it with ``numba.set_num_threads``).  It replaced a ``prange`` loop,
+    which compiled the whole game four more times (the entry, the gufunc body and
+    two wrappers; ``benchmarks/compile.md``); the records are the same.
 
     Parameters
     ----------
@@ -302,30 +339,27 @@ def simulate_range(run_seed, start, count, rv, kinds, params, debug, out):
     out : numpy.ndarray
         ``int32[count, N_REC]``, filled with one record per hand (mutated).
     """
-    nchunks = min(count, N_CHUNKS)
-    words = work_words(0, 0)
-    for k in prange(nchunks):
-        work = np.empty(words, np.int64)       # one buffer per chunk, reused by its hands
-        for i in range(count * k // nchunks, count * (k + 1) // nchunks):
-            play_hand(run_seed, start + i, np.int64(-1), rv, kinds, params, debug, out[i], 0, 0,
-                      work)
+    count = int(count)
+    _play_chunks(run_seed, np.arange(start, start + count, dtype=np.int64),
+                 np.full(count, -1, np.int64), rv, kinds, params, debug, out)
 
 
 @njit(cache=True)
 def simulate_range_serial(run_seed, start, count, rv, kinds, params, debug, out):
-    """:func:`simulate_range` on one thread (same records)."""
+    """:func:`simulate_range` on one thread (same records), compiled in one piece
+    (``benchmarks/profile.py`` profiles it)."""
     work = np.empty(work_words(0, 0), np.int64)
     for i in range(count):
         play_hand(run_seed, start + i, np.int64(-1), rv, kinds, params, debug, out[i], 0, 0,
                       work)
 
 
-@njit(cache=True, parallel=True)
 def simulate_hands(run_seed, hand_index, dealer, rv, kinds, params, debug, out):
     """Play the listed hands of a run in parallel, each with a given dealer.
 
     The match runner's entry point: hand ``i`` of the call is hand
-    ``hand_index[i]`` of the run (its deal) with dealer ``dealer[i]``.
+    ``hand_index[i]`` of the run (its deal) with dealer ``dealer[i]``.  Runs on
+    :func:`play_hands_chunk` like :func:`simulate_range`.
 
     Parameters
     ----------
@@ -340,14 +374,8 @@ def simulate_hands(run_seed, hand_index, dealer, rv, kinds, params, debug, out):
     out : numpy.ndarray
         ``int32[n, N_REC]``, one record per hand (mutated).
     """
-    count = hand_index.shape[0]
-    nchunks = min(count, N_CHUNKS)
-    words = work_words(0, 0)
-    for k in prange(nchunks):
-        work = np.empty(words, np.int64)
-        for i in range(count * k // nchunks, count * (k + 1) // nchunks):
-            play_hand(run_seed, hand_index[i], dealer[i], rv, kinds, params, debug, out[i], 0, 0,
-                      work)
+    _play_chunks(run_seed, np.ascontiguousarray(hand_index, np.int64),
+                 np.ascontiguousarray(dealer, np.int64), rv, kinds, params, debug, out)
 
 
 @njit(cache=True)
@@ -375,7 +403,6 @@ def new_hand_deck(run_seed, hand_index, dealer_in, deck_in, rv_in, kinds_in, par
     begin_hand(st, rv, dealer)
 
 
-@njit(cache=True, parallel=True)
 def simulate_decks(run_seed, hand_index, decks, rv, kinds, params, debug, out):
     """Play the listed hands of a run in parallel, each from a given deck.
 
@@ -394,13 +421,23 @@ def simulate_decks(run_seed, hand_index, decks, rv, kinds, params, debug, out):
     out : numpy.ndarray
         ``int32[n, N_REC]``, one record per hand (mutated).
     """
-    count = hand_index.shape[0]
-    nchunks = min(count, N_CHUNKS)
-    words = work_words(0, 0)
-    for k in prange(nchunks):
-        work = np.empty(words, np.int64)
-        for i in range(count * k // nchunks, count * (k + 1) // nchunks):
-            new_hand_deck(run_seed, hand_index[i], np.int64(-1), decks[i], rv, kinds, params,
-                          debug, 0, 0, work)
-            play_out(work)
-            record(work, out[i])
+    hand_index = np.ascontiguousarray(hand_index, np.int64)
+    run_seed, debug = np.uint64(run_seed), np.int64(debug)
+
+    def chunk(k, lo, hi):
+        play_decks_chunk(run_seed, hand_index, decks, np.int64(lo), np.int64(hi), rv, kinds,
+                         params, debug, out)
+
+    run_chunks(chunk, hand_index.shape[0], N_CHUNKS)
+
+
+@njit(cache=True, nogil=True)
+def play_decks_chunk(run_seed, hand_index, decks, lo, hi, rv, kinds, params, debug, out):
+    """Hands ``lo .. hi-1`` of :func:`simulate_decks` on one thread, without the GIL
+    (same arguments; ``lo``, ``hi`` int64; mutates ``out``)."""
+    work = np.empty(work_words(0, 0), np.int64)
+    for i in range(lo, hi):
+        new_hand_deck(run_seed, hand_index[i], np.int64(-1), decks[i], rv, kinds, params,
+                      debug, 0, 0, work)
+        play_out(work)
+        record(work, out[i])

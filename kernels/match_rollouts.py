@@ -24,13 +24,14 @@ number of later hands needed differs between candidates.
 hand's (its rules vector), switched to ``individual_3x11`` that way.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from . import layout as L
 from .game import play_hand
 from .legal import OK
 from .rollout_steps import load_world, roll_candidate
 from .state import G_DEALER, G_LEN, G_TEAM, view_i64
+from .threads import run_chunks
 from .work import W_G, W_RV
 
 LATER_SALT = np.uint64(0x6D617463685F6F6E)     # "match_on": the later hands' run seed
@@ -76,7 +77,6 @@ def match_outcome(totals, nsides, target, own):
     return WIN if totals[own] == top else LOSS
 
 
-@njit(cache=True, parallel=True)
 def match_rollouts(src, seat, actions, seed, first, count, kinds, params, debug, prefix, scratch,
                    totals0, max_hands, result, own, closed, error, win, later):
     """Roll every candidate out on worlds ``first .. first+count-1`` and play the match on.
@@ -108,70 +108,90 @@ def match_rollouts(src, seat, actions, seed, first, count, kinds, params, debug,
 
     Notes
     -----
-    Jit-compiled by Numba (``parallel=True``, ``cache=True``).  Each chunk
-    allocates the later hands' score cache, ``(max_hands + 1) x 2 x 3`` words.
+    A Python driver: chunk ``k`` of the worlds runs in
+    :func:`match_rollouts_chunk` (jit-compiled, ``nogil``, ``cache=True``) with the
+    buffers ``scratch[k]``, on the threads of :func:`kernels.threads.run_chunks`.
+    Each chunk allocates the later hands' score cache, ``(max_hands + 1) x 2 x 3``
+    words.
     """
+    seat, first, debug, prefix, max_hands = (np.int64(seat), np.int64(first), np.int64(debug),
+                                             np.int64(prefix), np.int64(max_hands))
+    seed = np.uint64(seed)
+
+    def chunk(k, lo, hi):
+        match_rollouts_chunk(src, seat, actions, seed, first, np.int64(lo), np.int64(hi), kinds,
+                             params, debug, prefix, scratch[k], totals0, max_hands, result, own,
+                             closed, error, win, later)
+
+    run_chunks(chunk, int(count), scratch.shape[0])
+
+
+@njit(cache=True, nogil=True)
+def match_rollouts_chunk(src, seat, actions, seed, first, lo, hi, kinds, params, debug, prefix,
+                         buffers, totals0, max_hands, result, own, closed, error, win, later):
+    """Worlds ``first+lo .. first+hi-1`` of :func:`match_rollouts` (rows ``lo .. hi-1``)
+    on one thread, with ``buffers`` (int64[2, words]: a world and a rollout buffer,
+    overwritten); the other arguments as for :func:`match_rollouts` (mutates the
+    outputs)."""
     nc = actions.shape[0]
-    nchunks = min(count, scratch.shape[0])
-    for k in prange(nchunks):
-        world = scratch[k, 0]
-        roll = scratch[k, 1]
-        rec = np.zeros(L.N_REC, np.int32)
-        cache = np.zeros((max_hands + 1, 2, 3), np.int64)
-        known = np.zeros((max_hands + 1, 2), np.int64)
-        totals = np.zeros(3, np.int64)
-        for i in range(count * k // nchunks, count * (k + 1) // nchunks):
-            load_world(src, world, seat, seed, first + i, kinds, params, debug, prefix)
-            rv = view_i64(world, W_RV, L.N_RULES).copy()
-            n = rv[L.RV_NUM_PLAYERS]
-            nsides = 3 if n == 3 else 2
-            ownside = seat if n == 3 else view_i64(world, W_G, G_LEN)[G_TEAM + seat]
-            target = rv[L.RV_THREE_PLAYER_TARGET] if n == 3 else rv[L.RV_TARGET_SCORE]
-            dealer = view_i64(world, W_G, G_LEN)[G_DEALER]
-            solo18 = n == 3 and rv[L.RV_THREE_PLAYER_MODE] == 0
-            rv_ind = rv.copy()
-            rv_ind[L.RV_THREE_PLAYER_MODE] = 1
-            for h in range(max_hands + 1):
-                known[h, 0] = 0
-                known[h, 1] = 0
-            for c in range(nc):
-                code, r, o, cl = roll_candidate(world, roll, actions[c], rec, seat, prefix)
-                result[i, c] = r
-                own[i, c] = o
-                closed[i, c] = cl
-                if code != OK:
-                    error[i, c] = -code
-                    win[i, c] = 0
-                    later[i, c] = 0
-                    continue
-                err = np.int64(rec[L.REC_ERROR])
-                for s in range(3):
-                    totals[s] = totals0[s]
-                for s in range(nsides):
-                    totals[s] += rec[L.N_HAND_COLS + s * L.N_TEAM_COLS + L.TC_SCORE]
-                individual = not solo18
-                outcome = match_outcome(totals, nsides, target, ownside)
-                h = 0
-                while outcome == UNDECIDED and h < max_hands:
-                    h += 1
-                    if solo18 and not individual:
-                        top = totals[0]
-                        for s in range(1, 3):
-                            top = max(top, totals[s])
-                        individual = top >= rv[L.RV_THREE_PLAYER_SWITCH_AT]
-                    mode = 1 if (individual and solo18) else 0
-                    if known[h, mode] == 0:
-                        play_hand(seed ^ LATER_SALT, (first + i) * LATER_STRIDE + h,
-                                  (dealer + h) % n, rv_ind if mode == 1 else rv, kinds, params,
-                                  debug, rec, 0, 0, roll)
-                        for s in range(nsides):
-                            cache[h, mode, s] = rec[L.N_HAND_COLS + s * L.N_TEAM_COLS
-                                                    + L.TC_SCORE]
-                        known[h, mode] = 1 + np.int64(rec[L.REC_ERROR])
-                    err |= known[h, mode] - 1
+    world = buffers[0]
+    roll = buffers[1]
+    rec = np.zeros(L.N_REC, np.int32)
+    cache = np.zeros((max_hands + 1, 2, 3), np.int64)
+    known = np.zeros((max_hands + 1, 2), np.int64)
+    totals = np.zeros(3, np.int64)
+    for i in range(lo, hi):
+        load_world(src, world, seat, seed, first + i, kinds, params, debug, prefix)
+        rv = view_i64(world, W_RV, L.N_RULES).copy()
+        n = rv[L.RV_NUM_PLAYERS]
+        nsides = 3 if n == 3 else 2
+        ownside = seat if n == 3 else view_i64(world, W_G, G_LEN)[G_TEAM + seat]
+        target = rv[L.RV_THREE_PLAYER_TARGET] if n == 3 else rv[L.RV_TARGET_SCORE]
+        dealer = view_i64(world, W_G, G_LEN)[G_DEALER]
+        solo18 = n == 3 and rv[L.RV_THREE_PLAYER_MODE] == 0
+        rv_ind = rv.copy()
+        rv_ind[L.RV_THREE_PLAYER_MODE] = 1
+        for h in range(max_hands + 1):
+            known[h, 0] = 0
+            known[h, 1] = 0
+        for c in range(nc):
+            code, r, o, cl = roll_candidate(world, roll, actions[c], rec, seat, prefix)
+            result[i, c] = r
+            own[i, c] = o
+            closed[i, c] = cl
+            if code != OK:
+                error[i, c] = -code
+                win[i, c] = 0
+                later[i, c] = 0
+                continue
+            err = np.int64(rec[L.REC_ERROR])
+            for s in range(3):
+                totals[s] = totals0[s]
+            for s in range(nsides):
+                totals[s] += rec[L.N_HAND_COLS + s * L.N_TEAM_COLS + L.TC_SCORE]
+            individual = not solo18
+            outcome = match_outcome(totals, nsides, target, ownside)
+            h = 0
+            while outcome == UNDECIDED and h < max_hands:
+                h += 1
+                if solo18 and not individual:
+                    top = totals[0]
+                    for s in range(1, 3):
+                        top = max(top, totals[s])
+                    individual = top >= rv[L.RV_THREE_PLAYER_SWITCH_AT]
+                mode = 1 if (individual and solo18) else 0
+                if known[h, mode] == 0:
+                    play_hand(seed ^ LATER_SALT, (first + i) * LATER_STRIDE + h,
+                              (dealer + h) % n, rv_ind if mode == 1 else rv, kinds, params,
+                              debug, rec, 0, 0, roll)
                     for s in range(nsides):
-                        totals[s] += cache[h, mode, s]
-                    outcome = match_outcome(totals, nsides, target, ownside)
-                win[i, c] = outcome
-                later[i, c] = h
-                error[i, c] = err
+                        cache[h, mode, s] = rec[L.N_HAND_COLS + s * L.N_TEAM_COLS
+                                                + L.TC_SCORE]
+                    known[h, mode] = 1 + np.int64(rec[L.REC_ERROR])
+                err |= known[h, mode] - 1
+                for s in range(nsides):
+                    totals[s] += cache[h, mode, s]
+                outcome = match_outcome(totals, nsides, target, ownside)
+            win[i, c] = outcome
+            later[i, c] = h
+            error[i, c] = err

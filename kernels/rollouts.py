@@ -32,6 +32,7 @@ from numba import njit, prange
 from . import layout as L
 from .cards import CIDX, JOKER, N_CARDS, RANK, TWO, VALUE
 from .legal import OK
+from .threads import run_chunks
 from .rollout_steps import (  # noqa: F401  (side_result and the modes are this module's API too)
     WORLDS_SAMPLED,
     WORLDS_TRUE,
@@ -64,7 +65,6 @@ N_GROUPS = 5
 N_FEATURES = 2 * N_GROUPS    # column 2*g: wilds of group g (cards); 2*g+1: its points
 
 
-@njit(cache=True, parallel=True)
 def rollouts(src, seat, actions, seed, first, count, kinds, params, debug, prefix, scratch,
              result, own, closed, error, worlds_mode=0):
     """Roll every candidate out on worlds ``first .. first+count-1``, in parallel.
@@ -120,24 +120,44 @@ def rollouts(src, seat, actions, seed, first, count, kinds, params, debug, prefi
 
     Notes
     -----
-    Jit-compiled by Numba (``parallel=True``, ``cache=True``).  A rollout
-    allocates nothing but the record row of its chunk.
+    A Python driver: chunk ``k`` of the worlds runs in :func:`rollouts_chunk`
+    (jit-compiled, ``nogil``, ``cache=True``) with the buffers ``scratch[k]``, on
+    the threads of :func:`kernels.threads.run_chunks`.  A rollout allocates
+    nothing but the record row of its chunk.
     """
-    nc = actions.shape[0]
-    nchunks = min(count, scratch.shape[0])
-    for k in prange(nchunks):
-        world = scratch[k, 0]
-        roll = scratch[k, 1]
-        rec = np.zeros(L.N_REC, np.int32)
-        for i in range(count * k // nchunks, count * (k + 1) // nchunks):
-            load_world(src, world, seat, seed, first + i, kinds, params, debug, prefix,
+    seat, first, debug, prefix, worlds_mode = (np.int64(seat), np.int64(first),
+                                               np.int64(debug), np.int64(prefix),
+                                               np.int64(worlds_mode))
+    seed = np.uint64(seed)
+
+    def chunk(k, lo, hi):
+        rollouts_chunk(src, seat, actions, seed, first, np.int64(lo), np.int64(hi), kinds,
+                       params, debug, prefix, scratch[k], result, own, closed, error,
                        worlds_mode)
-            for c in range(nc):
-                code, r, o, cl = roll_candidate(world, roll, actions[c], rec, seat, prefix)
-                result[i, c] = r
-                own[i, c] = o
-                closed[i, c] = cl
-                error[i, c] = -code if code != OK else rec[L.REC_ERROR]
+
+    run_chunks(chunk, int(count), scratch.shape[0])
+
+
+@njit(cache=True, nogil=True)
+def rollouts_chunk(src, seat, actions, seed, first, lo, hi, kinds, params, debug, prefix,
+                   buffers, result, own, closed, error, worlds_mode):
+    """Worlds ``first+lo .. first+hi-1`` of :func:`rollouts` (rows ``lo .. hi-1``) on
+    one thread, with ``buffers`` (int64[2, words]: a world and a rollout buffer,
+    overwritten); the other arguments as for :func:`rollouts` (mutates ``result``,
+    ``own``, ``closed``, ``error``)."""
+    nc = actions.shape[0]
+    world = buffers[0]
+    roll = buffers[1]
+    rec = np.zeros(L.N_REC, np.int32)
+    for i in range(lo, hi):
+        load_world(src, world, seat, seed, first + i, kinds, params, debug, prefix,
+                   worlds_mode)
+        for c in range(nc):
+            code, r, o, cl = roll_candidate(world, roll, actions[c], rec, seat, prefix)
+            result[i, c] = r
+            own[i, c] = o
+            closed[i, c] = cl
+            error[i, c] = -code if code != OK else rec[L.REC_ERROR]
 
 
 

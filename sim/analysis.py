@@ -244,7 +244,7 @@ def rollout_matrix(game, actions, worlds: int, seed: int = 0, policy="expert",
                         *(out[k][at:at + n] for k in ("result", "own", "closed", "error")),
                         np.int64(worlds_mode))
 
-        with compile_notice(KR.rollouts, "the rollout kernel", progress):
+        with compile_notice(KR.rollouts_chunk, "the rollout kernel", progress):
             run(0, 0)                                # compile or load from the cache
         t0 = time.perf_counter()
         if progress:

@@ -190,7 +190,7 @@ def rollout_matrix(game, actions, worlds: int, seed: int, policy, threads: int,
                                *(out[k][at:at + n] for k in keys))
 
         from .analysis import compile_notice
-        with compile_notice(KMR.match_rollouts, "the match rollout kernel", progress):
+        with compile_notice(KMR.match_rollouts_chunk, "the match rollout kernel", progress):
             run(0, 0)                                # compile or load from the cache
         out["seconds"] = _batches(run, worlds, acts.shape[0], threads, progress)
     finally:

@@ -67,6 +67,8 @@ def kernels_cached(kernel: str = "simulate_range") -> bool | None:
         True if the cache index exists (loading is fast), False if the
         kernel will be compiled, None if that cannot be told.
     """
+    if kernel in ("simulate_range", "simulate_hands"):     # Python drivers of one loop
+        kernel = "play_hands_chunk"
     try:
         return os.path.exists(_kernel(kernel)._cache._cache_file._index_path)
     except Exception:       # private Numba attributes; only a hint
