@@ -37,7 +37,8 @@ def run_chunks(body, count: int, nchunks: int) -> None:
         return
     pool = ThreadPoolExecutor(threads, thread_name_prefix="burraco-chunks")
     try:
-        for _ in pool.map(lambda b: body(*b), bounds):
-            pass
+        futures = [pool.submit(body, *b) for b in bounds]
+        for f in futures:               # in order: the first failed slice's exception is raised
+            f.result()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
