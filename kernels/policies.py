@@ -53,8 +53,9 @@ def _slot_c(base, sl):
 
 #: :func:`kernels.legal.layoff_fits` itself (the same Python function), compiled to be
 #: inlined at the heuristic's calls: it runs once per candidate card and meld, and
-#: its arguments cost as much to pass as its fast paths cost to run
-_layoff_fits = njit(cache=True, inline="always", _nrt=False)(layoff_fits.py_func)
+#: its arguments cost as much to pass as its fast paths cost to run (with
+#: NUMBA_DISABLE_JIT=1 ``layoff_fits`` is the plain function, without ``py_func``)
+_layoff_fits = njit(cache=True, inline="always", _nrt=False)(getattr(layoff_fits, "py_func", layoff_fits))
 
 
 @njit(cache=True, inline="always", _nrt=False)

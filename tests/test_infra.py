@@ -739,3 +739,24 @@ def test_internal_kernel_linkage_gives_the_same_records(tmp_path):
     assert internal["callee_linkages"] == ["internal"]
     assert "linkonce_odr" in default["callee_linkages"]
     assert internal["digests"] == default["digests"]
+
+
+# ----------------------------------------------------------------------------- pure Python
+@pytest.mark.slow
+def test_kernels_run_as_plain_python_with_the_same_records(tmp_path):
+    """NUMBA_DISABLE_JIT=1 (the debugging mode, and benchmarks/run.py's pure-Python
+    figure) imports the kernels and plays the same hands as the jitted kernels: every
+    module-level use of a dispatcher's attributes must have a plain-function fallback."""
+    code = ("import sys, sim\n"
+            "sim.simulate(3, 1).drop(columns=['elapsed_s'], errors='ignore').to_json(sys.argv[1])\n")
+    out = tmp_path / "records.json"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+    env["NUMBA_DISABLE_JIT"] = "1"
+    proc = subprocess.run([sys.executable, "-W", "ignore", "-c", code, str(out)], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    pure = pd.read_json(out)
+    jit = runner.simulate(3, 1).drop(columns=["elapsed_s"], errors="ignore")
+    assert len(pure) == 3
+    for col in ("score_t0", "score_t1", "turns", "end_reason"):
+        assert pure[col].tolist() == jit[col].tolist(), col
