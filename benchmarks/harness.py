@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
 import os
 import platform
 import random
@@ -124,6 +125,36 @@ def child_env(src: Path, **extra) -> dict:
     env["PYTHONPATH"] = os.pathsep.join([str(src)] + [p for p in [os.environ.get("PYTHONPATH")] if p])
     env.update(extra)
     return env
+
+
+class RevisionWorker:
+    """``benchmarks/revision_worker.py`` in a child process, one revision's packages
+    (``src``) first on PYTHONPATH and its own NUMBA_CACHE_DIR (``cache``): requests go
+    in with :meth:`send`, replies come back in order with :meth:`recv`."""
+
+    def __init__(self, label: str, src: Path, cache: Path, cwd: Path):
+        self.label = label
+        cache.mkdir(parents=True, exist_ok=True)
+        self.proc = subprocess.Popen([sys.executable, "-W", "ignore", str(HERE / "revision_worker.py")],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                     env=child_env(src, NUMBA_CACHE_DIR=str(cache)), cwd=cwd)
+        self.ready = self.recv()
+        if not Path(self.ready["file"]).resolve().is_relative_to(src.resolve()):
+            raise RuntimeError(f"worker {label} imported {self.ready['file']}, not the packages in {src}")
+
+    def send(self, *request) -> None:
+        self.proc.stdin.write(json.dumps(list(request)) + "\n")
+        self.proc.stdin.flush()
+
+    def recv(self):
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"worker {self.label} exited {self.proc.wait()}")
+        return json.loads(line)
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait()
 
 
 # ---------------------------------------------------------------- snapshot and caches

@@ -20,12 +20,14 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
 
-from harness import (HERE, REPO, SEED, LoadMeter, Row, Run, check, child_env, copy_packages, fmt,
-                     git, interleaved, log, open_gin_rummy, run_child, source_digest, use_snapshot)
+from harness import (HERE, REPO, SEED, LoadMeter, RevisionWorker, Row, Run, check, child_env,
+                     copy_packages, fmt, git, interleaved, log, open_gin_rummy, run_child, source_digest,
+                     use_snapshot)
 
 DEFAULT_BASELINE = "8a4a8f1"    # the commit before issue 13's kernel change
 GIN_RUMMY_STEPS = 39_000        # issue 13: "it does about 39,000 steps/s here: aim above it"
@@ -60,60 +62,21 @@ print(json.dumps({"import sim.Game": t1 - t0, "Game.new": t2 - t1, "legal_action
                   "apply": t4 - t3}))
 """
 
-# Whole hands of one revision of the packages (first on PYTHONPATH): compiles, then
-# answers lines '[hands, threads]' on stdin with '[seconds, records digest, turns per hand]'.
-WORKER_CODE = """\
-import hashlib, json, sys, time
-import numba, numpy as np
-from kernels import game, layout as L
-from sim import Rules
-from sim.strategies import resolve
-_, kind, p = resolve("heuristic")
-rv = Rules().to_vector()
-kinds = np.full(4, kind, np.int64)
-params = np.ascontiguousarray(np.tile(p, (4, 1)))
-outs = {}
-def run(n, threads):
-    numba.set_num_threads(threads)
-    out = outs.setdefault(n, np.zeros((n, L.N_REC), np.int32))
-    t0 = time.perf_counter()
-    game.simulate_range(np.uint64(%(seed)d), np.int64(0), np.int64(n), rv, kinds, params, np.int64(0), out)
-    t = time.perf_counter() - t0
-    return [t, hashlib.sha256(out.tobytes()).hexdigest()[:16], float(out[:, L.REC_TURNS].mean())]
-t0 = time.perf_counter()
-run(1, 1)
-print(json.dumps({"compile": time.perf_counter() - t0, "file": game.__file__,
-                  "threads": int(numba.config.NUMBA_NUM_THREADS)}), flush=True)
-for line in sys.stdin:
-    print(json.dumps(run(*json.loads(line))), flush=True)
-""" % {"seed": SEED}
-
-
-class Worker:
-    """A child process that plays whole hands with one revision's packages."""
+class Worker(RevisionWorker):
+    """A :class:`harness.RevisionWorker` that plays whole hands; ``ready["compile"]`` is
+    the wall time of its first one-hand ``simulate_range`` call (compile with an empty
+    NUMBA_CACHE_DIR, then 1 hand)."""
 
     def __init__(self, label: str, src: Path, cache: Path, cwd: Path):
-        self.label = label
-        self.proc = subprocess.Popen([sys.executable, "-W", "ignore", "-c", WORKER_CODE],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                                     env=child_env(src, NUMBA_CACHE_DIR=str(cache)), cwd=cwd)
-        self.ready = self._read()
-        assert Path(self.ready["file"]).resolve().is_relative_to(src.resolve()), self.ready["file"]
-
-    def _read(self):
-        line = self.proc.stdout.readline()
-        if not line:
-            raise RuntimeError(f"worker {self.label} exited {self.proc.wait()}")
-        return json.loads(line)
+        super().__init__(label, src, cache, cwd)
+        t0 = time.perf_counter()
+        self.run(1, 1)
+        self.ready["compile"] = time.perf_counter() - t0
 
     def run(self, hands: int, threads: int) -> list:
-        self.proc.stdin.write(json.dumps([hands, threads]) + "\n")
-        self.proc.stdin.flush()
-        return self._read()
-
-    def close(self) -> None:
-        self.proc.stdin.close()
-        self.proc.wait()
+        """``[seconds, records digest, turns per hand]`` of hands 0..hands-1 of seed 1."""
+        self.send("hands", hands, threads)
+        return self.recv()
 
 
 def extract_revision(rev: str, dest: Path) -> str:
