@@ -79,6 +79,10 @@ def main(argv=None) -> int:
     ap.add_argument("--hands", type=int, default=30_000, help="hands to profile (default 30000)")
     ap.add_argument("--strategy", default="heuristic", help="strategy of all four seats")
     ap.add_argument("--top", type=int, default=25, help="functions to list")
+    ap.add_argument("--rules", default="default", metavar="PRESET",
+                    help="rule preset (default, fibur_italian, fibur_international)")
+    ap.add_argument("--players", type=int, choices=(2, 3, 4), default=None,
+                    help="number of players (default: the preset's)")
     args = ap.parse_args(argv)
     if shutil.which("perf") is None:
         print("profile.py: error: perf is not installed (Debian: apt install linux-perf)",
@@ -97,7 +101,10 @@ def main(argv=None) -> int:
         from sim import strategies
 
         _, kind, params = strategies.resolve(args.strategy)
-        rv = sim.Rules().to_vector()
+        rules = sim.Rules.preset(args.rules)
+        if args.players:
+            rules = rules.replace(num_players=args.players)
+        rv = rules.to_vector()
         kinds = np.full(4, kind, np.int64)
         p = np.tile(params, (4, 1))
 
@@ -126,7 +133,8 @@ def main(argv=None) -> int:
             m = re.match(r"\s*([\d.]+)%\s+\[.\]\s+(\S+)", line)
             if m:
                 shares[m.group(2)] += float(m.group(1))
-        print(f"{args.hands:,} hands of {args.strategy} in {dt:.2f} s "
+        print(f"{args.hands:,} hands of {args.strategy}, rules {args.rules}"
+              + (f", {args.players} players" if args.players else "") + f", in {dt:.2f} s "
               f"({args.hands / dt:,.0f} hands/s on 1 thread, under perf)")
         print(f"{'self %':>7}  function")
         for name, share in shares.most_common(args.top):

@@ -305,6 +305,48 @@ def can_discard(st, rv, team, seat, cid):
     return OK, 1
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def trio_may_meld(a, b, c, set_mask):
+    """False when count indices ``a, b, c`` can form no meld of three cards, by
+    their shape alone (R14-R17): the cards that cannot be wild (neither a joker nor
+    a two) must share a rank that ``set_mask`` (bit r: rank r may form a set) lets
+    form a set, or a suit within three consecutive positions, the ace low or high
+    (a sequence).  True does not mean they meld: :func:`can_create` decides.
+    Tested against :func:`kernels.melds.analyze` for every trio and several masks
+    (tests/test_kernel_fastpaths.py)."""
+    n = 0
+    rank0 = -1
+    suit0 = -1
+    same_rank = True
+    same_suit = True
+    lo = 99
+    hi = -1
+    lo_ace_high = 99
+    hi_ace_high = -1
+    for k in range(3):
+        x = a if k == 0 else (b if k == 1 else c)
+        if x >= 52 or x % 13 == 1:
+            continue
+        r = x % 13
+        s = x // 13
+        if n == 0:
+            rank0, suit0 = r, s
+        else:
+            same_rank = same_rank and r == rank0
+            same_suit = same_suit and s == suit0
+        n += 1
+        lo = min(lo, r)
+        hi = max(hi, r)
+        rh = 13 if r == 0 else r
+        lo_ace_high = min(lo_ace_high, rh)
+        hi_ace_high = max(hi_ace_high, rh)
+    if n < 2:
+        return True
+    if same_rank:               # two naturals of one rank are in no sequence together
+        return (set_mask >> rank0) & 1 != 0
+    return same_suit and (hi - lo <= 2 or hi_ace_high - lo_ace_high <= 2)
+
+
 @njit(cache=True, _nrt=False)
 def trio_sel(hc, a, b, c, sel):
     """Fill ``sel`` (int64[53], overwritten) with one card of each of the count
@@ -461,6 +503,7 @@ def find_placement(st, rv, team, seat, need, sel, scratch):
     """
     hcnt, nm, minfo = st.hcnt, st.nm, st.minfo
     hc = hcnt[seat]
+    set_mask = rv[L.RV_SET_RANKS_MASK]
     for mi in range(nm[team]):
         for c in range(53):
             if hc[c] == 0 or need[c] == 0:
@@ -474,10 +517,14 @@ def find_placement(st, rv, team, seat, need, sel, scratch):
         for b in range(a, 53):
             if hc[b] == 0 or (b == a and hc[a] < 2):
                 continue
+            if not trio_may_meld(a, b, JOKER, set_mask):     # a and b fit no meld, whatever the third card
+                continue
             for c in range(b, 53):
                 if hc[c] == 0:
                     continue
                 if need[a] == 0 and need[b] == 0 and need[c] == 0:
+                    continue
+                if not trio_may_meld(a, b, c, set_mask):
                     continue
                 if not trio_sel(hc, a, b, c, sel):
                     continue

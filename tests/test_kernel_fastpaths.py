@@ -297,3 +297,40 @@ def test_analyze_known_readings():
     assert KM.analyze(cnt_of(S + 0, S + 1, S + 2), 0x1FFF) == (KM.KIND_SEQ, 0, 1, 3, 1, 3, KM.WILD_NONE, 0)
     assert KM.analyze(cnt_of(S + 12, S + 0, S + 1), 0x1FFF) == (KM.KIND_SEQ, 1, 0, 3, 13, 14, KM.WILD_FREE, 0)
     assert KM.analyze(cnt_of(S + 12, S + 0, S + 1, S + 2), 0x1FFF)[7] == KM.WHY_WRAP
+
+
+def test_trio_shape_filter_never_refuses_a_meld():
+    """find_placement skips the trios kernels.legal.trio_may_meld refuses: for every
+    trio of count indices a <= b <= c the two packs can hold, and every set-rank
+    option tried, a refused trio is no meld (melds.analyze) -- and the filter refuses
+    most trios, so it is doing work."""
+    refused = accepted_melds = 0
+    for a, b, c in itertools.combinations_with_replacement(range(53), 3):
+        cnt = np.zeros(53, np.int64)
+        for x in (a, b, c):
+            cnt[x] += 1
+        if max(cnt[:52]) > 2:
+            continue
+        for mask in (0x1FFF, 0x1FFD, 0x0005, 0x0002):
+            may = KL.trio_may_meld(a, b, c, mask)
+            refused += not may
+            kind = KM.analyze(cnt, mask)[0]
+            if not may:
+                assert kind == KM.KIND_NONE, (a, b, c, mask)
+            elif kind != KM.KIND_NONE:
+                accepted_melds += 1
+    assert refused > 4 * 15_000, refused
+    assert accepted_melds > 1_000, accepted_melds
+
+
+def test_trio_shape_filter_known_answers():
+    H, S = 26, 39
+    every, ace_three = 0x1FFD, 0x0005
+    assert KL.trio_may_meld(S + 12, S + 0, S + 1, every)       # K-A-2: Q-K-A with the 2 wild
+    assert KL.trio_may_meld(H + 4, H + 6, 52, ace_three)       # 5-7 of hearts and a joker
+    assert KL.trio_may_meld(H + 4, S + 4, 1, every)            # two fives and a two: a set
+    assert not KL.trio_may_meld(H + 4, S + 4, 1, ace_three)    # ... but not where only A and 3 form sets
+    assert KL.trio_may_meld(H + 2, S + 2, 52, ace_three)       # two threes and a joker
+    assert not KL.trio_may_meld(H + 4, S + 5, 52, every)       # 5 of hearts, 6 of spades
+    assert not KL.trio_may_meld(H + 4, H + 8, 52, every)       # 5 and 9 of hearts: too far apart
+    assert not KL.trio_may_meld(H + 0, H + 3, 1, every)        # A and 4 of hearts: A-2-3-4 needs four
