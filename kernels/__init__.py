@@ -12,6 +12,11 @@ Speed conventions (issue 4):
   the batch loops, the debug checks) keep Numba's runtime.
 * A hand's arrays are borrowed views of one work buffer
   (:func:`kernels.state.state_views`), allocated once per parallel chunk.
+* First compile (issue 16): a kernel compiled only as another kernel's callee
+  gets cheap code of its own (no module-level optimization, lowest code
+  generation level) since only its caller's code, which links and optimizes
+  it, runs; a call from Python compiles the full code first
+  (:mod:`kernels.calleecode`; ``BURRACO_CALLEE_CODE=full`` switches it off).
 * Opt-in (``BURRACO_KERNEL_LINKAGE=internal``): kernel functions linked into
   a library get internal linkage (:mod:`kernels.linkage`), so LLVM drops the
   array arguments a callee never reads; faster hands, slower first compile.
@@ -50,4 +55,7 @@ def _drop_stale_cache() -> None:
 from . import linkage as _linkage  # noqa: E402  (before any kernel is defined)
 
 _linkage.install()
+if not _linkage.installed():
+    from . import calleecode as _calleecode
+    _calleecode.install()
 _drop_stale_cache()
