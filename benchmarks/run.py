@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from harness import (HERE, REPO, SEED, RevisionWorker, Row, Run, check, child_env, copy_packages,
+from harness import (HERE, REPO, SEED, RevisionWorker, Row, Run, check, child_env, copy_packages, git,
                      interleaved, log, open_gin_rummy, run_child, source_digest, timed, use_snapshot)
 
 # work per repeat; "repeats" is the count of timed repeats of each in-process figure
@@ -492,6 +492,8 @@ def main(argv=None) -> int:
                     help=f"git revision measured beside the snapshot for the before/after figures "
                          f"(default {BASELINE}, the commit issue 16 was filed at)")
     args = ap.parse_args(argv)
+    if git("rev-parse", "--verify", "--quiet", f"{args.baseline}^{{commit}}") == "?":
+        ap.error(f"--baseline: {args.baseline!r} is not a commit of {REPO} (a clone with its history is needed)")
     mode = "quick" if args.quick else "full"
     c = MODES[mode]
     run = Run("run.py", argv)
