@@ -8,6 +8,7 @@ import numpy as np
 from numba import njit
 
 from . import layout as L
+from .bits import low_bit
 from .cards import BURRACO_LEN, CIDX, JOKER
 from .melds import ANY_RANK, KIND_NONE, KIND_SET, analyze, layoff_step, layoff_step_roles
 from .state import (I0, I1, G_BARRED, G_PN, G_TPOZ, MI_HI, MI_KIND, MI_KEY, MI_LEN, MI_LO, MI_LOCK,
@@ -472,6 +473,49 @@ def lay_off_opens(st, rv, team, seat, mi, c, need, sel):
     return ok
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def trio_melds(st, rv, team, seat, a, b, c, set_mask, sel):
+    """May one card of each of the count indices ``a <= b <= c`` of ``seat``'s hand
+    form a new meld now (R14-R18, R23, R38)?  :func:`trio_may_meld` first, then
+    :func:`can_create` on them counted in ``sel`` (overwritten when the hand holds them)."""
+    if not trio_may_meld(a, b, c, set_mask):
+        return False
+    if not trio_sel(st.hcnt[seat], a, b, c, sel):
+        return False
+    code, kind, nw = can_create(st, rv, team, seat, sel)
+    return code == OK
+
+
+#: bit ``c`` for the count indices that are wild (the 2s and the joker, R14)
+WILD_MASK = np.int64((1 << 1) | (1 << 14) | (1 << 27) | (1 << 40) | (1 << JOKER))
+#: bit ``c`` for the 13 count indices of suit 0; shifted by ``13 * s`` for suit ``s``
+SUIT_MASK0 = np.int64((1 << 13) - 1)
+#: bit ``c`` for count index ``c`` of rank 0 in each suit; shifted by ``r`` for rank ``r``
+RANK_MASK0 = np.int64(1 | (1 << 13) | (1 << 26) | (1 << 39))
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def count_mask(cnt):
+    """Bit ``c`` set for the count indices ``c`` with ``cnt[c] > 0`` (53 bits)."""
+    m = np.int64(0)
+    for c in range(53):
+        if cnt[c] > 0:
+            m |= np.int64(1) << c
+    return m
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def layoff_candidates(minfo, team, mi):
+    """Bit ``c`` set for every count index that :func:`layoff_fits` may accept on
+    meld ``mi``: the wilds, and the naturals of the set's rank (R16) or of the
+    sequence's suit (R17).  Every other card gets 0 from :func:`layoff_fits`
+    (tested in tests/test_kernel_fastpaths.py)."""
+    key = minfo[team, mi, MI_KEY]
+    if minfo[team, mi, MI_KIND] == KIND_SET:
+        return WILD_MASK | (RANK_MASK0 << key)
+    return WILD_MASK | (SUIT_MASK0 << (13 * key))
+
+
 @njit(cache=True, _nrt=False)
 def find_placement(st, rv, team, seat, need, sel, scratch):
     """A legal meld-phase action that places at least one card (R34).
@@ -485,6 +529,15 @@ def find_placement(st, rv, team, seat, need, sel, scratch):
     or under ``pile_meld_source = "from_pile"`` when cards from the hand must
     go first (7♥ from the hand, then the pile's 4♥, on 2♣(=7♥) 6♥ 8♥: the 7♥
     frees the 2♣ to stand for 5♥).
+
+    The loops visit the held count indices in increasing order through 53-bit
+    masks, skipping only cards that cannot succeed: those
+    :func:`layoff_candidates` rules out of a meld, and in the search of
+    several cards, a first card that is needed when the hand holds three
+    cards or more (R38 cannot bite after one card, so the one-card loop
+    already refused it).  The action found is the one the plain scan of all
+    53 indices finds (tested in tests/test_kernel_fastpaths.py against
+    :func:`find_placement_full`).
 
     Parameters
     ----------
@@ -504,6 +557,62 @@ def find_placement(st, rv, team, seat, need, sel, scratch):
     hcnt, nm, minfo = st.hcnt, st.nm, st.minfo
     hc = hcnt[seat]
     set_mask = rv[L.RV_SET_RANKS_MASK]
+    held = count_mask(hc)
+    needed = held & count_mask(need)
+    roomy = st.hn[seat] >= 3          # two or more cards stay after one: R38 cannot bite
+    for mi in range(nm[team]):
+        m = needed & layoff_candidates(minfo, team, mi)
+        while m != 0:
+            c = low_bit(m)
+            m &= m - 1
+            if roomy:
+                if layoff_fits(st.mcnt, minfo, team, mi, c) != 0:
+                    return 1, mi, c, -1
+            else:
+                code, nlen, nnw = can_layoff(st, rv, team, seat, mi, c, scratch)
+                if code == OK:
+                    return 1, mi, c, -1
+    ma = held
+    while ma != 0:
+        a = low_bit(ma)
+        ma &= ma - 1
+        mb = held & ~((np.int64(1) << a) - 1)           # b >= a
+        while mb != 0:
+            b = low_bit(mb)
+            mb &= mb - 1
+            if b == a and hc[a] < 2:
+                continue
+            if not trio_may_meld(a, b, JOKER, set_mask):     # a and b fit no meld, whatever the third card
+                continue
+            mc = held & ~((np.int64(1) << b) - 1)       # c >= b
+            if need[a] == 0 and need[b] == 0:
+                mc &= needed
+            while mc != 0:
+                c = low_bit(mc)
+                mc &= mc - 1
+                if trio_melds(st, rv, team, seat, a, b, c, set_mask, sel):
+                    return 2, a, b, c
+    # a lay-off of several cards: only on a sequence (a set takes a card alone or never)
+    first = held & ~needed if roomy else held
+    for mi in range(nm[team]):
+        if minfo[team, mi, MI_KIND] == KIND_SET:
+            continue
+        m = first & layoff_candidates(minfo, team, mi)
+        while m != 0:
+            c = low_bit(m)
+            m &= m - 1
+            if lay_off_opens(st, rv, team, seat, mi, c, need, sel):
+                return 1, mi, c, -1
+    return 0, -1, -1, -1
+
+
+@njit(cache=True, _nrt=False)
+def find_placement_full(st, rv, team, seat, need, sel, scratch):
+    """:func:`find_placement` by the plain scan of all 53 count indices in each
+    loop; the reference its masks are tested against (R24, R34)."""
+    hcnt, nm, minfo = st.hcnt, st.nm, st.minfo
+    hc = hcnt[seat]
+    set_mask = rv[L.RV_SET_RANKS_MASK]
     for mi in range(nm[team]):
         for c in range(53):
             if hc[c] == 0 or need[c] == 0:
@@ -517,21 +626,15 @@ def find_placement(st, rv, team, seat, need, sel, scratch):
         for b in range(a, 53):
             if hc[b] == 0 or (b == a and hc[a] < 2):
                 continue
-            if not trio_may_meld(a, b, JOKER, set_mask):     # a and b fit no meld, whatever the third card
+            if not trio_may_meld(a, b, JOKER, set_mask):
                 continue
             for c in range(b, 53):
                 if hc[c] == 0:
                     continue
                 if need[a] == 0 and need[b] == 0 and need[c] == 0:
                     continue
-                if not trio_may_meld(a, b, c, set_mask):
-                    continue
-                if not trio_sel(hc, a, b, c, sel):
-                    continue
-                code, kind, nw = can_create(st, rv, team, seat, sel)
-                if code == OK:
+                if trio_melds(st, rv, team, seat, a, b, c, set_mask, sel):
                     return 2, a, b, c
-    # a lay-off of several cards: only on a sequence (a set takes a card alone or never)
     for mi in range(nm[team]):
         if minfo[team, mi, MI_KIND] == KIND_SET:
             continue

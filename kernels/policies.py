@@ -248,13 +248,16 @@ def heur_meld_choice(st, rv, seat, p, sel, scratch):
     Order: natural lay-offs, natural sets and sequences (largest first), then
     plays that use a wild.  Every action is checked by :mod:`kernels.legal`
     (R38 included) before it is chosen; ``st`` is not mutated (``sel`` and
-    ``scratch``, int64[53] work arrays, are).
+    ``scratch``, int64[53] work arrays, are).  Candidate sets of a rank that
+    option ``set_ranks`` keeps from forming sets (R15) are refused without
+    asking :func:`kernels.legal.can_create`, which would refuse them too.
     """
     hn, hcnt, mcnt, minfo, nm, g = st.hn, st.hcnt, st.mcnt, st.minfo, st.nm, st.g
     team = st.g[G_TEAM + seat]
     hc = hcnt[seat]
     small = hn[seat] <= 4
     sm = _hand_slot_masks(hc)           # the hand's slots per suit, read by every part below
+    set_mask = rv[L.RV_SET_RANKS_MASK]  # bit r: rank r may form a set (R15)
     # A. lay off naturals (and same-suit 2s entering as natural 2s); remember the
     #    first natural lay-off that would make a meld dirty, for D1
     d1_mi = np.int64(-1)       # np.int64: a literal would make Numba compile a
@@ -323,6 +326,7 @@ def heur_meld_choice(st, rv, seat, p, sel, scratch):
         if attempt == 1:
             do_set = not do_set
         if do_set and best_set >= 3:
+            settable = (set_mask >> best_r) & 1 != 0
             for k in range(best_set, 2, -1):
                 for f in range(53):
                     sel[f] = 0
@@ -332,7 +336,9 @@ def heur_meld_choice(st, rv, seat, p, sel, scratch):
                     take = min(hc[c], left)
                     sel[c] = take
                     left -= take
-                if _create_ok(st, rv, team, seat, sel, p):
+                # naturals of one rank meld only as a set: none unless set_ranks lets the
+                # rank form one (R15), so can_create is not asked (sel is still filled)
+                if settable and _create_ok(st, rv, team, seat, sel, p):
                     return A_CREATE_SEL
         if (not do_set) and best_run >= 3:
             base = 13 * best_s
@@ -389,7 +395,7 @@ def heur_meld_choice(st, rv, seat, p, sel, scratch):
             for s in range(4):
                 sel[13 * s + r] = hc[13 * s + r]
             sel[wc] += 1
-            if _create_ok(st, rv, team, seat, sel, p):
+            if (set_mask >> r) & 1 != 0 and _create_ok(st, rv, team, seat, sel, p):   # as above
                 return A_CREATE_SEL
     for s in range(4):
         base = 13 * s

@@ -334,3 +334,117 @@ def test_trio_shape_filter_known_answers():
     assert not KL.trio_may_meld(H + 4, S + 5, 52, every)       # 5 of hearts, 6 of spades
     assert not KL.trio_may_meld(H + 4, H + 8, 52, every)       # 5 and 9 of hearts: too far apart
     assert not KL.trio_may_meld(H + 0, H + 3, 1, every)        # A and 4 of hearts: A-2-3-4 needs four
+
+
+def _placement_rule_vectors():
+    import sim
+    out = []
+    for preset, extra in (("default", {}), ("fibur_international", {}),
+                          ("fibur_international", {"pile_meld_source": "from_pile"}),
+                          ("fibur_italian", {})):
+        r = sim.Rules.preset(preset)
+        out.append((r.replace(**extra) if extra else r).to_vector())
+    return out
+
+
+@pytest.mark.parametrize("part", range(2))
+def test_find_placement_masks_equal_the_plain_scan(part):
+    """kernels.legal.find_placement (R34) skips, by 53-bit masks, the cards
+    layoff_candidates rules out of a meld and the first cards of a lay-off of several
+    cards that the one-card loop already refused; on random positions (hands of 1 to
+    20 cards, up to six melds of the family, any or the pile's cards needed, a barred
+    card, the pozzetto taken or not) it finds the very action find_placement_full's
+    scan of all 53 indices finds -- and every kind of answer occurs."""
+    rng = np.random.default_rng(1600 + part)
+    rvs = _placement_rule_vectors()
+    st = KS.new_state(0, 0)
+    z = np.zeros(53, np.int64)
+    seen = {0: 0, 1: 0, 2: 0}
+    small = 0
+    for trial in range(20_000):
+        rv = rvs[trial % len(rvs)]
+        KS.reset_g(st.g)
+        st.hcnt[:] = 0
+        st.mcnt[:] = 0
+        st.minfo[:] = 0
+        team, seat = 0, 0
+        nm = int(rng.integers(0, 7))
+        st.nm[team] = nm
+        for mi in range(nm):
+            st.mcnt[team, mi] = MELDS[int(rng.integers(len(MELDS)))]
+            KS.set_meld_info(st, team, mi)
+        # a hand drawn at random, or (half the time) from the cards that fit a meld
+        fits = [c for mi in range(nm) for c in range(53)
+                if KL.layoff_fits(st.mcnt, st.minfo, team, mi, c) > 0]
+        nh = int(rng.choice([1, 2, 2, 3, 4, 6, 9, 14, 20]))
+        u = rng.random()
+        if fits and u < 0.3:
+            faces = rng.choice(fits, nh)
+        elif fits and u < 0.6:          # a chain: each card fits meld 0 after the ones before
+            faces = []
+            while len(faces) < nh:
+                nxt = [c for c in range(53) if KL.layoff_fits(st.mcnt, st.minfo, team, 0, c) > 0]
+                if not nxt:
+                    break
+                c = int(rng.choice(nxt))
+                faces.append(c)
+                st.mcnt[team, 0, c] += 1
+                KS.set_meld_info(st, team, 0)
+            for c in faces:
+                st.mcnt[team, 0, c] -= 1
+            KS.set_meld_info(st, team, 0)
+            if not faces:               # meld 0 takes nothing: a card of another meld
+                faces = [int(rng.choice(fits))]
+            faces = np.array(faces[::-1] if rng.random() < 0.5 else faces, np.int64)
+            nh = len(faces)
+        else:
+            faces = rng.integers(0, 53, nh)
+        for f in faces:
+            st.hcnt[seat, f] += 1
+        st.hn[seat] = nh
+        st.hand[seat, :nh] = faces       # count index = card id of the first pack
+        st.g[KS.G_BARRED] = faces[0] if rng.random() < 0.5 else -1
+        st.g[KS.G_TPOZ + team] = int(rng.random() < 0.5)
+        st.g[KS.G_POZ_NEXT] = int(rng.integers(0, 3))
+        st.g[KS.G_NPOZ] = 2
+        need = np.ones(53, np.int64)
+        if rng.random() < 0.4:
+            need[:] = 0
+            need[rng.integers(0, 53, int(rng.integers(1, 4)))] = 1
+        small += nh < 3
+        if need[0] == 0 and rng.random() < 0.5:
+            need[faces[0]] = 1           # the pile's card is in the hand (R34, "from_pile")
+        fast = KL.find_placement(st, rv, team, seat, need, z.copy(), z.copy())
+        full = KL.find_placement_full(st, rv, team, seat, need, z.copy(), z.copy())
+        assert fast == full, (trial, np.nonzero(st.hcnt[seat])[0].tolist(), nm, fast, full)
+        seen[fast[0]] += 1
+    assert min(seen.values()) > 200 and small > 1_000, (seen, small)
+
+
+def test_one_rank_naturals_meld_only_as_an_allowed_set():
+    """heur_meld_choice skips can_create for naturals of one rank (2 to 8 of them,
+    with or without a wild) whose rank set_ranks does not let form a set: melds.analyze
+    finds no meld in any of them (R15-R17), and does find a set where the rank may."""
+    checked = 0
+    for r in [x for x in range(13) if x != 1]:
+        for k in range(2, 9):
+            for suits in itertools.combinations_with_replacement(range(4), k):
+                cnt = np.zeros(53, np.int64)
+                for s in suits:
+                    cnt[13 * s + r] += 1
+                if cnt.max() > 2:
+                    continue
+                for w in (None, JOKER, 1, 13 * 2 + 1):
+                    c2 = cnt.copy()
+                    if w is not None:
+                        c2[w] += 1
+                    if k + (w is not None) < 3:
+                        continue
+                    for mask in (0x1FFF, 0x1FFD, 0x0005, 0x0002):
+                        kind = KM.analyze(c2, mask)[0]
+                        if (mask >> r) & 1 == 0:
+                            assert kind == KM.KIND_NONE, (r, suits, w, mask)
+                        elif k + (w is not None) <= 9:
+                            assert kind == KM.KIND_SET, (r, suits, w, mask)
+                        checked += 1
+    assert checked > 5_000, checked
