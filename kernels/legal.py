@@ -559,19 +559,14 @@ def find_placement(st, rv, team, seat, need, sel, scratch):
     set_mask = rv[L.RV_SET_RANKS_MASK]
     held = count_mask(hc)
     needed = held & count_mask(need)
-    roomy = st.hn[seat] >= 3          # two or more cards stay after one: R38 cannot bite
     for mi in range(nm[team]):
         m = needed & layoff_candidates(minfo, team, mi)
         while m != 0:
             c = low_bit(m)
             m &= m - 1
-            if roomy:
-                if layoff_fits(st.mcnt, minfo, team, mi, c) != 0:
-                    return 1, mi, c, -1
-            else:
-                code, nlen, nnw = can_layoff(st, rv, team, seat, mi, c, scratch)
-                if code == OK:
-                    return 1, mi, c, -1
+            code, nlen, nnw = can_layoff(st, rv, team, seat, mi, c, scratch)
+            if code == OK:
+                return 1, mi, c, -1
     ma = held
     while ma != 0:
         a = low_bit(ma)
@@ -592,8 +587,10 @@ def find_placement(st, rv, team, seat, need, sel, scratch):
                 mc &= mc - 1
                 if trio_melds(st, rv, team, seat, a, b, c, set_mask, sel):
                     return 2, a, b, c
-    # a lay-off of several cards: only on a sequence (a set takes a card alone or never)
-    first = held & ~needed if roomy else held
+    # a lay-off of several cards: only on a sequence (a set takes a card alone or never);
+    # with 3+ cards in hand, two or more stay after one, so R38 cannot bite and the
+    # one-card loop above already refused every needed first card
+    first = held & ~needed if st.hn[seat] >= 3 else held
     for mi in range(nm[team]):
         if minfo[team, mi, MI_KIND] == KIND_SET:
             continue
