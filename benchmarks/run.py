@@ -279,23 +279,23 @@ def first_uses(tmp: Path, run_dir: Path, i: int) -> list:
 
 def bench_first_uses(src: Path, tmp: Path, run_dir: Path, i: int, found: dict) -> None:
     """Each command of :func:`first_uses` once with the cache as the first hand run
-    left it (cold) and once more (cached): ``found[name]`` gets ``(cold s, cached s)``."""
-    for name, cmd, _ in first_uses(tmp, run_dir, i):
+    left it (cold) and once more (cached): ``found[name, in the issue's sum]`` gets
+    ``(cold s, cached s)``."""
+    for name, cmd, counted in first_uses(tmp, run_dir, i):
         walls = []
         for kind in ("first use", "cached"):
             log(f"  {kind}: {name}")
             walls.append(run_child(cmd, child_env(src), tmp).wall)
             if (tmp / f"chain-m{i}").exists():
                 shutil.rmtree(tmp / f"chain-m{i}")
-        found.setdefault(name, []).append(tuple(walls))
+        found.setdefault((name, counted), []).append(tuple(walls))
 
 
 def add_first_use_rows(found: dict, rows: list) -> None:
     sec = "start-up"
     total = []
-    for name, runs in found.items():
+    for (name, counted), runs in found.items():
         extra = [cold - warm for cold, warm in runs]
-        counted = any(n == name and inc for n, _, inc in first_uses(Path(), Path(), 0))
         if counted:
             total.append(extra)
         rows.append(Row(sec, f"first use after the first hand run, {name}: compile (first run less cached run)",
