@@ -23,39 +23,14 @@ Speed conventions (issue 4):
 """
 
 
-def _drop_stale_cache() -> None:
-    """Delete Numba's cached machine code when any kernel source changed.
-
-    Numba checks a cached function against its own file only, so after an edit
-    of a callee's module (say ``melds.py``) a cached caller (``game.py``) would
-    keep running the old callee.  The kernels therefore share one cache that is
-    emptied whenever the digest of all ``kernels/*.py`` files changes.
-    """
-    import contextlib
-    import os
-    from pathlib import Path
-
-    here = Path(__file__).resolve().parent
-    stamp_text = _linkage.kernels_digest()
-    cache = here / "__pycache__"
-    stamp = cache / "kernels-source.sha256"
-    with contextlib.suppress(OSError):
-        if stamp.read_text() == stamp_text:
-            return
-    with contextlib.suppress(OSError):   # read-only install: Numba falls back to its own cache dir
-        cache.mkdir(exist_ok=True)
-        for f in cache.iterdir():
-            if f.suffix in (".nbi", ".nbc"):
-                f.unlink()
-        tmp = stamp.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(stamp_text)
-        os.replace(tmp, stamp)
-
-
 from . import linkage as _linkage  # noqa: E402  (before any kernel is defined)
 
 _linkage.install()
 if not _linkage.installed():
     from . import calleecode as _calleecode
     _calleecode.install()
-_drop_stale_cache()
+from . import cachestamp as _cachestamp  # noqa: E402
+
+# Numba checks a cached function against its own file only: empty every cache
+# directory of the kernels whose stamp is not the digest of the sources imported.
+_cachestamp.drop_stale()

@@ -39,10 +39,11 @@ functions of this package only (mangled names ``_ZN7kernels``).  Numba has no
 public option for it; if a Numba release renames the hook, nothing is
 installed and the kernels run as without it.
 """
-import hashlib
 import os
 import warnings
 from pathlib import Path
+
+from .cachestamp import kernels_digest
 
 _PREFIX = "_ZN7kernels"     # Numba's mangled names of functions defined in kernels/*.py
 ENV_SWITCH = "BURRACO_KERNEL_LINKAGE"
@@ -77,14 +78,6 @@ def cache_dir(source_digest: str) -> Path:
     return Path(base) / "burraco-sim" / "internal-linkage" / source_digest[:16]
 
 
-def kernels_digest() -> str:
-    """sha256 of every ``kernels/*.py`` file (names and contents), hex."""
-    here = Path(__file__).resolve().parent
-    digest = hashlib.sha256()
-    for path in sorted(here.glob("*.py")):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
 
 
 def install() -> bool:
