@@ -46,6 +46,7 @@ import pandas as pd
 
 from kernels import state as KS
 
+from . import compiling
 from ._cards import check_int
 from .comparison import Z95
 
@@ -244,8 +245,10 @@ def rollout_matrix(game, actions, worlds: int, seed: int = 0, policy="expert",
                         *(out[k][at:at + n] for k in ("result", "own", "closed", "error")),
                         np.int64(worlds_mode))
 
-        with compile_notice(KR.rollouts_chunk, "the rollout kernel", progress):
-            run(0, 0)                                # compile or load from the cache
+        # one world run for real compiles (or loads) the chunk kernel; it is run again below
+        with compiling.announce("the rollout kernel", compiling.cold(KR.rollouts_chunk),
+                                progress, prefix="analyze: "):
+            run(0, 1)
         t0 = time.perf_counter()
         if progress:
             from tqdm import tqdm
@@ -270,36 +273,6 @@ def rollout_matrix(game, actions, worlds: int, seed: int = 0, policy="expert",
     out["seconds"] = seconds
     out["threads"] = threads
     return out
-
-
-class compile_notice:
-    """``with compile_notice(kernel, what, progress):`` around a kernel's first call:
-    when ``progress`` is on and Numba's on-disk cache has no index for ``kernel``
-    (a cold cache; private Numba attributes, so only a hint), says on stderr that
-    ``what`` is being compiled and how long it took."""
-
-    def __init__(self, kernel, what: str, progress: bool):
-        self.on = False
-        if progress:
-            import os
-            try:
-                self.on = not os.path.exists(kernel._cache._cache_file._index_path)
-            except Exception:
-                self.on = False
-        self.what = what
-
-    def __enter__(self):
-        if self.on:
-            self.t0 = time.perf_counter()
-            print(f"analyze: compiling {self.what} (first run only; about a minute on two "
-                  "cores, then cached)...", end=" ", file=sys.stderr, flush=True)
-        return self
-
-    def __exit__(self, *exc):
-        if self.on:
-            print(f"done in {time.perf_counter() - self.t0:.1f} s" if exc[0] is None else "",
-                  file=sys.stderr, flush=True)
-        return False
 
 
 # ---------------------------------------------------------------- statistics

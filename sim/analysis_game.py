@@ -41,6 +41,7 @@ from kernels import state as KS
 from kernels import work as KW
 from kernels.cards import CIDX
 
+from . import compiling
 from ._cards import check_int
 from .comparison import Z95
 
@@ -189,9 +190,11 @@ def rollout_matrix(game, actions, worlds: int, seed: int, policy, threads: int,
                                np.int64(MAX_LATER_HANDS),
                                *(out[k][at:at + n] for k in keys))
 
-        from .analysis import compile_notice
-        with compile_notice(KMR.match_rollouts_chunk, "the match rollout kernel", progress):
-            run(0, 0)                                # compile or load from the cache
+        # one world run for real compiles (or loads) the chunk kernel; it is run again below
+        with compiling.announce("the match rollout kernel",
+                                compiling.cold(KMR.match_rollouts_chunk), progress,
+                                prefix="analyze: "):
+            run(0, 1)
         out["seconds"] = _batches(run, worlds, acts.shape[0], threads, progress)
     finally:
         numba.set_num_threads(old)

@@ -15,6 +15,7 @@ import os
 import signal
 import sys
 
+from . import compiling
 from ._version import __version__
 from .rules import PRESETS, Rules
 
@@ -937,6 +938,8 @@ def main(argv: list | None = None) -> int:
             old_term = signal.SIG_DFL
     except ValueError:                   # not the main thread: no handler can be set
         old_term = None
+    announcing = compiling.ENABLED
+    compiling.ENABLED = announcing and not getattr(args, "quiet", False)
     try:
         return args.func(args)
     except (ValueError, TypeError) as exc:
@@ -952,5 +955,6 @@ def main(argv: list | None = None) -> int:
         print(f"burraco: {what}", file=sys.stderr)
         return code
     finally:
+        compiling.ENABLED = announcing
         if old_term is not None:
             signal.signal(signal.SIGTERM, old_term)

@@ -31,7 +31,7 @@ import numpy as np
 
 from kernels import layout as L
 
-from . import dataset, rundir
+from . import compiling, dataset, rundir
 from . import strategies as _strategies
 from .match import DEFAULT_MAX_HANDS, MatchBlock, play_block
 from .rules import Rules
@@ -69,10 +69,7 @@ def kernels_cached(kernel: str = "simulate_range") -> bool | None:
     """
     if kernel in ("simulate_range", "simulate_hands"):     # Python drivers of one loop
         kernel = "play_hands_chunk"
-    try:
-        return os.path.exists(_kernel(kernel)._cache._cache_file._index_path)
-    except Exception:       # private Numba attributes; only a hint
-        return None
+    return compiling.on_disk(_kernel(kernel))
 
 
 def prepare_kernels(threads: int | None = None, kernel: str = "simulate_range") -> float:
@@ -106,13 +103,9 @@ def prepare_kernels(threads: int | None = None, kernel: str = "simulate_range") 
         params = np.tile(_strategies.HEURISTIC.vector(), (4, 1))
         out = np.zeros((1, L.N_REC), np.int32)
         if kernel == "step":
-            from .game import Game
-            g = Game.new(0, 0)
-            for _ in range(3):                  # a turn of decisions as a Python seat makes
-                g.observation(g.current_seat)
-                g.apply(g.legal_actions()[0])
-            g._play_python()
-            g._record()
+            from . import game
+            game._kernels()                     # announces and compiles on a cold cache
+            game.warm_up()
         elif kernel == "simulate_range":
             fn(np.uint64(0), np.int64(0), np.int64(1), Rules().to_vector(), kinds, params,
                np.int64(0), out)

@@ -22,7 +22,6 @@ from __future__ import annotations
 import base64
 import functools
 import json
-import os
 import re
 import sys
 import zlib
@@ -39,7 +38,7 @@ from kernels import state as KS
 from kernels import work as KW
 from kernels.cards import BURRACO_LEN, CIDX, CVALUE, N_COUNT
 
-from . import notation
+from . import compiling, notation
 from ._cards import check_int, rules_or_default
 from .rules import Rules
 
@@ -83,18 +82,32 @@ _COLD_CHECKED = []
 
 
 def _kernels():
+    """:mod:`kernels.game`, the step kernels compiled first if the cache lacks them.
+
+    On a cold cache the first call plays a throwaway hand through the step API
+    (:func:`warm_up`) inside :func:`sim.compiling.announce`, so the compile is
+    said on stderr before the wait, with its time after it.
+    """
     from kernels import game as KG
     if not _COLD_CHECKED:
         _COLD_CHECKED.append(True)
-        try:       # private Numba attributes: only a hint
-            cold = not all(os.path.exists(f._cache._cache_file._index_path)
-                           for f in (KG.play_out, KA.apply_action, KA.legal_actions))
-        except Exception:
-            cold = False
+        cold = compiling.cold(KG.play_out, KA.apply_action, KA.legal_actions)
         if cold:
-            print("sim.Game: compiling the step kernels on first use (once; about a minute in "
-                  "all on two cores, then cached)", file=sys.stderr, flush=True)
+            with compiling.announce("the step kernels of sim.Game", cold, prefix="sim.Game: "):
+                warm_up()
     return KG
+
+
+def warm_up() -> None:
+    """Compile (or load) the step kernels by playing one throwaway hand as a Python seat
+    does: observation, legal actions and actions for a turn, then the rest by the
+    heuristic, and the record.  Mutates nothing but Numba's caches."""
+    g = Game.new(0, 0)
+    for _ in range(3):                  # a turn of decisions as a Python seat makes
+        g.observation(g.current_seat)
+        g.apply(g.legal_actions()[0])
+    g._play_python()
+    g._record()
 
 
 def action_kind(action: int) -> str:

@@ -10,6 +10,7 @@ policy of ``analyze``); parameters are overridden with ``name:p=v``.
 """
 from __future__ import annotations
 
+from . import compiling
 from . import strategies as _strategies
 
 _BLOFROTH = {"pile_on_odd_rounds": 1.0, "three_card_starts": 1.0, "w_replace": 0.0,
@@ -99,7 +100,8 @@ def _loader(name: str):
         from kernels import peers as KP, peers_more as KM
         attr, params, doc = PEERS[name]
         chooser = getattr(KP, attr, None) or getattr(KM, attr)
-        _strategies.register(name, chooser, params=params, doc=doc)
+        with compiling.announce(f"the peer bot {name}", compiling.cold(chooser)):
+            _strategies.register(name, chooser, params=params, doc=doc)
     return load
 
 

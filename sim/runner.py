@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from . import dataset, rundir
+from . import compiling, dataset, rundir
 from . import strategies as _strategies
 from ._cards import check_bool as _check_bool
 from ._cards import check_int, rules_or_default
@@ -270,11 +270,13 @@ def _run_locked(work: HandWork, total: int, config: dict, o: _Options, lock) -> 
         if o.executor == "dask":
             client, cluster = _dask_client(o.scheduler, o.workers)
         if o.progress and work.kernel not in _prepared:
-            cold = kernels_cached(work.kernel) is False
-            print("compiling kernels (first run only)..." if cold else "loading kernels...",
-                  end=" ", file=sys.stderr, flush=True)
-            print(f"done in {prepare_kernels(o.threads, work.kernel):.1f} s", file=sys.stderr,
-                  flush=True)
+            if kernels_cached(work.kernel) is False:
+                with compiling.announce("kernels"):
+                    prepare_kernels(o.threads, work.kernel)
+            else:
+                print("loading kernels...", end=" ", file=sys.stderr, flush=True)
+                print(f"done in {prepare_kernels(o.threads, work.kernel):.1f} s",
+                      file=sys.stderr, flush=True)
         prepare_kernels(o.threads, work.kernel)  # with Dask too: local workers then load the cache
         files = [work.files(out, a, b) if out is not None else None for a, b in bounds]
         # a shard is on disk once its last file is (each file is renamed into place when complete)

@@ -9,6 +9,7 @@ takes both, :func:`resolve` built-in specs only.
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,6 +23,8 @@ from kernels.layout import (HP_CLOSE_MIN_BURRACOS, HP_DISCARD_W_DANGER, HP_DISCA
                             HP_MELD_DELAY_ROUNDS, HP_PILE_W_WILD, HP_SET_BIAS,
                             HP_USE_WILD_TO_MELD,
                             HP_WILD_LAYOFF_MIN_LEN)
+
+from . import compiling
 
 
 @dataclass(frozen=True)
@@ -369,6 +372,10 @@ def _kind(strat: Strategy) -> int:
     (compiled, or loaded from Numba's cache, at its first use in the process)."""
     if strat.kind != ROLLOUT_KIND:
         return strat.kind
+    if "kernels.search" not in sys.modules:         # importing it compiles the callback
+        with compiling.announce("the search player rollout",
+                                compiling.cold("search.rollout_callback")):
+            import kernels.search
     from kernels.search import rollout_callback
     return int(rollout_callback.address)
 

@@ -331,26 +331,3 @@ def test_cli_help(capsys):
         main(["analyze", "--help"])
     assert exc.value.code == 0
     assert "--candidates TEXT;TEXT" in capsys.readouterr().out
-
-
-def test_a_cold_kernel_cache_is_announced_once_compiled(tmp_path, capsys):
-    """compile_notice reads the kernel's cache index path: missing -> a notice with the time
-    on stderr, present or progress off -> silence."""
-    from types import SimpleNamespace
-
-    from sim.analysis import compile_notice
-
-    def kernel(index):
-        return SimpleNamespace(_cache=SimpleNamespace(_cache_file=SimpleNamespace(
-            _index_path=str(index))))
-
-    with compile_notice(kernel(tmp_path / "missing.nbi"), "the rollout kernel", True):
-        pass
-    err = capsys.readouterr().err
-    assert err.startswith("analyze: compiling the rollout kernel (first run only") and \
-        " done in " in err and err.endswith(" s\n")
-    (tmp_path / "there.nbi").write_text("")
-    for index, progress in ((tmp_path / "there.nbi", True), (tmp_path / "missing.nbi", False)):
-        with compile_notice(kernel(index), "the rollout kernel", progress):
-            pass
-        assert capsys.readouterr().err == ""

@@ -1,0 +1,115 @@
+"""Say on stderr when a kernel is compiled, before the wait, and how long it took.
+
+Numba compiles a kernel at its first use and keeps the machine code in its
+on-disk cache (:mod:`kernels.cachestamp` keeps that cache fresh); later
+processes load it in about a second.  A first use can take from a few seconds
+(a peer bot) to more than a minute (the search player ``rollout``), so every
+place that may compile wraps the call in :func:`announce`: the line
+``compiling <what> (first use only; cached for later runs)...`` is printed
+before the wait and ends with ``done in <s> s``, the time of the wait itself.
+
+Whether a kernel is in the cache is read from the cache's index files
+(``<module>.<function>-<line>.py<ver>.nbi``, Numba's naming) in the directory
+Numba uses for :mod:`kernels`; it is a hint: if it cannot be told, the
+announcement says "compiling or loading".
+"""
+from __future__ import annotations
+
+import contextlib
+import sys
+import time
+from pathlib import Path
+
+#: False silences every announcement of this process (the CLI's ``--quiet``)
+ENABLED = True
+
+_cache_dir: list = []
+_open: list = []                # the announcements whose line is not ended yet
+
+
+def _kernels_cache_dir() -> Path | None:
+    if not _cache_dir:
+        try:
+            from kernels import cachestamp
+            _cache_dir.append(cachestamp.numba_cache_dir())
+        except Exception:                # noqa: BLE001  a hint only
+            _cache_dir.append(None)
+    return _cache_dir[0]
+
+
+def on_disk(*functions) -> bool | None:
+    """Whether Numba's cache holds every one of ``functions`` (kernels of :mod:`kernels`).
+
+    Parameters
+    ----------
+    *functions : numba dispatcher, CFunc or str
+        Kernels, or names ``"module.function"`` within :mod:`kernels` (say
+        ``"search.rollout_callback"``) for one not yet defined (its module not
+        imported: importing it would compile it).
+
+    Returns
+    -------
+    bool or None
+        True if an index file of each is in the cache (loading is quick),
+        False if one will be compiled, None if that cannot be told.
+    """
+    cache = _kernels_cache_dir()
+    if cache is None:
+        return None
+    for f in functions:
+        if isinstance(f, str):
+            name = f
+        else:
+            py_func = getattr(f, "py_func", None) or getattr(f, "__wrapped__", None)
+            if py_func is None:
+                return None
+            name = f"{py_func.__module__.rsplit('.', 1)[-1]}.{py_func.__qualname__}"
+        if not any(cache.glob(f"{name}-*.nbi")):
+            return False
+    return True
+
+
+def cold(*functions) -> bool | None:
+    """``not on_disk(*functions)``, None kept: True if one will be compiled."""
+    cached = on_disk(*functions)
+    return None if cached is None else not cached
+
+
+@contextlib.contextmanager
+def announce(what: str, cold: bool | None = True, enabled: bool = True, prefix: str = ""):
+    """``with announce("the search player rollout", cold(...)):`` around a compile.
+
+    Parameters
+    ----------
+    what : str
+        What is compiled, as the line should name it.
+    cold : bool or None
+        True: compiling (the cache lacks it); None: compiling or loading;
+        False: nothing is said (loading from the cache is quick).
+    enabled : bool
+        False says nothing (a caller's ``progress=False``); so does
+        :data:`ENABLED` set to False.
+    prefix : str
+        Put before the line (``"analyze: "``).
+
+    Writes ``<prefix>compiling <what> (first use only; cached for later
+    runs)... done in <s> s`` on stderr, the first part before the body runs;
+    if the body raises, the line ends with ``failed``.  Inside another
+    announcement nothing more is said (its line is still open).
+    """
+    if cold is False or not (enabled and ENABLED) or _open:
+        yield                   # nothing to say, or an outer announcement covers the wait
+        return
+    verb = "compiling" if cold else "compiling or loading"
+    print(f"{prefix}{verb} {what} (first use only; cached for later runs)...", end=" ",
+          file=sys.stderr, flush=True)
+    t0 = time.perf_counter()
+    _open.append(what)
+    try:
+        yield
+    except BaseException:
+        print("failed", file=sys.stderr, flush=True)
+        raise
+    finally:
+        _open.pop()
+    print(f"done in {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
