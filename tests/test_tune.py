@@ -203,7 +203,7 @@ def test_refuses_another_tuning_a_foreign_directory_and_a_second_writer(tmp_path
     foreign.mkdir()
     (foreign / "notes.txt").write_text("mine")
     for overwrite in (False, True):
-        with pytest.raises(ValueError, match="holds files that are not a tuning's"):
+        with pytest.raises(ValueError, match="is not empty and holds no tuning"):
             tuning.tune("expert", 50, 5 * 50, 1, out=foreign, overwrite=overwrite, **SMALL)
     assert sorted(os.listdir(foreign)) == ["notes.txt"]
 
