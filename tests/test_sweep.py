@@ -30,10 +30,14 @@ def snapshot(directory) -> dict:
             if p.is_file()}
 
 
-def listing(directory) -> list:
-    """Every entry (files and directories) below ``directory``, or None if it is missing."""
+def everything(directory):
+    """Every entry below ``directory`` with its bytes, the lock file and directories
+    included (None if it does not exist)."""
     d = Path(directory)
-    return sorted(p.relative_to(d).as_posix() for p in d.rglob("*")) if d.exists() else None
+    if not d.exists():
+        return None
+    return {p.relative_to(d).as_posix(): (p.read_bytes() if p.is_file() else "dir")
+            for p in sorted(d.rglob("*"))}
 
 
 def data_files(directory) -> dict:
@@ -483,3 +487,123 @@ def test_docs_api_sweep_and_cli_examples_write_different_directories():
     cli = set(re.findall(r"--out\s+(\S+)", docs + EXAMPLES))
     assert api and "runs/sweep-pile" in cli
     assert not api & cli, f"the docs' sim.sweep example writes {api & cli}, as a CLI example"
+
+
+# ------------------------------------------------------------------ damage, follow the advice
+def run_cli(capsys, args) -> tuple:
+    code = main(args)
+    cap = capsys.readouterr()
+    return code, cap.out, cap.err
+
+
+@pytest.mark.parametrize("damage", ["truncate", "garbage", "delete", "empty"])
+def test_a_damaged_sweep_json_is_rebuilt_by_following_the_advice(reference, tmp_path, capsys,
+                                                                 damage):
+    _ref_dir, ref_files, ref_summary = reference
+    out = unfinished_copy(tmp_path / "sw", ref_files)
+    (out / "points" / "point-003.parquet").unlink()             # an interrupted sweep
+    meta = out / "_sweep.json"
+    {"truncate": lambda: meta.write_bytes(meta.read_bytes()[:40]),
+     "garbage": lambda: meta.write_bytes(b"\x00\xff garbage"),
+     "delete": meta.unlink, "empty": lambda: meta.write_text("")}[damage]()
+    before = everything(out)
+    code, _, err = run_cli(capsys, CLI + ["--out", str(out)])
+    assert code == 2 and err.count("\n") == 1 and "holds 3 point files but" in err
+    hint = f"'burraco summarize {out} --repair'"
+    assert hint in err and "--overwrite deletes the 3 points played" in err
+    assert everything(out) == before                            # no lock file either
+    code, text, _ = run_cli(capsys, ["summarize", str(out)])
+    assert code == 1 and hint in text
+    code, text, _ = run_cli(capsys, ["summarize", str(out), "--repair"])
+    assert code == 0 and "rebuilt from 3 point files" in text and "incomplete" in text
+    seen = []
+    summary = sim.sweep("heuristic", GRID, HANDS, SEED, out=out, threads=1,
+                        callback=lambda d: seen.append(d.resumed))
+    assert seen == [True, True, True, False]                    # nothing played again
+    pd.testing.assert_frame_equal(summary, ref_summary)
+    assert {k: v for k, v in data_files(out).items() if ".replaced-" not in k} == ref_files
+
+
+def test_overwrite_after_a_damaged_sweep_json_deletes_only_the_sweep(reference, tmp_path,
+                                                                    capsys):
+    _ref_dir, ref_files, _ = reference
+    out = unfinished_copy(tmp_path / "sw", ref_files)
+    (out / "_sweep.json").write_text("{")
+    (out / "notes.txt").write_text("mine")
+    code, out_text, err = run_cli(capsys, ["sweep", "heuristic", "--param", "set_bias=1",
+                                           "--hands", "20", "--seed", "1", "--quiet",
+                                           "--out", str(out), "--overwrite"])
+    assert code == 0, err
+    assert sorted(data_files(out)) == ["_summary.csv", "_sweep.json", "notes.txt",
+                                       "points/point-000.parquet"]
+
+
+def test_refused_sweeps_leave_the_directory_as_it_was(reference, tmp_path, capsys):
+    _ref_dir, ref_files, _ = reference
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("x")
+    done = unfinished_copy(tmp_path / "sw", ref_files)
+    (done / LOCK_NAME).unlink(missing_ok=True)
+    other = ["sweep", "heuristic", "--param", "set_bias=9", "--hands", "20", "--seed", "1",
+             "--quiet"]
+    for where, args, needle in [
+            (mine, other + ["--out", str(mine)], "holds no sweep"),
+            (mine, other + ["--out", str(mine), "--overwrite"], "holds no sweep"),
+            (done, other + ["--out", str(done)], "different sweep")]:
+        before = everything(where)
+        code, _, err = run_cli(capsys, args)
+        assert code == 2 and needle in err, err
+        assert everything(where) == before
+
+
+def test_a_sweep_of_the_earlier_layout_is_refused_then_moved_by_repair(reference, tmp_path,
+                                                                      capsys):
+    """Point files beside _sweep.json with the column diff (burraco-sim before points/):
+    refused with the way on; --repair moves them into points/ as paired_diff, and the
+    sweep is then read back, nothing computed again."""
+    _ref_dir, ref_files, ref_summary = reference
+    out = tmp_path / "old"
+    out.mkdir()
+    for name, data in ref_files.items():
+        if name.startswith("points/"):
+            table = pq.read_table(pa.BufferReader(data))
+            meta = dict(table.schema.metadata)
+            old = {**json.loads(meta[sweeps.POINT_META_KEY]), "format": 1}
+            table = table.rename_columns(["diff" if c == "paired_diff" else c
+                                          for c in table.column_names])
+            table = table.replace_schema_metadata(
+                {**meta, sweeps.POINT_META_KEY: json.dumps(old).encode()})
+            pq.write_table(table, out / name.partition("/")[2])
+        else:
+            (out / name).write_bytes(data)
+    before = everything(out)
+    code, _, err = run_cli(capsys, CLI + ["--out", str(out)])
+    assert code == 2 and "layout of an earlier burraco-sim" in err
+    assert f"'burraco summarize {out} --repair' moves them into points/" in err
+    assert everything(out) == before
+    code, text, _ = run_cli(capsys, ["summarize", str(out), "--repair"])
+    assert code == 0 and "moved 4 files to the current layout (points/)" in text, text
+    assert "\ncomplete\n" in text
+    assert not list(out.glob("point-*"))
+    seen = []
+    summary = sim.sweep("heuristic", GRID, HANDS, SEED, out=out, threads=1,
+                        callback=lambda d: seen.append(d.resumed))
+    assert seen == [True] * 4
+    pd.testing.assert_frame_equal(summary, ref_summary)
+    df = pd.read_parquet(out / "points")
+    assert "paired_diff" in df.columns and "diff" not in df.columns
+
+
+def test_every_reader_opens_the_points_of_a_sweep(reference):
+    duckdb = pytest.importorskip("duckdb")
+    pl = pytest.importorskip("polars")
+    import dask.dataframe as dd
+    ref_dir, _files, _ = reference
+    points = ref_dir / "points"
+    n = 4 * HANDS
+    assert len(pd.read_parquet(points)) == n
+    assert len(dd.read_parquet(points)) == n
+    assert duckdb.sql(f"SELECT count(*) FROM '{points}/*.parquet'").fetchall()[0][0] == n
+    assert pl.read_parquet(f"{points}/*.parquet").height == n
+    assert "paired_diff" in pl.read_parquet(f"{points}/*.parquet").columns
