@@ -6,28 +6,31 @@ plays hands ``0 .. hands-1`` of ``seed`` against the reference with seats
 swapped (:func:`sim.comparison.compare_hands`), so every point sees the same
 deals and the differences between points are not deal luck.
 
-Output directory (optional): one Parquet file per grid point,
-``point-NNN.parquet``, with the parameter values as columns followed by the
-per-deal columns of :func:`~sim.comparison.compare_hands`; the directory
-reads as one dataset (``pd.read_parquet(DIR)``).  ``_summary.csv`` holds the
-summary table and ``_sweep.json`` the configuration (with ``finished`` true
-once the sweep is complete).  A point file is written as the hidden
-``.point-NNN.parquet.tmp`` and renamed when complete, so the dataset never
-shows a half-written file; the text files' temporary names start with ``_``.
-Every point file carries its sweep's identity in its Parquet key-value metadata
-(:data:`POINT_META_KEY`: the JSON of ``_sweep.json`` without ``finished``).
+Output directory (optional, :mod:`sim.workdir`): one Parquet file per grid point,
+``points/point-NNN.parquet``, with the parameter values as columns followed by the
+per-deal columns of :func:`~sim.comparison.compare_hands` (``paired_diff``: no column is
+named after a ``DataFrame`` attribute); ``points/`` reads as one dataset
+(``pd.read_parquet(DIR + "/points")``).  ``_summary.csv`` holds the summary table and
+``_sweep.json`` the configuration (with ``finished`` true once the sweep is complete).
+A point file is written as the hidden ``points/.point-NNN.parquet.tmp`` and renamed when
+complete, so the dataset never shows a half-written file.  Every point file carries its
+sweep's identity in its Parquet key-value metadata (:data:`POINT_META_KEY`: the JSON of
+``_sweep.json`` without ``finished``), from which :func:`repair_sweep` rebuilds a damaged
+or missing ``_sweep.json``.
 
-A sweep takes :class:`sim.lock.DirectoryLock` on the directory before it looks
-at it.  Running the same sweep again (``_sweep.json`` equal in base, grid,
-hands, seed, reference and rules) resumes it: the sound point files are read
-back, the others computed, and the files end as those of an uninterrupted
-sweep.  A different sweep is refused, or replaced with ``overwrite``; a
-directory holding files that are not a sweep's is always refused, and only a
-sweep's own files are ever deleted: a point file of another sweep (its
-metadata names another configuration, or, in a file without that metadata, the
-parameter values, columns or deals are not those of its point) is refused
-with or without ``overwrite``, while a damaged point file of this sweep
-(unreadable, truncated, wrong rows) is computed again.
+A sweep checks the directory before it creates anything and again under
+:class:`sim.lock.DirectoryLock` (:func:`sim.lock.claim`: a refusal leaves it as it was).
+Running the same sweep again (``_sweep.json`` equal in base, grid, hands, seed, reference
+and rules) resumes it: the sound point files are read back, the others computed, and the
+files end as those of an uninterrupted sweep.  A different sweep is refused, or replaced
+with ``overwrite``; files the sweep did not write beside it are kept and noted, a
+non-empty directory holding no sweep and a file in ``points/`` that is not a point file
+are refused, and only a sweep's own files are ever deleted: a point file of another sweep
+(its metadata names another configuration, or, in a file without that metadata, the
+parameter values, columns or deals are not those of its point) is refused with or
+without ``overwrite``, while a damaged point file of this sweep (unreadable, truncated,
+wrong rows) is computed again.  A sweep of format 1 (point files beside
+``_sweep.json``, the column ``diff``) is refused until :func:`repair_sweep` moves it.
 """
 from __future__ import annotations
 
@@ -137,8 +140,9 @@ def sweep(base: str, grid: dict, hands: int, seed: int, reference: str | None = 
     overwrite : bool
         Delete the files of an earlier sweep in ``out`` (whatever its
         configuration) instead of resuming or refusing it.  Only the sweep's
-        own files are deleted, and only after every check has passed (a point
-        file of a sweep other than the one its ``_sweep.json`` names is refused).
+        own files are deleted (other files are kept), and only after every check
+        has passed (a point file of a sweep other than the one its
+        ``_sweep.json`` names is refused).
     threads : int, optional
         Numba threads (default all).
     progress : bool
@@ -159,12 +163,12 @@ def sweep(base: str, grid: dict, hands: int, seed: int, reference: str | None = 
     ------
     ValueError
         Unknown strategy or parameter, an empty or too large grid, bad hands,
-        seed or rules; an ``out`` that is a file, holds files that are not a
-        sweep's (refused with or without ``overwrite``), or holds a different
-        sweep, an unreadable ``_sweep.json`` or point files without one
-        (refused unless ``overwrite``), or a point file of another sweep
-        (refused with or without ``overwrite``); nothing in ``out`` is
-        deleted then.
+        seed or rules; an ``out`` that is a file, is not empty and holds no
+        sweep, holds a file in ``points/`` that is not a point file or a point
+        file of another sweep (refused with or without ``overwrite``), or holds a
+        different sweep, a damaged or missing ``_sweep.json`` beside point files,
+        or a sweep of the earlier layout (refused unless ``overwrite``); nothing
+        in ``out`` is created or deleted then.
     sim.lock.LockedError
         Another process is writing ``out`` (a ``ValueError`` too).
     sim.rundir.OutputError

@@ -50,9 +50,13 @@ Output directory (``out``)
     generation (its random numbers are kept apart from NumPy's global stream), which gives
     back the state of the interrupted run exactly; each replayed generation's candidates are
     checked against the log.  So running the same call again resumes an interrupted tuning
-    and ends as an uninterrupted one.  The directory is locked (:class:`sim.lock.DirectoryLock`);
-    a directory of a different tuning is refused (or replaced with ``overwrite``), and one
-    holding files that are not a tuning's is always refused.
+    and ends as an uninterrupted one; the generations after a damaged log file are kept and
+    replayed.  The directory is checked before anything is created and locked
+    (:func:`sim.lock.claim`); a directory of a different tuning is refused (or replaced with
+    ``overwrite``), files a tuning did not write beside it are kept and noted, and a
+    non-empty directory holding no tuning is refused (:mod:`sim.workdir`).  Every log file
+    carries the configuration (:data:`GEN_META_KEY`), from which :func:`repair_tuning`
+    rebuilds a damaged or missing ``_tune.json``.
 """
 from __future__ import annotations
 
@@ -429,7 +433,9 @@ def tune(base: str, hands_per_eval: int, budget: int, seed: int, out=None, rules
     ValueError
         A base outside the heuristic family, an unknown or repeated parameter, bad counts,
         seed, rules or specs, a budget below one generation, pycma missing; an ``out``
-        holding other files or another tuning (unless ``overwrite``).
+        that is not empty and holds no tuning, or holds another tuning or a damaged
+        ``_tune.json`` beside log files (unless ``overwrite``); nothing is created or
+        deleted then.
     sim.lock.LockedError
         Another process writes ``out``.
     KeyboardInterrupt
