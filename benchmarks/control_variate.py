@@ -186,7 +186,7 @@ def main(argv=None) -> int:
     print(format_summary(row))
     if wall is not None:
         print(f"{'wall time':<44}{wall:,.0f} s ({2 * a.hands / wall:,.2f} games/s)")
-    p = df["diff"].to_numpy(float)
+    p = df["paired_diff"].to_numpy(float)
     own = own_games(B, a.hands, a.seed, a.threads)
     own_mu = own_games(B, a.mu_hands, a.seed + MU_SEED_OFFSET, a.threads).mean().to_numpy()
     deal = deal_controls(a.seed, a.hands, a.threads)

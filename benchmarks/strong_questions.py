@@ -100,7 +100,7 @@ def main(argv=None) -> int:
             res[who] = (df, r, dt)
             print(f"  {r.mean_diff:+.1f} ({r.ci95_low:+.1f} .. {r.ci95_high:+.1f}), "
                   f"{a.hands:,} deals, {dt:,.0f} s", file=sys.stderr)
-        d = res[a.strong][0]["diff"].to_numpy(float) - res[a.base][0]["diff"].to_numpy(float)
+        d = res[a.strong][0]["paired_diff"].to_numpy(float) - res[a.base][0]["paired_diff"].to_numpy(float)
         se = d.std(ddof=1) / math.sqrt(len(d))
         rows.append((q, label.format(k=k), f"{param}={k}", seed, res[a.strong][1],
                      res[a.base][1], (d.mean(), d.mean() - Z95 * se, d.mean() + Z95 * se),

@@ -62,7 +62,7 @@ def spec_of(space, values: dict) -> str:
 
 def validate(spec: str, args, rules) -> dict:
     vseed = T.validation_seed(args.seed)
-    p = compare_hands(spec, "expert", args.validate_hands, vseed, rules)["diff"].to_numpy()
+    p = compare_hands(spec, "expert", args.validate_hands, vseed, rules)["paired_diff"].to_numpy()
     se = p.std(ddof=1) / math.sqrt(len(p))
     return {"mean": float(p.mean()), "se": float(se), "seed": vseed}
 
@@ -77,7 +77,7 @@ def baseline(name: str, propose, args, rules, space, popsize: int, base_spec: st
         values, report = propose(k)
         spec = spec_of(space, values)
         seed = T.block_seed(args.seed, k // popsize)
-        p = compare_hands(spec, base_spec, args.hands_per_eval, seed, rules)["diff"].to_numpy()
+        p = compare_hands(spec, base_spec, args.hands_per_eval, seed, rules)["paired_diff"].to_numpy()
         value = float(p.mean())
         report(value)
         if best is None or value > best[0]:

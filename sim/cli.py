@@ -250,13 +250,20 @@ def build_parser() -> argparse.ArgumentParser:
                     "progress and the same summary as the end of 'burraco simulate' for the "
                     "complete shards (for a match run, the matches and their hands). "
                     "Exit code 1 if a shard is corrupt or a file is stray. --repair rebuilds "
-                    "a damaged, missing or hand-edited manifest from the shards.")
-    p.add_argument("out", metavar="DIR", help="output directory of 'burraco simulate'")
+                    "a damaged, missing or hand-edited manifest from the shards. For the "
+                    "directory of 'burraco sweep' or 'burraco tune': its progress, problems "
+                    "and other files, and --repair rebuilds its _sweep.json or _tune.json.")
+    p.add_argument("out", metavar="DIR",
+                   help="output directory of 'burraco simulate', 'burraco sweep' or "
+                        "'burraco tune'")
     p.add_argument("--repair", action="store_true",
                    help="rebuild DIR/_manifest.json from the configuration every shard carries "
                         "(the old one is kept as _manifest.json.replaced-TIME; no shard is "
                         "simulated again or deleted); also moves a run of the first layout "
-                        "(shards beside the manifest) into DIR/hands and DIR/matches")
+                        "(shards beside the manifest) into DIR/hands and DIR/matches; for a "
+                        "sweep or tuning, rebuilds _sweep.json or _tune.json from its point "
+                        "or log files (and moves an earlier sweep's point files into "
+                        "DIR/points)")
     p.set_defaults(func=_cmd_summarize)
 
     p = sub.add_parser(
@@ -282,8 +289,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "play strategy BASE with those values against the reference on hands "
                     "0..N-1 of seed S, seats swapped (as 'burraco compare'); every point sees "
                     "the same deals. Prints a table of each point against the reference and, "
-                    "with --out, writes one Parquet file per point (parameter values as "
-                    "columns, one row per deal) plus _summary.csv and _sweep.json. Running the "
+                    "with --out, writes one Parquet file per point to DIR/points (parameter "
+                    "values as columns, one row per deal) plus _summary.csv and _sweep.json. "
+                    "Running the "
                     "same command again resumes an interrupted sweep (the points already in "
                     "DIR are read back); a different sweep in DIR is refused, and so is a DIR "
                     "another process is writing.")
@@ -298,8 +306,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="directory for the Parquet dataset and summary (resumed by the same "
                         "command; locked while the sweep runs)")
     p.add_argument("--overwrite", action="store_true",
-                   help="delete the files of an earlier sweep in DIR instead of resuming or "
-                        "refusing it (a DIR holding other files is refused, nothing deleted)")
+                   help="delete the files of an earlier sweep in DIR (its point files, "
+                        "_summary.csv and _sweep.json) instead of resuming or refusing it; "
+                        "other files are kept")
     p.set_defaults(func=_cmd_sweep)
 
     p = sub.add_parser(
@@ -350,8 +359,9 @@ def build_parser() -> argparse.ArgumentParser:
     _rules_options(p)
     p.add_argument("--threads", type=int, metavar="T", help="Numba threads (default: all cores)")
     p.add_argument("--overwrite", action="store_true",
-                   help="replace another tuning in DIR instead of refusing it (a DIR holding "
-                        "other files is refused, nothing deleted)")
+                   help="replace another tuning in DIR instead of refusing it: its log, "
+                        "_tune.json, strategy.toml and result.json are deleted; other files "
+                        "are kept")
     p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     p.set_defaults(func=_cmd_tune)
 
@@ -615,8 +625,24 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _cmd_summarize(args: argparse.Namespace) -> int:
-    from .runs import repair_run, summarize_run
+    from pathlib import Path
 
+    from .runs import repair_run, summarize_run
+    from .workdir import kind_of_directory
+
+    kind = None
+    if os.path.isdir(args.out) and not os.path.exists(os.path.join(args.out, "_manifest.json")):
+        kind = kind_of_directory(Path(args.out))
+    if kind is not None:                 # a sweep's or a tuning's directory
+        if kind == "sweep":
+            from .sweeps import repair_sweep as repair, sweep_status as status
+        else:
+            from .tuning import repair_tuning as repair, tuning_status as status
+        if args.repair:
+            print(repair(args.out).format())
+        text, sound = status(args.out)
+        print(text)
+        return 0 if sound else 1
     if args.repair:
         print(repair_run(args.out).format())
     summary, status = summarize_run(args.out)
@@ -669,7 +695,9 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
           f"(each played twice, seats swapped), seed {args.seed}; differences in points per hand")
     print(format_table(summary, list(grid)))
     if args.out:
-        print(f"per-deal results: {args.out} (pd.read_parquet); summary: {args.out}/_summary.csv")
+        points = os.path.join(args.out, "points")
+        print(f"per-deal results: {points} (pd.read_parquet); summary: "
+              f"{os.path.join(args.out, '_summary.csv')}")
     return 0
 
 

@@ -120,7 +120,7 @@ def compare_hands(a: str, b: str, hands: int, seed: int, rules=None,
     -------
     pandas.DataFrame
         Columns ``hand_index`` (int64), ``a_score_t0``/``b_score_t1`` (A as
-        team 0), ``b_score_t0``/``a_score_t1`` (B as team 0), and ``diff``
+        team 0), ``b_score_t0``/``a_score_t1`` (B as team 0), and ``paired_diff``
         (float64, the paired difference p_i in points).
 
     Raises
@@ -140,7 +140,7 @@ def compare_hands(a: str, b: str, hands: int, seed: int, rules=None,
     df = pd.DataFrame({"hand_index": np.arange(hands, dtype=np.int64),
                        "a_score_t0": ax0, "b_score_t1": bx1,
                        "b_score_t0": by0, "a_score_t1": ay1})
-    df["diff"] = ((ax0 - bx1) + (ay1 - by0)) / 2.0
+    df["paired_diff"] = ((ax0 - bx1) + (ay1 - by0)) / 2.0
     df.attrs.update(a=spec_a, b=spec_b, seed=seed, rules=rules.to_dict())
     return df
 
@@ -164,7 +164,7 @@ def summarize_pairs(per_hand: pd.DataFrame) -> pd.DataFrame:
     n = len(per_hand)
     d_x = (per_hand["a_score_t0"] - per_hand["b_score_t1"]).to_numpy(np.float64)
     d_y = (per_hand["a_score_t1"] - per_hand["b_score_t0"]).to_numpy(np.float64)
-    p = per_hand["diff"].to_numpy(np.float64)
+    p = per_hand["paired_diff"].to_numpy(np.float64)
     d = np.concatenate([d_x, d_y])
     mean = float(p.mean())
     var_p = float(p.var(ddof=1)) if n > 1 else float("nan")

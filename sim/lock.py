@@ -5,15 +5,22 @@
 write anything in it.  The lock is ``fcntl.flock`` on the file
 ``DIR/.burraco.lock``: the kernel releases it when the holding process ends in
 any way (normal exit, Ctrl-C, SIGTERM, ``kill -9``, a crash), so a killed run
-never leaves a stale lock that blocks its resume.  The file itself stays (an
-empty lock file is harmless, and deleting it would race with a new writer); it
-holds the holder's pid, host, start time and command line, which is what a
-refused second writer is told.
+never leaves a stale lock that blocks its resume.  The file stays after a
+writer (an empty lock file is harmless); it holds the holder's pid, host, start
+time and command line, which is what a refused second writer is told.
+
+A refused command leaves its directory as it found it: :func:`claim` checks
+the directory before it creates anything, and when a check made under the lock
+still refuses, it removes the lock file and the directories it created.  A lock
+file is only removed by its holder, and :meth:`DirectoryLock.acquire` checks
+after taking the lock that the file it locked is still the one at the path, so
+removing it never lets two writers in.
 """
 from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import errno
 import json
 import os
 import socket
@@ -122,6 +129,8 @@ class DirectoryLock:
         self.directory = Path(directory)
         self.what = what
         self._fd: int | None = None
+        #: Whether :meth:`acquire` created the lock file (None: not taken, or taken to read).
+        self.created: bool | None = None
 
     @property
     def path(self) -> Path:
@@ -132,19 +141,25 @@ class DirectoryLock:
         """Take the lock, or raise :class:`LockedError` at once if another process has it."""
         if fcntl is None or self._fd is not None:
             return self
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            for _ in range(self.TRIES):
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        for _ in range(self.TRIES):
+            fd, created = self._open()
+            try:
+                if self._flock(fd) and self._current(fd):
                     break
-                except BlockingIOError:
-                    time.sleep(self.PAUSE)
-            else:
-                raise LockedError(
-                    f"{self.what}: {os.fspath(self.directory)!r} is being written by "
-                    f"{describe(_read_info(self.path))}; wait for it to finish or stop it, "
-                    "or use another directory")
+            except BaseException:
+                os.close(fd)
+                raise
+            os.close(fd)                # refused, or a file its holder removed: again
+            if not self._locked_by_other():
+                continue
+            raise LockedError(
+                f"{self.what}: {os.fspath(self.directory)!r} is being written by "
+                f"{describe(_read_info(self.path))}; wait for it to finish or stop it, "
+                "or use another directory")
+        else:                           # pragma: no cover - a lock file removed 20 times
+            raise LockedError(f"{self.what}: {os.fspath(self.directory)!r}: the lock could "
+                              "not be taken; run the command again")
+        try:
             info = {"pid": os.getpid(), "host": socket.gethostname(),
                     "started": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
                     "command": " ".join([os.path.basename(sys.argv[0] or "python")]
@@ -152,16 +167,106 @@ class DirectoryLock:
             os.ftruncate(fd, 0)
             os.pwrite(fd, (json.dumps(info) + "\n").encode(), 0)
         except BaseException:
+            if created:
+                with contextlib.suppress(OSError):
+                    os.unlink(self.path)
             os.close(fd)
             raise
-        self._fd = fd
+        self._fd, self.created = fd, created
         return self
 
-    def release(self) -> None:
-        """Give the lock up (the file stays; closing the descriptor releases the flock)."""
+    def acquire_to_read(self) -> "DirectoryLock":
+        """Take the lock without writing anything: a command that finds nothing to write
+        (a complete run run again) in a directory it may not write.
+
+        Locks the lock file opened read-only (``flock`` needs no write access) and writes
+        no holder information; when there is no lock file, nothing can be locked and
+        nothing is.
+
+        Raises
+        ------
+        LockedError
+            Another process holds the lock.
+        """
+        if fcntl is None or self._fd is not None:
+            return self
+        for _ in range(self.TRIES):
+            try:
+                fd = os.open(self.path, os.O_RDONLY)
+            except FileNotFoundError:
+                return self
+            if self._flock(fd) and self._current(fd):
+                self._fd, self.created = fd, None
+                return self
+            os.close(fd)
+            if self._locked_by_other():
+                raise LockedError(
+                    f"{self.what}: {os.fspath(self.directory)!r} is being written by "
+                    f"{describe(_read_info(self.path))}; wait for it to finish or stop it, "
+                    "or use another directory")
+        return self                     # pragma: no cover - a lock file removed 20 times
+
+    def _open(self) -> tuple:
+        """The lock file's descriptor, and whether this call created the file."""
+        try:
+            return os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644), True
+        except FileExistsError:
+            pass
+        try:
+            return os.open(self.path, os.O_RDWR), False
+        except FileNotFoundError:       # removed in between by its holder: create it
+            return os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644), True
+
+    def _flock(self, fd: int) -> bool:
+        """Lock ``fd`` within :attr:`TRIES` x :attr:`PAUSE` s; False if another holds it."""
+        for _ in range(self.TRIES):
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return True
+            except BlockingIOError:
+                time.sleep(self.PAUSE)
+        return False
+
+    def _current(self, fd: int) -> bool:
+        """The locked file is still the lock file at the path (not one its holder removed)."""
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return False
+        mine = os.fstat(fd)
+        return (st.st_dev, st.st_ino) == (mine.st_dev, mine.st_ino)
+
+    def _locked_by_other(self) -> bool:
+        """Another process holds the lock of the file at the path now."""
+        try:
+            fd = os.open(self.path, os.O_RDONLY)
+        except FileNotFoundError:
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            return False
+        except BlockingIOError:
+            return True
+        finally:
+            os.close(fd)
+
+    def release(self, remove: bool = False) -> None:
+        """Give the lock up; closing the descriptor releases the flock.
+
+        Parameters
+        ----------
+        remove : bool
+            Remove the lock file (while still holding it; a writer waiting for it then
+            finds it gone and locks a new one); else it stays, empty.
+        """
         if self._fd is not None:
-            with contextlib.suppress(OSError):   # clearing the holder's name is a courtesy
-                os.ftruncate(self._fd, 0)
+            if remove:
+                with contextlib.suppress(OSError):
+                    os.unlink(self.path)
+            elif self.created is not None:          # a read-only lock writes nothing
+                with contextlib.suppress(OSError):  # clearing the holder's name: a courtesy
+                    os.ftruncate(self._fd, 0)
             os.close(self._fd)
             self._fd = None
 
@@ -172,28 +277,119 @@ class DirectoryLock:
         self.release()
 
 
-@contextlib.contextmanager
-def locked_out_dir(out: Path, refuse_foreign, os_error):
-    """Hold the writer's lock of the output directory ``out`` for the ``with`` block.
+class Claim:
+    """A writer's hold on its output directory, as :func:`claim` gives it.
 
-    ``out`` may not be a file (``ValueError``); an existing directory is first handed to
-    ``refuse_foreign(out)``, which raises ``ValueError`` when it holds files of another kind
-    (before the lock, so no lock file is left in a foreign directory); then ``out`` is made and
-    locked (:class:`DirectoryLock`; :class:`LockedError` when another process writes it).  An
-    ``OSError`` meanwhile is raised as ``os_error(out, exc)``.  The lock is released when the
-    block ends, however it ends.  Used by ``burraco sweep --out`` and ``burraco tune --out``.
+    Until :meth:`keep` is called the command has changed nothing, and leaving the
+    ``with`` block by an exception (a refusal) takes back what :func:`claim` made: the
+    lock file it created and the directories it created, so the directory is as it was.
+
+    Attributes
+    ----------
+    lock : DirectoryLock
+    made : list of pathlib.Path
+        The directories :func:`claim` created, the outermost first.
+    kept : bool
+        :meth:`keep` was called: the command writes, and what it wrote stays.
     """
+
+    def __init__(self, lock: DirectoryLock, made: list) -> None:
+        self.lock, self.made, self.kept = lock, made, False
+
+    def keep(self) -> None:
+        """Every check passed: the command writes from now on, and keeps what it made."""
+        self.kept = True
+
+    def undo(self) -> None:
+        """Remove the lock file this claim created and the directories it made (if empty)."""
+        self.lock.release(remove=bool(self.lock.created))
+        for d in reversed(self.made):
+            with contextlib.suppress(OSError):
+                d.rmdir()
+
+
+def _errno_readonly(exc: OSError) -> bool:
+    return exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS)
+
+
+@contextlib.contextmanager
+def claim(out: str | os.PathLike, check, os_error, what: str = "out"):
+    """Check, create and lock the output directory ``out`` for the ``with`` block.
+
+    The protocol of every command that writes an output directory (``burraco simulate``,
+    match runs, ``sweep``, ``tune`` and the ``--repair`` of ``summarize``), so that a
+    refused command leaves the directory exactly as it was (no lock file, no directory,
+    no manifest):
+
+    1. ``out`` may not be a file (``ValueError``).  When it exists, nobody may hold its
+       lock (:class:`LockedError`), and ``check(out)`` must pass: the command's own checks,
+       which only read and raise ``ValueError`` to refuse.  Nothing is created before.
+    2. The missing directories up to ``out`` are made and ``out`` is locked.
+    3. The block runs: it checks again under the lock, calls :meth:`Claim.keep`, then
+       writes.  An exception before :meth:`Claim.keep` removes the lock file and the
+       directories step 2 created; the lock is released however the block ends.
+
+    Parameters
+    ----------
+    out : str or os.PathLike
+    check : callable
+        ``check(out)`` for an existing ``out``, before anything is created.  It returns
+        True when the command expects to write nothing (a complete run run again): then,
+        where the lock file cannot be opened to write (a read-only directory), the lock is
+        taken without writing (:meth:`DirectoryLock.acquire_to_read`).
+    os_error : callable
+        ``os_error(path, exc)`` turns an ``OSError`` of steps 1-2 into the exception raised.
+    what : str
+        Prefix of the messages (the CLI option).
+
+    Yields
+    ------
+    Claim
+    """
+    out = Path(out)
+    where = os.fspath(out)
     if out.exists() and not out.is_dir():
-        raise ValueError(f"out: {os.fspath(out)!r} is a file, not a directory")
-    lock = DirectoryLock(out, "out")
+        raise ValueError(f"{what}: {where!r} is a file, not a directory")
+    made = []
+    lock = DirectoryLock(out, what)
+    read_only = False
     try:
         if out.is_dir():
-            refuse_foreign(out)
-        out.mkdir(parents=True, exist_ok=True)
-        lock.acquire()                  # before anything in ``out`` is looked at or changed
+            info = holder(out)
+            if info is not None:
+                raise LockedError(f"{what}: {where!r} is being written by {describe(info)}; "
+                                  "wait for it to finish or stop it, or use another directory")
+            read_only = bool(check(out))
+        else:
+            missing, p = [], out
+            while not p.exists():
+                missing.append(p)
+                p = p.parent
+            for d in reversed(missing):
+                d.mkdir()
+                made.append(d)
+        try:
+            lock.acquire()
+        except OSError as exc:
+            if not (read_only and _errno_readonly(exc)):
+                raise
+            lock.acquire_to_read()
     except OSError as exc:
-        raise os_error(out, exc) from None
+        for d in reversed(made):
+            with contextlib.suppress(OSError):
+                d.rmdir()
+        raise os_error(exc.filename or out, exc) from None
+    except BaseException:
+        for d in reversed(made):
+            with contextlib.suppress(OSError):
+                d.rmdir()
+        raise
+    hold = Claim(lock, made)
     try:
-        yield
+        yield hold
+    except BaseException:
+        if not hold.kept:
+            hold.undo()
+        raise
     finally:
         lock.release()

@@ -36,11 +36,14 @@ The first layout (format 1, burraco-sim before issue 12) kept the hand
 shards beside the manifest and the match table in ``DIR/_matches``; it is
 read as it is, and ``burraco summarize DIR --repair`` moves it to this layout.
 
-Writing: :func:`_open_out` checks a directory before a run writes it (a
+Writing: :func:`_check_out` checks a directory before a run writes it (a
 different run, an earlier layout, a damaged manifest, stray or foreign files
-are refused in one line, nothing deleted) and says whether it resumes, extends
-or starts the run; :func:`_write_json` writes the manifest atomically, and an
-``OSError`` becomes an :class:`OutputError`.  :func:`selection_config` is the
+are refused in one line, nothing created or deleted) and says whether it
+resumes, extends or starts the run, and :func:`_apply_out` deletes what it
+planned (temporary files; a run replaced with ``overwrite``);
+:func:`_write_json` writes the manifest atomically, and :func:`write_error`
+turns an ``OSError`` into a one-line :class:`OutputError` that says what is
+kept only when something is.  :func:`selection_config` is the
 ``selection`` entry of a run of selected hands, :data:`DEFAULT_SHARD_SIZE` and
 :data:`MATCH_SHARD_HANDS` give the shard size a run does not set.  Reading a
 shard back to resume (:func:`_read_shard`, :func:`_read_table`) accepts only a
@@ -368,6 +371,40 @@ def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
 
+def repair_lines(head: str, what: str, backup: str | None, moved: str | None,
+                 left: dict) -> list:
+    """The lines of a repair's report: ``head``, where the old ``what`` is kept, the moves,
+    and every file not used with why."""
+    lines = [head]
+    if backup:
+        lines.append(f"the old {what} is kept as {backup}")
+    if moved:
+        lines.append(moved)
+    lines += [f"not used: {rel}: {why}" for rel, why in sorted(left.items())]
+    return lines
+
+
+def set_aside(path: Path) -> str | None:
+    """Keep the file ``path`` that a repair replaces: rename it to ``NAME.replaced-TIME``
+    (``-2``, ``-3`` ... appended rather than replace a file kept before).
+
+    Returns
+    -------
+    str or None
+        The new name, or None when there was no file (``OSError`` passed on).
+    """
+    if not path.exists():
+        return None
+    stamp = _now().replace(":", "").replace("+0000", "Z")
+    backup = f"{path.name}.replaced-{stamp}"
+    k = 1
+    while (path.parent / backup).exists():          # never replace a kept file
+        k += 1
+        backup = f"{path.name}.replaced-{stamp}-{k}"
+    os.rename(path, path.parent / backup)
+    return backup
+
+
 class OutputError(ValueError):
     """The output directory cannot be written (full disk, permissions, a file in the way).
 
@@ -375,20 +412,46 @@ class OutputError(ValueError):
     """
 
 
-def _os_error(what, exc: OSError) -> OutputError:
+def kept_text(done: int, unit: str) -> str:
+    """What an interrupted or failed write keeps, in words: ``"the 3 completed shards are
+    kept"``, ``"the completed shard is kept"``, or ``""`` when nothing was completed."""
+    if done <= 0:
+        return ""
+    return (f"the completed {unit} is kept" if done == 1
+            else f"the {done:,} completed {unit}s are kept")
+
+
+def write_error(what, exc: OSError, kept: str = "") -> OutputError:
+    """The one-line error of an output directory that cannot be written.
+
+    Parameters
+    ----------
+    what : path
+        What was being written (``exc.filename`` when it names a file).
+    exc : OSError
+    kept : str
+        What stays in the directory (:func:`kept_text`); said only when not empty.
+    """
     what = exc.filename if isinstance(exc.filename, str) and exc.filename else what
-    return OutputError(f"out: cannot write {os.fspath(what)!r}: {exc.strerror or exc}; the "
-                       "completed shards are kept: fix it and run the same command again")
+    kept = f"{kept}: " if kept else ""
+    return OutputError(f"out: cannot write {os.fspath(what)!r}: {exc.strerror or exc}; "
+                       f"{kept}fix it and run the same command again")
+
+
+def _os_error(what, exc: OSError, done: int = 0) -> OutputError:
+    return write_error(what, exc, kept_text(done, "shard"))
 
 
 def _write_json(path: Path, data: dict) -> None:
+    """Write ``data`` to ``path`` through a temporary file renamed into place (``OSError``
+    passed on, the temporary file removed)."""
     tmp = Path(dataset.temp_name(path))
     try:
         tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
         os.replace(tmp, path)
-    except OSError as exc:
+    except OSError:
         tmp.unlink(missing_ok=True)
-        raise _os_error(path, exc) from None
+        raise
 
 
 def _differs(old: dict, config: dict) -> list:
@@ -401,12 +464,36 @@ def _first(items, n: int = 1) -> str:
     return ", ".join(repr(i) for i in items[:n]) + more
 
 
-def _open_out(out: Path, config: dict, overwrite: bool, kind: str = "hands") -> dict | None:
-    """Check the output directory (locked by the caller) and say how to write it.
+@dataclass
+class OutPlan:
+    """What :func:`_check_out` found: the manifest to resume (None: a new run) and what
+    :func:`_apply_out` deletes before the run writes (files, then emptied directories)."""
+    manifest: dict | None
+    delete: list = field(default_factory=list)
+    rmdirs: list = field(default_factory=list)
 
-    Everything is checked before anything is deleted: with ``overwrite`` only
-    the files of the run in ``out`` (manifest, its shards, temporary files) are
-    removed, and only when no file the run does not own sits in its data
+    @property
+    def writes_nothing(self) -> bool:
+        """A complete run run again: nothing to delete, extend or simulate."""
+        return bool(self.manifest and self.manifest.get("finished") and not self.delete)
+
+
+def _apply_out(plan: OutPlan) -> None:
+    """Delete what :func:`_check_out` planned (``OSError`` passed on)."""
+    for f in plan.delete:               # the shards first, the manifest last
+        f.unlink(missing_ok=True)
+    for d in plan.rmdirs:
+        if d.is_dir() and not any(d.iterdir()):
+            d.rmdir()
+
+
+def _check_out(out: Path, config: dict, overwrite: bool, kind: str = "hands") -> OutPlan:
+    """Check the output directory and say how to write it; reads only.
+
+    Run once before the directory is locked (a refusal then creates nothing) and again
+    under the lock (:func:`sim.lock.claim`); :func:`_apply_out` then deletes what the plan
+    says: with ``overwrite`` only the files of the run in ``out`` (manifest, its shards,
+    temporary files), and only when no file the run does not own sits in its data
     subdirectories; other files beside the run (notes, plots) are kept.
 
     ``config["shard_size"]`` may be None: the manifest's when resuming, else
@@ -415,9 +502,9 @@ def _open_out(out: Path, config: dict, overwrite: bool, kind: str = "hands") -> 
 
     Returns
     -------
-    dict or None
+    OutPlan
         The manifest to resume (extended when ``config`` asks for more hands or
-        matches than it holds), or None for a new run.
+        matches than it holds), or None for a new run, and what to delete first.
 
     Raises
     ------
@@ -472,25 +559,18 @@ def _open_out(out: Path, config: dict, overwrite: bool, kind: str = "hands") -> 
         raise ValueError(f"out: {where!r} holds {rel!r}{more}, which is not part of the run "
                          f"({why}); readers of the directory would take it for data: move it "
                          "out, then run the command again (nothing was changed)")
-    for p in found.temps:                  # left by an interrupted write
-        p.unlink(missing_ok=True)
+    plan = OutPlan(None, list(found.temps))   # temporary files of an interrupted write
     if manifest is not None and overwrite:
-        files = [f for a, b in manifest_bounds(manifest)
-                 for f in shard_files(out, manifest["kind"], manifest["format"], a, b)]
-        try:
-            for f in files:                # the shards first, the manifest last
-                f.unlink(missing_ok=True)
-            (out / MANIFEST).unlink()
-            for sub in data_dirs(manifest["format"]):
-                if sub and (out / sub).is_dir() and not any((out / sub).iterdir()):
-                    (out / sub).rmdir()
-        except OSError as exc:
-            raise _os_error(out, exc) from None
+        plan.delete += [f for a, b in manifest_bounds(manifest)
+                        for f in shard_files(out, manifest["kind"], manifest["format"], a, b)
+                        if f.exists()]
+        plan.delete.append(out / MANIFEST)
+        plan.rmdirs = [out / sub for sub in data_dirs(manifest["format"]) if sub]
         manifest = None
     if manifest is None:
         if config["shard_size"] is None:
             config["shard_size"] = _default_shard_size(config)
-        return None
+        return plan
     old = manifest["config"]
     if manifest["kind"] != kind:
         old_kind = manifest["kind"]
@@ -554,7 +634,8 @@ def _open_out(out: Path, config: dict, overwrite: bool, kind: str = "hands") -> 
         manifest["extents"] = [list(e) for e in manifest["extents"]] + [[have, want]]
         manifest["config"] = dict(old, **{kind: want})
         manifest["finished"] = False
-    return manifest
+    plan.manifest = manifest
+    return plan
 
 
 def _selection_text(sel: dict) -> str:

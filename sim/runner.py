@@ -42,7 +42,7 @@ from . import compiling, dataset, rundir
 from . import strategies as _strategies
 from ._cards import check_bool as _check_bool
 from ._cards import check_int, rules_or_default
-from .lock import DirectoryLock
+from .lock import claim
 from .match import DEFAULT_MAX_HANDS, MAX_HANDS_LIMIT, MatchBlock
 from .rules import Rules
 
@@ -52,7 +52,8 @@ from .executors import (KERNEL_CHUNK, HandWork, MatchWork, PythonHandWork, Selec
                         _dask_client, _max_threads, _prepared, _write_tables, kernels_cached,
                         prepare_kernels, shard_job)
 from .rundir import (DEFAULT_SHARD_SIZE, MATCH_SHARD_HANDS, OutputError, _default_shard_size,
-                     _now, _open_out, _os_error, _versions, _write_json, selection_config)
+                     _apply_out, _check_out, _now, _os_error, _versions, _write_json,
+                     selection_config)
 from .summary import MatchSummary, Summary, summarize
 
 MANIFEST = rundir.MANIFEST
@@ -207,69 +208,90 @@ def _run(work: HandWork, total: int, config: dict, o: _Options) -> dict | None:
     """Simulate (or read back) every shard of a run; the shards' tables by start if
     ``o.return_frame``, else None.
 
-    With an output directory, the directory is locked first (one writer,
-    :class:`sim.lock.DirectoryLock`) and held until the end; ``config["shard_size"]``
-    None means the manifest's when resuming (:func:`sim.rundir._open_out`)."""
+    With an output directory, the directory is checked, made and locked by
+    :func:`sim.lock.claim` (one writer, :class:`sim.lock.DirectoryLock`; a refusal leaves
+    it as it was) and held until the end; ``config["shard_size"]`` None means the
+    manifest's when resuming (:func:`sim.rundir._check_out`).  A complete run run again
+    writes nothing, so it is reported from a directory that cannot be written."""
     out = o.out
-    lock = None
-    if out is not None:
-        where = os.fspath(out)
-        parent = rundir.inside_run_data(out)
-        if parent is not None:
-            raise ValueError(f"out: {where!r} is inside the data directory of the run in "
-                             f"{os.fspath(parent)!r}; a plain reader of that run would read it: "
-                             "use a directory outside it")
-        if out.exists() and not out.is_dir():
-            raise ValueError(f"out: {where!r} exists and is not a directory")
+    if out is None:
+        return _run_locked(work, total, config, o, None, None)
+    where = os.fspath(out)
+    parent = rundir.inside_run_data(out)
+    if parent is not None:
+        raise ValueError(f"out: {where!r} is inside the data directory of the run in "
+                         f"{os.fspath(parent)!r}; a plain reader of that run would read it: "
+                         "use a directory outside it")
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"out: {where!r} exists and is not a directory")
+
+    def check(d: Path) -> bool:
+        return _check_out(d, dict(config), o.overwrite, work.kind).writes_nothing
+
+    with claim(out, check, _os_error) as hold:
+        plan = _check_out(out, config, o.overwrite, work.kind)   # again, under the lock
+        dask = _dask_client(o.scheduler, o.workers) if o.executor == "dask" else None
+        hold.keep()
         try:
-            out.mkdir(parents=True, exist_ok=True)
-            lock = DirectoryLock(out, "out").acquire()    # before anything is looked at
+            _apply_out(plan)
         except OSError as exc:
-            raise _os_error(exc.filename or out, exc) from None
-    try:
-        return _run_locked(work, total, config, o, lock)
-    finally:
-        if lock is not None:
-            lock.release()
+            raise _os_error(out, exc) from None
+        return _run_locked(work, total, config, o, plan.manifest, dask)
 
 
-def _run_locked(work: HandWork, total: int, config: dict, o: _Options, lock) -> dict | None:
+def _run_locked(work: HandWork, total: int, config: dict, o: _Options, manifest: dict | None,
+                dask: tuple | None) -> dict | None:
+    """The run of :func:`_run` once its directory is locked and checked: ``manifest`` is the
+    one to resume (None: a new run), ``dask`` the Dask client and cluster or None."""
     out = o.out
-    manifest_path = manifest = None
+    manifest_path, writes = None, False
+    done = set(manifest["shards"]) if manifest else set()
     if out is not None:
-        manifest = _open_out(out, config, o.overwrite, work.kind)
         manifest_path = out / MANIFEST
+        # a complete run run again changes nothing in its manifest: it is not written
+        writes = not (manifest and manifest.get("finished"))
         if manifest is None:
             manifest = {"format": rundir.FORMAT, "kind": work.kind,
                         "run_id": rundir.identity(config), "config": config,
                         "extents": [[0, total]], "created": _now(), "shards": [],
                         "finished": False}
-        manifest.update(versions=_versions(), debug=o.debug, updated=_now())
         bounds = rundir.manifest_bounds(manifest)
-        manifest["shards_total"] = len(bounds)
-        _write_json(manifest_path, manifest)
+        if writes:
+            manifest.update(versions=_versions(), debug=o.debug, updated=_now(),
+                            shards_total=len(bounds))
+            try:
+                _write_json(manifest_path, manifest)
+            except OSError as exc:
+                raise _os_error(manifest_path, exc, len(done)) from None
         work = dataclasses.replace(work, run_id=manifest["run_id"])
     else:
         if config["shard_size"] is None:
             config["shard_size"] = _default_shard_size(config)
         work = dataclasses.replace(work, run_id=rundir.identity(config))
         bounds = rundir.bounds([[0, total]], int(config["shard_size"]))
-    done = set(manifest["shards"]) if manifest else set()
     meta = {"run_id": work.run_id, "config": manifest["config"] if manifest else config,
             "format": rundir.FORMAT,
             "extents": manifest["extents"] if manifest else [[0, total]],
-            "versions": manifest["versions"] if manifest else _versions()}
+            "versions": manifest["versions"] if writes else _versions()}
+    simulated = []                       # shards simulated by this call
 
     import numba
     old_threads = numba.get_num_threads()
     numba.set_num_threads(o.threads)
     bar = None
     tables = {}
-    client = cluster = None
-    try:
-        if o.executor == "dask":
-            client, cluster = _dask_client(o.scheduler, o.workers)
+    client, cluster = dask if dask is not None else (None, None)
+    prepared = []
+
+    def prepare() -> None:
+        """Compile or load the kernels before the first shard is simulated (not at all
+        when every shard is read back)."""
+        if prepared:
+            return
+        prepared.append(True)
         if o.progress and work.kernel not in _prepared:
+            if bar is not None:          # the lines below go above the progress bar
+                bar.clear()
             if kernels_cached(work.kernel) is False:
                 with compiling.announce("kernels"):
                     prepare_kernels(o.threads, work.kernel)
@@ -277,7 +299,14 @@ def _run_locked(work: HandWork, total: int, config: dict, o: _Options, lock) -> 
                 print("loading kernels...", end=" ", file=sys.stderr, flush=True)
                 print(f"done in {prepare_kernels(o.threads, work.kernel):.1f} s",
                       file=sys.stderr, flush=True)
-        prepare_kernels(o.threads, work.kernel)  # with Dask too: local workers then load the cache
+            if bar is not None:
+                bar.refresh()
+        # with Dask too: local workers then load the cache
+        prepare_kernels(o.threads, work.kernel)
+
+    try:
+        if o.executor == "dask" and client is None:
+            client, cluster = _dask_client(o.scheduler, o.workers)
         files = [work.files(out, a, b) if out is not None else None for a, b in bounds]
         # a shard is on disk once its last file is (each file is renamed into place when complete)
         on_disk = {i for i, f in enumerate(files) if f is not None and f[-1].exists()}
@@ -296,7 +325,10 @@ def _run_locked(work: HandWork, total: int, config: dict, o: _Options, lock) -> 
                 done.add(name)
                 manifest["shards"] = sorted(done)
                 manifest["updated"] = _now()
-                _write_json(manifest_path, manifest)
+                try:
+                    _write_json(manifest_path, manifest)
+                except OSError as exc:
+                    raise _os_error(manifest_path, exc, len(done)) from None
             if o.return_frame:
                 tables[shard.start] = shard_tables
             if o.callback is not None:
@@ -319,20 +351,24 @@ def _run_locked(work: HandWork, total: int, config: dict, o: _Options, lock) -> 
                 rec, block, shard_tables = back
                 finish(ShardDone(a, b, rec, 0.0, True, os.fspath(f[-1]), block), shard_tables)
             elif client is None:
+                prepare()
                 t0 = time.perf_counter()
                 rec, block = work.run(a, b, bar.update if bar is not None else None)
                 shard_tables = work.tables(a, rec, block)
+                simulated.append(a)
                 if f is not None:
                     try:
                         _write_tables(shard_tables, f, meta)
                     except OSError as exc:
-                        raise _os_error(f[-1], exc) from None
+                        raise _os_error(f[-1], exc, len(done)) from None
                 finish(ShardDone(a, b, rec, time.perf_counter() - t0, False,
                                  os.fspath(f[-1]) if f is not None else None, block), shard_tables)
             else:
                 todo.append((a, b, f))
         if todo:
             from dask.distributed import as_completed
+            prepare()
+            simulated.extend(a for a, _b, _f in todo)
             futures = [client.submit(shard_job, work, a, b, f, meta, o.threads, pure=False)
                        for a, b, f in todo]
             last = time.perf_counter()
@@ -341,7 +377,7 @@ def _run_locked(work: HandWork, total: int, config: dict, o: _Options, lock) -> 
                     try:
                         a, b, rec, block, _task_seconds, path = fut.result()
                     except OSError as exc:
-                        raise _os_error(out, exc) from None
+                        raise _os_error(out, exc, len(done)) from None
                     fut.release()            # the cluster may forget this shard's records
                     if bar is not None:
                         bar.update(work.size(a, b))
@@ -363,9 +399,12 @@ def _run_locked(work: HandWork, total: int, config: dict, o: _Options, lock) -> 
         if cluster is not None:
             cluster.close()
 
-    if manifest is not None:
-        manifest.update(finished=True, updated=_now())
-        _write_json(manifest_path, manifest)
+    if manifest is not None and (writes or simulated):
+        manifest.update(finished=True, updated=_now(), versions=meta["versions"])
+        try:
+            _write_json(manifest_path, manifest)
+        except OSError as exc:
+            raise _os_error(manifest_path, exc, len(done)) from None
     return tables if o.return_frame else None
 
 

@@ -29,7 +29,7 @@ import pyarrow.dataset as pds
 import pyarrow.parquet as pq
 
 from . import dataset, rundir
-from .lock import DirectoryLock, describe, holder
+from .lock import claim, describe, holder
 from .match import MATCH_STRIDE
 from .rundir import MANIFEST, _now, _selection_text, _write_json, selection_config
 from .summary import MatchSummary, Summary
@@ -578,16 +578,12 @@ class RepairReport:
 
     def format(self) -> str:
         """The report as ``burraco summarize --repair`` prints it."""
-        lines = [f"repaired: {self.directory}: a {'match' if self.kind == 'matches' else 'hand'}"
-                 f" run ({self.run_id}); the manifest was rebuilt from {len(self.ok)} sound "
-                 "shards (nothing was simulated or deleted)"]
-        if self.backup:
-            lines.append(f"the old manifest is kept as {self.backup}")
-        if self.moved:
-            lines.append(f"moved {len(self.moved)} files to the current layout (hands/, matches/)")
-        for rel, why in sorted(self.left.items()):
-            lines.append(f"not used: {rel}: {why}")
-        return "\n".join(lines)
+        head = (f"repaired: {self.directory}: a {'match' if self.kind == 'matches' else 'hand'}"
+                f" run ({self.run_id}); the manifest was rebuilt from {len(self.ok)} sound "
+                "shards (nothing was simulated or deleted)")
+        moved = (f"moved {len(self.moved)} files to the current layout (hands/, matches/)"
+                 if self.moved else None)
+        return "\n".join(rundir.repair_lines(head, "manifest", self.backup, moved, self.left))
 
 
 def _same_run(a: dict, b: dict, kind: str) -> bool:
@@ -632,19 +628,30 @@ def repair_run(directory: str | os.PathLike) -> RepairReport:
     if parent is not None:
         raise ValueError(f"repair: {where!r} is the data directory of the run in "
                          f"{os.fspath(parent)!r}; repair {os.fspath(parent)!r} itself")
-    lock = DirectoryLock(directory, "repair")
-    try:
-        lock.acquire()
-    except OSError as exc:
-        raise ValueError(f"repair: cannot lock {where!r} ({exc.strerror or exc}: "
-                         f"{exc.filename or rundir.LOCK_NAME})") from None
-    try:
-        return _repair_locked(directory, where)
-    finally:
-        lock.release()
+    def check(d: Path) -> bool:
+        _repair_plan(d, where)
+        return False                                    # a repair writes
+
+    with claim(directory, check, _lock_error("repair"), "repair") as hold:
+        plan = _repair_plan(directory, where)           # again, under the lock
+        hold.keep()
+        try:
+            return _repair_apply(directory, where, *plan)
+        except OSError as exc:
+            raise rundir.write_error(directory, exc) from None
 
 
-def _repair_locked(directory: Path, where: str) -> RepairReport:
+def _lock_error(what: str):
+    """The ``os_error`` of :func:`sim.lock.claim` for a repair: the directory cannot be
+    locked (a one-line ``ValueError``)."""
+    def error(path, exc: OSError) -> ValueError:
+        return ValueError(f"{what}: cannot lock {os.fspath(path)!r} ({exc.strerror or exc}: "
+                          f"{exc.filename or rundir.LOCK_NAME})")
+    return error
+
+
+def _repair_plan(directory: Path, where: str) -> tuple:
+    """What :func:`repair_run` does, found by reading only (a refusal changes nothing)."""
     try:
         old = rundir.read_manifest(directory)
     except rundir.ManifestError:
@@ -717,6 +724,12 @@ def _repair_locked(directory: Path, where: str) -> RepairReport:
         raise ValueError(f"repair: {os.fspath(clash[0])!r} is in the way of moving the run "
                          "to the current layout; move it out, then repair again (nothing "
                          "was changed)")
+    return run_id, kind, config, extents, best, legacy, old, moves, left
+
+
+def _repair_apply(directory: Path, where: str, run_id, kind, config, extents, best, legacy,
+                  old, moves, left) -> RepairReport:
+    """Make the moves and write the manifest that :func:`_repair_plan` planned."""
     moved = []
     for src, dst in moves:
         dst.parent.mkdir(exist_ok=True)
@@ -725,16 +738,8 @@ def _repair_locked(directory: Path, where: str) -> RepairReport:
     legacy_dir = directory / dataset.LEGACY_MATCHES_DIR
     if moved and legacy_dir.is_dir() and not any(legacy_dir.iterdir()):
         legacy_dir.rmdir()
-    backup = None
     path = directory / rundir.MANIFEST
-    if path.exists():
-        stamp = _now().replace(":", "").replace("+0000", "Z")
-        backup = f"{rundir.MANIFEST}.replaced-{stamp}"
-        k = 1
-        while (directory / backup).exists():           # never replace a kept manifest
-            k += 1
-            backup = f"{rundir.MANIFEST}.replaced-{stamp}-{k}"
-        os.rename(path, directory / backup)
+    backup = rundir.set_aside(path)
     manifest = {"format": rundir.FORMAT, "kind": kind, "run_id": run_id, "config": config,
                 "extents": extents, "created": (old or {}).get("created", _now()),
                 "updated": _now(), "repaired": _now(), "shards": [], "finished": False,

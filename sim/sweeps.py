@@ -6,31 +6,35 @@ plays hands ``0 .. hands-1`` of ``seed`` against the reference with seats
 swapped (:func:`sim.comparison.compare_hands`), so every point sees the same
 deals and the differences between points are not deal luck.
 
-Output directory (optional): one Parquet file per grid point,
-``point-NNN.parquet``, with the parameter values as columns followed by the
-per-deal columns of :func:`~sim.comparison.compare_hands`; the directory
-reads as one dataset (``pd.read_parquet(DIR)``).  ``_summary.csv`` holds the
-summary table and ``_sweep.json`` the configuration (with ``finished`` true
-once the sweep is complete).  A point file is written as the hidden
-``.point-NNN.parquet.tmp`` and renamed when complete, so the dataset never
-shows a half-written file; the text files' temporary names start with ``_``.
-Every point file carries its sweep's identity in its Parquet key-value metadata
-(:data:`POINT_META_KEY`: the JSON of ``_sweep.json`` without ``finished``).
+Output directory (optional, :mod:`sim.workdir`): one Parquet file per grid point,
+``points/point-NNN.parquet``, with the parameter values as columns followed by the
+per-deal columns of :func:`~sim.comparison.compare_hands` (``paired_diff``: no column is
+named after a ``DataFrame`` attribute); ``points/`` reads as one dataset
+(``pd.read_parquet(DIR + "/points")``).  ``_summary.csv`` holds the summary table and
+``_sweep.json`` the configuration (with ``finished`` true once the sweep is complete).
+A point file is written as the hidden ``points/.point-NNN.parquet.tmp`` and renamed when
+complete, so the dataset never shows a half-written file.  Every point file carries its
+sweep's identity in its Parquet key-value metadata (:data:`POINT_META_KEY`: the JSON of
+``_sweep.json`` without ``finished``), from which :func:`repair_sweep` rebuilds a damaged
+or missing ``_sweep.json``.
 
-A sweep takes :class:`sim.lock.DirectoryLock` on the directory before it looks
-at it.  Running the same sweep again (``_sweep.json`` equal in base, grid,
-hands, seed, reference and rules) resumes it: the sound point files are read
-back, the others computed, and the files end as those of an uninterrupted
-sweep.  A different sweep is refused, or replaced with ``overwrite``; a
-directory holding files that are not a sweep's is always refused, and only a
-sweep's own files are ever deleted: a point file of another sweep (its
-metadata names another configuration, or, in a file without that metadata, the
-parameter values, columns or deals are not those of its point) is refused
-with or without ``overwrite``, while a damaged point file of this sweep
-(unreadable, truncated, wrong rows) is computed again.
+A sweep checks the directory before it creates anything and again under
+:class:`sim.lock.DirectoryLock` (:func:`sim.lock.claim`: a refusal leaves it as it was).
+Running the same sweep again (``_sweep.json`` equal in base, grid, hands, seed, reference
+and rules) resumes it: the sound point files are read back, the others computed, and the
+files end as those of an uninterrupted sweep.  A different sweep is refused, or replaced
+with ``overwrite``; files the sweep did not write beside it are kept and noted, a
+non-empty directory holding no sweep and a file in ``points/`` that is not a point file
+are refused, and only a sweep's own files are ever deleted: a point file of another sweep
+(its metadata names another configuration, or, in a file without that metadata, the
+parameter values, columns or deals are not those of its point) is refused with or
+without ``overwrite``, while a damaged point file of this sweep (unreadable, truncated,
+wrong rows) is computed again.  A sweep of format 1 (point files beside
+``_sweep.json``, the column ``diff``) is refused until :func:`repair_sweep` moves it.
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -47,13 +51,17 @@ import pyarrow.parquet as pq
 from ._cards import check_int
 from ._version import __version__
 from .comparison import compare_hands, paired_rules, summarize_pairs
-from .lock import LOCK_NAME, locked_out_dir
-from .rundir import OutputError
+from .lock import claim
+from .workdir import (Layout, note_others, os_error, overwrite_hint, refuse_shape, repair, scan,
+                      status_lines, write_tagged, write_text)
 from .strategies import get, resolve
 
 SWEEP_JSON = "_sweep.json"
 SUMMARY_CSV = "_summary.csv"
-SWEEP_FORMAT = 1
+POINTS_DIR = "points"
+#: 2: point files in ``points/``, per-deal column ``paired_diff``; 1: point files beside
+#: ``_sweep.json``, the column ``diff`` (read by ``burraco summarize DIR --repair`` only).
+SWEEP_FORMAT = 2
 MAX_POINTS = 1000                   # point file names hold 3 digits
 POINT_META_KEY = b"burraco_sweep"   # Parquet key-value metadata: the sweep of a point file
 
@@ -132,8 +140,9 @@ def sweep(base: str, grid: dict, hands: int, seed: int, reference: str | None = 
     overwrite : bool
         Delete the files of an earlier sweep in ``out`` (whatever its
         configuration) instead of resuming or refusing it.  Only the sweep's
-        own files are deleted, and only after every check has passed (a point
-        file of a sweep other than the one its ``_sweep.json`` names is refused).
+        own files are deleted (other files are kept), and only after every check
+        has passed (a point file of a sweep other than the one its
+        ``_sweep.json`` names is refused).
     threads : int, optional
         Numba threads (default all).
     progress : bool
@@ -154,12 +163,12 @@ def sweep(base: str, grid: dict, hands: int, seed: int, reference: str | None = 
     ------
     ValueError
         Unknown strategy or parameter, an empty or too large grid, bad hands,
-        seed or rules; an ``out`` that is a file, holds files that are not a
-        sweep's (refused with or without ``overwrite``), or holds a different
-        sweep, an unreadable ``_sweep.json`` or point files without one
-        (refused unless ``overwrite``), or a point file of another sweep
-        (refused with or without ``overwrite``); nothing in ``out`` is
-        deleted then.
+        seed or rules; an ``out`` that is a file, is not empty and holds no
+        sweep, holds a file in ``points/`` that is not a point file or a point
+        file of another sweep (refused with or without ``overwrite``), or holds a
+        different sweep, a damaged or missing ``_sweep.json`` beside point files,
+        or a sweep of the earlier layout (refused unless ``overwrite``); nothing
+        in ``out`` is created or deleted then.
     sim.lock.LockedError
         Another process is writing ``out`` (a ``ValueError`` too).
     sim.rundir.OutputError
@@ -210,11 +219,18 @@ def sweep(base: str, grid: dict, hands: int, seed: int, reference: str | None = 
         return _run_points(points, specs, names, config, rules, None, {}, threads, progress,
                            callback)
     out = Path(out)
-    with locked_out_dir(out, _refuse_foreign, _os_error):
+
+    def check(d: Path) -> bool:
+        _check_out(d, config, overwrite, len(points))
+        return False
+
+    with claim(out, check, os_error(LAYOUT)) as hold:
+        plan = _check_out(out, config, overwrite, len(points))    # again, under the lock
+        hold.keep()
         try:
-            resumed = _open_out(out, config, overwrite, points, names, hands, progress)
+            resumed = _open_out(out, plan, config, points, names, hands, progress)
         except OSError as exc:
-            raise _os_error(out, exc) from None
+            raise os_error(LAYOUT)(out, exc) from None
         return _run_points(points, specs, names, config, rules, out, resumed, threads,
                            progress, callback)
 
@@ -244,28 +260,24 @@ class PointDone:
 
 
 # --------------------------------------------------------------- the output directory
-#: Files a sweep writes in ``out`` (``NNN`` = 3 digits): the point files, the summary,
-#: the configuration, their temporary names and the lock file.
-_SWEEP_FILE = re.compile(r"point-\d{3}\.parquet|\.?point-\d{3}\.parquet\.tmp|"
-                         r"_summary\.csv(\.tmp)?|_sweep\.json(\.tmp)?|" + re.escape(LOCK_NAME))
-_POINT = re.compile(r"point-(\d{3})\.parquet")
+#: The sweep directory (sim.workdir): ``_sweep.json``, ``points/point-NNN.parquet``,
+#: ``_summary.csv``; before ``points/`` (format 1) the point files were at the top.
+LAYOUT = Layout(what="sweep", command="burraco sweep", state=SWEEP_JSON, data=POINTS_DIR,
+                pattern=r"point-(\d{3})\.parquet", name="point-{:03d}.parquet",
+                derived=(SUMMARY_CSV,), meta_key=POINT_META_KEY, unit="point",
+                legacy_top=True)
+_KEYS = ("base", "grid", "hands", "seed", "reference", "rules")
 
 #: Per-deal columns of a point file after the parameter values (sim.comparison.compare_hands).
 _DEAL_FIELDS = [pa.field("hand_index", pa.int64()), pa.field("a_score_t0", pa.int64()),
                 pa.field("b_score_t1", pa.int64()), pa.field("b_score_t0", pa.int64()),
-                pa.field("a_score_t1", pa.int64()), pa.field("diff", pa.float64())]
+                pa.field("a_score_t1", pa.int64()), pa.field("paired_diff", pa.float64())]
+#: The per-deal difference's name in point files of format 1 (``DataFrame.diff`` hid it).
+_LEGACY_DIFF = "diff"
 
 
-def _is_sweep_file(p: Path) -> bool:
-    return p.is_file() and not p.is_symlink() and _SWEEP_FILE.fullmatch(p.name) is not None
-
-
-def _refuse_foreign(out: Path) -> None:
-    """ValueError if ``out`` holds anything a sweep does not write."""
-    foreign = sorted(p.name for p in out.iterdir() if not _is_sweep_file(p))
-    if foreign:
-        raise ValueError(f"out: {os.fspath(out)!r} holds files that are not a sweep's (found "
-                         f"{foreign[0]!r}); use an empty or new directory")
+def _point_path(out: Path, k: int) -> Path:
+    return out / POINTS_DIR / LAYOUT.name.format(k)
 
 
 def _same(key: str, a, b) -> bool:
@@ -273,74 +285,73 @@ def _same(key: str, a, b) -> bool:
     return json.dumps(a, sort_keys=key != "grid") == json.dumps(b, sort_keys=key != "grid")
 
 
-def _open_out(out: Path, config: dict, overwrite: bool, points: list, names: list,
-              hands: int, progress: bool) -> dict:
-    """Check (and with ``overwrite`` empty) a locked ``out``; write its ``_sweep.json``.
+@dataclass
+class _Plan:
+    resume: dict            # index -> point file to read back
+    delete: list            # files to delete before writing
+    found: object           # sim.workdir.Scan
 
-    Returns ``{index: summary row}`` of the sound point files to resume.  Every refusal
-    comes before anything is deleted.
+
+def _check_out(out: Path, config: dict, overwrite: bool, n_points: int) -> _Plan:
+    """Check ``out`` for this sweep and plan its writing; reads only (every refusal is here).
+
+    Files the sweep did not write beside it are kept; a file in ``points/`` that is not a
+    point file, a point file of another sweep, a different sweep (unless ``overwrite``),
+    a damaged ``_sweep.json`` beside point files (unless ``overwrite``) and the layout of
+    an earlier burraco-sim (unless ``overwrite``) are refused, each saying what leads on.
     """
     where = os.fspath(out)
-    _refuse_foreign(out)                    # again, now that nobody else writes ``out``
-    files = sorted(out.iterdir())
-    point_files = {int(m.group(1)): p for p in files if (m := _POINT.fullmatch(p.name))}
-    meta_path = out / SWEEP_JSON
-    if not overwrite:
-        if meta_path.exists():
-            try:
-                meta = json.loads(meta_path.read_text())
-                old = {k: meta[k] for k in config}
-                old_version = meta.get("versions", {}).get("burraco_sim", "unknown")
-            except (ValueError, KeyError, TypeError, AttributeError):
-                raise ValueError(f"out: {where!r} holds an unreadable {SWEEP_JSON}; use another "
-                                 "directory or overwrite (--overwrite)") from None
-            keys = [k for k in config if not _same(k, old[k], config[k])]
-            if keys:
-                raise ValueError(f"out: {where!r} holds a different sweep (differs in: "
-                                 f"{', '.join(keys)}); use another directory or overwrite "
-                                 "(--overwrite)")
-            if old_version != __version__:
-                raise ValueError(f"out: {where!r} holds a sweep of burraco-sim {old_version} "
-                                 f"(this is {__version__}); use another directory or overwrite "
-                                 "(--overwrite)")
-            extra = sorted(k for k in point_files if k >= len(points))
-            if extra:
-                raise ValueError(f"out: {where!r} holds {point_files[extra[0]].name}, beyond "
-                                 f"the {len(points)} points of this grid; use another directory "
-                                 "or overwrite (--overwrite)")
-        elif point_files or (out / SUMMARY_CSV).exists():
-            found = min(point_files.values()).name if point_files else SUMMARY_CSV
-            raise ValueError(f"out: {where!r} holds sweep files ({found}) but no {SWEEP_JSON}; "
-                             "use another directory or overwrite (--overwrite)")
-        owner = (config, __version__)
-    else:
-        owner = _old_sweep(meta_path)       # the sweep overwrite deletes (None: unknown)
-        if owner is None and point_files:
-            raise ValueError(f"out: {where!r} holds point files "
-                             f"({min(point_files.values()).name}) but no readable "
-                             f"{SWEEP_JSON}, so whose they are cannot be told; move them out "
-                             "of the directory, then run the command again (nothing was "
-                             "changed)")
-    if owner is not None:                   # refuse a point file of another sweep
+    found = scan(out, LAYOUT, _KEYS)
+    refuse_shape(out, LAYOUT, found, overwrite)
+    state = found.state
+    if state is not None and not overwrite:
+        old = {k: state[k] for k in config}
+        keys = [k for k in config if not _same(k, old[k], config[k])]
+        old_version = state.get("versions", {}).get("burraco_sim", "unknown") \
+            if isinstance(state.get("versions"), dict) else "unknown"
+        if keys:
+            raise ValueError(f"out: {where!r} holds a different sweep (differs in: "
+                             f"{', '.join(keys)}); use another directory, or "
+                             f"{overwrite_hint(found, LAYOUT)}")
+        if old_version != __version__:
+            raise ValueError(f"out: {where!r} holds a sweep of burraco-sim {old_version} "
+                             f"(this is {__version__}); use another directory, or "
+                             f"{overwrite_hint(found, LAYOUT)}")
+    # the sweep a point file must belong to: this one, or with overwrite the one replaced
+    owner = (config, __version__) if not overwrite else _old_sweep(state)
+    names = list(config["grid"]) if owner is None else list(owner[0]["grid"])
+    if owner is not None:
         own_config, own_version = owner
-        own_names = list(own_config["grid"])
-        own_points = [dict(zip(own_names, c))
-                      for c in itertools.product(*own_config["grid"].values())]
-        for k, p in sorted(point_files.items()):
-            why = _foreign(p, own_points[k] if k < len(own_points) else None, own_names,
+        own_points = [dict(zip(names, c)) for c in itertools.product(*own_config["grid"].values())]
+        for k, p in sorted({**found.legacy, **found.files}.items()):
+            why = _foreign(p, own_points[k] if k < len(own_points) else None, names,
                            own_config, own_version)
+            if why is None and k >= len(own_points):
+                why = f"beyond the {len(own_points)} points of its grid"
             if why:
                 raise ValueError(f"out: {os.fspath(p)!r} belongs to another sweep ({why}); "
                                  "move it out of the directory, then run the command again "
                                  "(nothing was changed)")
-    # every check passed: delete what an earlier sweep left (all of it with overwrite)
-    for p in files:
-        if p.name != LOCK_NAME and (overwrite or p.name.endswith(".tmp")):
-            p.unlink()
-    if overwrite:
-        point_files = {}
+    delete = list(found.temps)
+    resume = dict(found.files)
+    if overwrite:                           # the sweep's own files, never the others
+        delete += [*found.files.values(), *found.legacy.values()]
+        delete += [out / n for n in (SWEEP_JSON, SUMMARY_CSV) if (out / n).is_file()]
+        resume = {}
+    return _Plan(resume, delete, found)
+
+
+def _open_out(out: Path, plan: _Plan, config: dict, points: list, names: list, hands: int,
+              progress: bool) -> dict:
+    """Carry out ``plan`` in a locked ``out`` whose checks passed; write its
+    ``_sweep.json``.  Returns ``{index: summary row}`` of the sound point files to resume."""
+    where = os.fspath(out)
+    note_others(out, LAYOUT, plan.found)
+    for p in plan.delete:
+        p.unlink(missing_ok=True)
+    (out / POINTS_DIR).mkdir(exist_ok=True)
     resumed = {}
-    for k, p in sorted(point_files.items()):
+    for k, p in sorted(plan.resume.items()):
         row = _read_point(p, points[k], names, hands, config)
         if row is None:
             print(f"sweep: {os.fspath(p)!r} is incomplete or corrupt: computing that point "
@@ -361,21 +372,20 @@ def _identity(config: dict, n_points: int) -> dict:
 
 
 def _write_meta(out: Path, config: dict, n_points: int, finished: bool) -> None:
-    _write_text(out / SWEEP_JSON, json.dumps(
+    write_text(out / SWEEP_JSON, json.dumps(
         {**_identity(config, n_points), "finished": finished}, indent=2) + "\n")
 
 
-def _old_sweep(meta_path: Path):
-    """``(config, version)`` of the sweep in a readable ``_sweep.json``, else None."""
+def _old_sweep(meta):
+    """``(config, version)`` of the sweep of a usable ``_sweep.json`` (parsed), else None."""
     try:
-        meta = json.loads(meta_path.read_text())
-        config = {k: meta[k] for k in ("base", "grid", "hands", "seed", "reference", "rules")}
+        config = {k: meta[k] for k in _KEYS}
         version = meta.get("versions", {}).get("burraco_sim", "unknown")
         if not isinstance(config["grid"], dict) or not all(
                 isinstance(v, list) for v in config["grid"].values()):
             return None
         return config, version
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (KeyError, TypeError, AttributeError):
         return None
 
 
@@ -405,7 +415,7 @@ def _foreign(path: Path, point: dict | None, names: list, config: dict,
             return f"written by burraco-sim {theirs}, this sweep by {version}"
         return None
     try:
-        table = pq.read_table(path)
+        table = _current(pq.read_table(path))
     except (OSError, pa.ArrowException):
         return None
     if point is None or table.schema.remove_metadata() != _point_schema(point, names):
@@ -418,6 +428,15 @@ def _foreign(path: Path, point: dict | None, names: list, config: dict,
             not np.array_equal(table.column("hand_index").to_numpy(), np.arange(hands)):
         return f"no sweep metadata, and its deals are not hands 0..{hands - 1}"
     return None
+
+
+def _current(table: pa.Table) -> pa.Table:
+    """A point table with the per-deal difference under its current name (a file of
+    format 1 calls it ``diff``)."""
+    if _LEGACY_DIFF in table.column_names and "paired_diff" not in table.column_names:
+        names = ["paired_diff" if n == _LEGACY_DIFF else n for n in table.column_names]
+        table = table.rename_columns(names)
+    return table
 
 
 def _point_schema(point: dict, names: list) -> pa.Schema:
@@ -466,7 +485,7 @@ def _run_points(points: list, specs: list, names: list, config: dict, rules, out
     for k in sorted(resumed):
         if callback is not None:
             callback(PointDone(k, dict(points[k]), resumed[k],
-                               os.fspath(out / f"point-{k:03d}.parquet"), True))
+                               os.fspath(_point_path(out, k)), True))
     for k, (pt, spec) in enumerate(zip(points, specs)):
         if k in rows:
             continue
@@ -477,51 +496,101 @@ def _run_points(points: list, specs: list, names: list, config: dict, rules, out
             per.insert(0, n, pt[n])
         path = None
         if out is not None:
-            path = out / f"point-{k:03d}.parquet"
+            path = _point_path(out, k)
             try:
                 write_tagged(per, path, POINT_META_KEY, _identity(config, len(points)))
             except OSError as exc:
-                raise _os_error(path, exc) from None
+                raise os_error(LAYOUT, len(rows))(path, exc) from None
         rows[k] = row
         if callback is not None:
             callback(PointDone(k, dict(pt), row, os.fspath(path) if path else None, False))
     summary = pd.concat([rows[k] for k in range(len(points))], ignore_index=True)
     if out is not None:
-        _write_text(out / SUMMARY_CSV, summary.to_csv(index=False))
-        _write_meta(out, config, len(points), finished=True)
+        try:
+            write_text(out / SUMMARY_CSV, summary.to_csv(index=False))
+            _write_meta(out, config, len(points), finished=True)
+        except OSError as exc:
+            raise os_error(LAYOUT, len(rows))(out, exc) from None
     return summary
 
 
-def write_tagged(frame: pd.DataFrame, path: Path, key: bytes, identity: dict) -> None:
-    """Write ``frame`` to ``path`` as Parquet with ``identity`` (as JSON) under the key-value
-    metadata ``key``: as the hidden ``.NAME.tmp`` beside it (``pd.read_parquet`` of the
-    directory never reads it), renamed when complete; the temporary file is removed on any
-    failure (``OSError`` passed on)."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        table = pa.Table.from_pandas(frame, preserve_index=False)
-        table = table.replace_schema_metadata({**(table.schema.metadata or {}),
-                                               key: json.dumps(identity).encode()})
-        pq.write_table(table, tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+def _group(ident: dict) -> str:
+    """Equal for the point files of one sweep (configuration, points, version)."""
+    return json.dumps([{k: ident.get(k) for k in (*_KEYS, "points")},
+                       (ident.get("versions") or {}).get("burraco_sim")], sort_keys=True)
 
 
-def _os_error(path: Path, exc: OSError) -> OutputError:
-    return OutputError(f"out: cannot write {os.fspath(path)!r}: {exc.strerror or exc}; the "
-                       "completed points are kept: fix it and run the same command again")
+def _convert(path: Path, ident: dict) -> pa.Table:
+    return _current(pq.read_table(path))
 
 
-def _write_text(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")    # _-prefixed: pd.read_parquet skips it
-    try:
-        tmp.write_text(text)
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise _os_error(path, exc) from None
+def _finish(out: Path, ident: dict, numbers: list) -> bool:
+    """After a repair: with every point file sound, write ``_summary.csv``; complete?"""
+    config = {k: ident[k] for k in _KEYS}
+    names = list(config["grid"])
+    points = [dict(zip(names, c)) for c in itertools.product(*config["grid"].values())]
+    if sorted(numbers) != list(range(len(points))):
+        return False
+    rows = [_read_point(_point_path(out, k), pt, names, config["hands"], config)
+            for k, pt in enumerate(points)]
+    if any(r is None for r in rows):
+        return False
+    write_text(out / SUMMARY_CSV, pd.concat(rows, ignore_index=True).to_csv(index=False))
+    return True
+
+
+def repair_sweep(out: str | os.PathLike):
+    """Rebuild ``_sweep.json`` of a sweep directory from its point files (``burraco
+    summarize DIR --repair``).
+
+    Every point file carries its sweep's identity (:data:`POINT_META_KEY`); the state is
+    rebuilt from it without computing a point again or deleting a file (the old
+    ``_sweep.json`` is kept as ``_sweep.json.replaced-TIME``).  A sweep of the earlier
+    layout (point files beside ``_sweep.json``, per-deal column ``diff``) is moved into
+    ``points/`` with the column named ``paired_diff``.  With every point there,
+    ``_summary.csv`` is written and the sweep is ``finished``; else the same ``burraco
+    sweep`` command finishes it.
+
+    Parameters
+    ----------
+    out : str or os.PathLike
+        A sweep directory.
+
+    Returns
+    -------
+    sim.workdir.Repaired
+
+    Raises
+    ------
+    ValueError
+        No point file naming its sweep, point files of several sweeps and no
+        ``_sweep.json`` naming one, a file in the way (one line; nothing changed).
+    sim.lock.LockedError
+        Another process writes the directory.
+    """
+    return repair(out, LAYOUT, _group, _convert, _finish,
+                  current=lambda i: {**i, "format": SWEEP_FORMAT})
+
+
+def sweep_status(out: str | os.PathLike) -> tuple:
+    """What ``burraco summarize`` prints for a sweep directory, and whether it is sound.
+
+    Returns
+    -------
+    (str, bool)
+        The lines (progress, problems and what leads on, other files; the summary table
+        when the sweep is complete), and False when its ``_sweep.json`` is damaged or
+        missing, it is in an earlier layout or holds a stray file.
+    """
+    out = Path(out)
+    found = scan(out, LAYOUT, _KEYS)
+    state = found.state
+    total = state.get("points") if state else None
+    lines = status_lines(out, LAYOUT, total, len(found.files))
+    if state and state.get("finished") and (out / SUMMARY_CSV).is_file():
+        with contextlib.suppress(Exception):
+            lines.append(format_table(pd.read_csv(out / SUMMARY_CSV), list(state["grid"])))
+    return "\n".join(lines), state is not None and not found.legacy and not found.stray
 
 
 def format_table(summary: pd.DataFrame, names: list) -> str:

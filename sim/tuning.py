@@ -50,9 +50,13 @@ Output directory (``out``)
     generation (its random numbers are kept apart from NumPy's global stream), which gives
     back the state of the interrupted run exactly; each replayed generation's candidates are
     checked against the log.  So running the same call again resumes an interrupted tuning
-    and ends as an uninterrupted one.  The directory is locked (:class:`sim.lock.DirectoryLock`);
-    a directory of a different tuning is refused (or replaced with ``overwrite``), and one
-    holding files that are not a tuning's is always refused.
+    and ends as an uninterrupted one; the generations after a damaged log file are kept and
+    replayed.  The directory is checked before anything is created and locked
+    (:func:`sim.lock.claim`); a directory of a different tuning is refused (or replaced with
+    ``overwrite``), files a tuning did not write beside it are kept and noted, and a
+    non-empty directory holding no tuning is refused (:mod:`sim.workdir`).  Every log file
+    carries the configuration (:data:`GEN_META_KEY`), from which :func:`repair_tuning`
+    rebuilds a damaged or missing ``_tune.json``.
 """
 from __future__ import annotations
 
@@ -61,7 +65,6 @@ import hashlib
 import json
 import math
 import os
-import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -74,7 +77,9 @@ from kernels import layout as L
 from ._cards import check_int
 from ._version import __version__
 from .comparison import Z95, paired_rules
-from .lock import LOCK_NAME, locked_out_dir
+from .lock import claim
+from .workdir import (Layout, identity_of, note_others, os_error, overwrite_hint, refuse_shape,
+                      repair, scan, status_lines, write_tagged, write_text)
 from .strategies import HEURISTIC, HEURISTIC_LIMITS, get, resolve
 
 TUNE_JSON = "_tune.json"
@@ -142,7 +147,7 @@ def paired_objective(rules=None, threads: int | None = None):
     from .comparison import compare_hands
 
     def objective(candidate: str, reference: str, hands: int, seed: int) -> np.ndarray:
-        return compare_hands(candidate, reference, hands, seed, rules, threads)["diff"].to_numpy()
+        return compare_hands(candidate, reference, hands, seed, rules, threads)["paired_diff"].to_numpy()
     return objective
 
 
@@ -428,7 +433,9 @@ def tune(base: str, hands_per_eval: int, budget: int, seed: int, out=None, rules
     ValueError
         A base outside the heuristic family, an unknown or repeated parameter, bad counts,
         seed, rules or specs, a budget below one generation, pycma missing; an ``out``
-        holding other files or another tuning (unless ``overwrite``).
+        that is not empty and holds no tuning, or holds another tuning or a damaged
+        ``_tune.json`` beside log files (unless ``overwrite``); nothing is created or
+        deleted then.
     sim.lock.LockedError
         Another process writes ``out``.
     KeyboardInterrupt
@@ -482,11 +489,18 @@ def tune(base: str, hands_per_eval: int, budget: int, seed: int, out=None, rules
     if out is None:
         return run.go(None)
     out = Path(out)
-    with locked_out_dir(out, _refuse_foreign, _os_error):
+
+    def check(d: Path) -> bool:
+        _check_out(d, config, overwrite, cma.__version__)
+        return False
+
+    with claim(out, check, os_error(LAYOUT)) as hold:
+        plan = _check_out(out, config, overwrite, cma.__version__)   # again, under the lock
+        hold.keep()
         try:
-            logged = _open_out(out, config, overwrite, cma.__version__)
+            logged = _open_out(out, plan, config, cma.__version__)
         except OSError as exc:
-            raise _os_error(out, exc) from None
+            raise os_error(LAYOUT)(out, exc) from None
         return run.go(out, logged)
 
 
@@ -546,14 +560,14 @@ class _Run:
                 xs = self._ask()
                 mean = self.mean()
                 cands = [self.space.decode(x) for x in xs]
-                resumed = logged is not None and g < len(logged)
+                resumed = logged is not None and g in logged
                 if resumed:
                     log = logged[g]
-                    _check_replay(log, cands, mean, g, self.space)
+                    _check_replay(log, cands, mean, g, self.space, out)
                 else:
                     log = self._evaluate(g, cands, mean)
                     if out is not None:
-                        _write_gen(out, g, log, self.config)
+                        _write_gen(out, g, log, self.config, g)
                 fit = -log.loc[log["role"] == "candidate"].sort_values("candidate")[
                     "mean_diff"].to_numpy(np.float64)
                 self._tell(xs, fit)
@@ -653,10 +667,14 @@ class _Run:
         path = None
         if out is not None:
             path = os.fspath(out / STRATEGY_FILE)
-            _write_text(out / STRATEGY_FILE, strategy_toml(answer, report))
+            n = self.generations
+            _write_text(out / STRATEGY_FILE, strategy_toml(answer, report), n)
             _write_text(out / RESULT_JSON, json.dumps(_jsonable(report), indent=2,
-                                                      allow_nan=False) + "\n")
-            _write_meta(out, c, finished=True)
+                                                      allow_nan=False) + "\n", n)
+            try:
+                _write_meta(out, c, finished=True)
+            except OSError as exc:
+                raise os_error(LAYOUT, n)(out / TUNE_JSON, exc) from None
         return TuneResult(spec, answer, path, log, report)
 
 
@@ -700,7 +718,7 @@ def _frame(rows: list, space: _Space):
     return df
 
 
-def _check_replay(log, cands: list, mean: dict, g: int, space: _Space) -> None:
+def _check_replay(log, cands: list, mean: dict, g: int, space: _Space, out=None) -> None:
     """The logged generation ``g`` holds the candidates CMA-ES asks for again."""
     c = log[log["role"] == "candidate"].sort_values("candidate")
     m = log[log["role"] == "mean"]
@@ -708,9 +726,12 @@ def _check_replay(log, cands: list, mean: dict, g: int, space: _Space) -> None:
         _py(c.iloc[k][n]) == v for k, vals in enumerate(cands) for n, v in vals.items()) \
         and all(_py(m.iloc[0][n]) == v for n, v in mean.items())
     if not ok:
-        raise ValueError(f"out: {LOG_DIR}/gen-{g:04d}.parquet does not replay: its candidates "
-                         "are not those CMA-ES asks for again (another pycma or NumPy version?);"
-                         " use another directory or overwrite (--overwrite)")
+        where = f" of {os.fspath(out)!r}" if out is not None else ""
+        raise ValueError(f"out: {LOG_DIR}/gen-{g:04d}.parquet{where} does not replay: its "
+                         "candidates are not those CMA-ES asks for again (another pycma or "
+                         f"NumPy version?); move {LOG_DIR}/gen-{g:04d}.parquet and the "
+                         "generations after it out of the directory to play them again, or "
+                         "use another directory")
 
 
 def strategy_toml(values: dict, report: dict) -> str:
@@ -770,23 +791,11 @@ def _jsonable(x):
 
 
 # ------------------------------------------------------------------------ the directory
-_TUNE_FILE = re.compile(r"(_tune\.json|result\.json|strategy\.toml)(\.tmp)?|"
-                        + re.escape(LOCK_NAME))
-_GEN_FILE = re.compile(r"gen-(\d{4})\.parquet")
-_GEN_ANY = re.compile(r"\.?gen-\d{4}\.parquet(\.tmp)?")
-
-
-def _refuse_foreign(out: Path) -> None:
-    for p in sorted(out.iterdir()):
-        if p.name == LOG_DIR and p.is_dir() and not p.is_symlink():
-            for q in sorted(p.iterdir()):
-                if not (q.is_file() and not q.is_symlink() and _GEN_ANY.fullmatch(q.name)):
-                    raise ValueError(f"out: {os.fspath(out)!r} holds files that are not a "
-                                     f"tuning's (found {LOG_DIR}/{q.name!r}); use an empty or "
-                                     "new directory")
-        elif not (p.is_file() and not p.is_symlink() and _TUNE_FILE.fullmatch(p.name)):
-            raise ValueError(f"out: {os.fspath(out)!r} holds files that are not a tuning's "
-                             f"(found {p.name!r}); use an empty or new directory")
+#: The tuning directory (sim.workdir): ``_tune.json``, ``log/gen-NNNN.parquet``,
+#: ``strategy.toml`` and ``result.json``.
+LAYOUT = Layout(what="tuning", command="burraco tune", state=TUNE_JSON, data=LOG_DIR,
+                pattern=r"gen-(\d{4})\.parquet", name="gen-{:04d}.parquet",
+                derived=(RESULT_JSON, STRATEGY_FILE), meta_key=GEN_META_KEY, unit="generation")
 
 
 def _identity(config: dict, cma_version: str) -> dict:
@@ -797,98 +806,146 @@ def _identity(config: dict, cma_version: str) -> dict:
 def _write_meta(out: Path, config: dict, finished: bool, cma_version: str | None = None) -> None:
     if cma_version is None:
         cma_version = _import_cma().__version__
-    _write_text(out / TUNE_JSON, json.dumps({**_identity(config, cma_version),
-                                             "finished": finished}, indent=2) + "\n")
+    write_text(out / TUNE_JSON, json.dumps({**_identity(config, cma_version),
+                                            "finished": finished}, indent=2) + "\n")
 
 
-def _open_out(out: Path, config: dict, overwrite: bool, cma_version: str) -> list:
-    """Check (and with ``overwrite`` empty) a locked ``out``; the logged generations
-    (DataFrames, 0, 1, ... without a gap) to replay."""
-    import pandas as pd
+def _same_json(a, b) -> bool:
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def _check_out(out: Path, config: dict, overwrite: bool, cma_version: str):
+    """Check ``out`` for this tuning and plan its writing; reads only (every refusal is
+    here).  Returns ``(generation files to read back, files to delete, the scan)``."""
+    where = os.fspath(out)
+    identity = _identity(config, cma_version)
+    found = scan(out, LAYOUT, tuple(identity))
+    refuse_shape(out, LAYOUT, found, overwrite)
+    if found.state is not None and not overwrite:
+        keys = [k for k in identity if not _same_json(found.state[k], identity[k])]
+        if keys:
+            raise ValueError(f"out: {where!r} holds a different tuning (differs in: "
+                             f"{', '.join(keys)}); use another directory, or "
+                             f"{overwrite_hint(found, LAYOUT)}")
+    delete = list(found.temps)
+    if overwrite:                           # the tuning's own files, never the others
+        delete += [*found.files.values()]
+        delete += [out / n for n in (TUNE_JSON, RESULT_JSON, STRATEGY_FILE) if (out / n).is_file()]
+        return {}, delete, found
+    for g, p in sorted(found.files.items()):
+        ident = identity_of(p, LAYOUT)
+        if ident is not None and not _same_json(ident, identity):
+            why = ", ".join(k for k in identity if not _same_json(ident.get(k), identity[k]))
+            raise ValueError(f"out: {os.fspath(p)!r} belongs to another tuning (its metadata "
+                             f"differs in: {why}); move it out of the directory, then run the "
+                             "command again (nothing was changed)")
+    return dict(found.files), delete, found
+
+
+def _open_out(out: Path, plan: tuple, config: dict, cma_version: str) -> dict:
+    """Carry out the plan of :func:`_check_out` in a locked ``out`` whose checks passed;
+    the sound logged generations ``{g: DataFrame}`` to replay."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    where = os.fspath(out)
-    _refuse_foreign(out)
-    logdir = out / LOG_DIR
-    gens = {}
-    if logdir.is_dir():
-        gens = {int(m.group(1)): p for p in logdir.iterdir() if (m := _GEN_FILE.fullmatch(p.name))}
-    meta_path = out / TUNE_JSON
-    identity = _identity(config, cma_version)
-    if not overwrite:
-        if meta_path.exists():
-            try:
-                meta = json.loads(meta_path.read_text())
-                old = {k: meta[k] for k in identity}
-            except (ValueError, KeyError, TypeError, AttributeError):
-                raise ValueError(f"out: {where!r} holds an unreadable {TUNE_JSON}; use another "
-                                 "directory or overwrite (--overwrite)") from None
-            keys = [k for k in identity if json.dumps(old[k], sort_keys=True)
-                    != json.dumps(identity[k], sort_keys=True)]
-            if keys:
-                raise ValueError(f"out: {where!r} holds a different tuning (differs in: "
-                                 f"{', '.join(keys)}); use another directory or overwrite "
-                                 "(--overwrite)")
-        elif gens or (out / STRATEGY_FILE).exists() or (out / RESULT_JSON).exists():
-            raise ValueError(f"out: {where!r} holds a tuning's files but no {TUNE_JSON}; use "
-                             "another directory or overwrite (--overwrite)")
-    # every check passed: delete temporary files (everything a tuning wrote, with overwrite)
-    for p in [*out.iterdir(), *(logdir.iterdir() if logdir.is_dir() else [])]:
-        if p.is_file() and p.name != LOCK_NAME and (overwrite or p.name.endswith(".tmp")):
-            p.unlink()
-    if overwrite:
-        gens = {}
-    logged = []
-    wanted = json.dumps(identity, sort_keys=True)
-    for g in range(len(gens)):
-        p = gens.get(g)
-        if p is None:
-            break
+    files, delete, found = plan
+    note_others(out, LAYOUT, found)
+    for p in delete:
+        p.unlink(missing_ok=True)
+    logged = {}
+    for g, p in sorted(files.items()):
         try:
             table = pq.read_table(p)
-            raw = (table.schema.metadata or {}).get(GEN_META_KEY)
         except (OSError, pa.ArrowException):
             print(f"tune: {os.fspath(p)!r} is unreadable: playing generation {g} again",
                   file=sys.stderr, flush=True)
-            break
-        if raw is None or json.dumps(json.loads(raw), sort_keys=True) != wanted:
-            raise ValueError(f"out: {os.fspath(p)!r} belongs to another tuning; use another "
-                             "directory or overwrite (--overwrite)")
+            continue
         df = table.to_pandas()
-        if len(df) != config["popsize"] + 1 or not (df["generation"] == g).all():
+        if (table.schema.metadata or {}).get(GEN_META_KEY) is None \
+                or len(df) != config["popsize"] + 1 or not (df["generation"] == g).all():
             print(f"tune: {os.fspath(p)!r} is incomplete: playing generation {g} again",
                   file=sys.stderr, flush=True)
-            break
-        logged.append(df)
-    for g, p in gens.items():                   # after a gap or a damaged file: played again
-        if g >= len(logged):
-            p.unlink()
-    logdir.mkdir(exist_ok=True)
+            continue
+        logged[g] = df
+    (out / LOG_DIR).mkdir(exist_ok=True)
     _write_meta(out, config, finished=False, cma_version=cma_version)
     return logged
 
 
-def _write_gen(out: Path, g: int, log, config: dict) -> None:
-    from .sweeps import write_tagged
+def _write_gen(out: Path, g: int, log, config: dict, done: int) -> None:
     path = out / LOG_DIR / f"gen-{g:04d}.parquet"
     try:
         write_tagged(log, path, GEN_META_KEY, _identity(config, _import_cma().__version__))
     except OSError as exc:
-        raise _os_error(path, exc) from None
+        raise os_error(LAYOUT, done)(path, exc) from None
 
 
-def _os_error(path: Path, exc: OSError):
-    from .runner import OutputError
-    return OutputError(f"out: cannot write {os.fspath(path)!r}: {exc.strerror or exc}; the "
-                       "completed generations are kept: fix it and run the same command again")
-
-
-def _write_text(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
+def _write_text(path: Path, text: str, done: int = 0) -> None:
     try:
-        tmp.write_text(text)
-        os.replace(tmp, path)
+        write_text(path, text)
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise _os_error(path, exc) from None
+        raise os_error(LAYOUT, done)(path, exc) from None
+
+
+def _generations(ident: dict) -> int:
+    return int(ident["budget"]) // ((int(ident["popsize"]) + 1) * int(ident["hands_per_eval"]))
+
+
+def _finish(out: Path, ident: dict, numbers: list) -> bool:
+    """After a repair: complete when every generation is logged and the report written."""
+    try:
+        json.loads((out / RESULT_JSON).read_text())
+    except (OSError, ValueError):
+        return False
+    return sorted(numbers) == list(range(_generations(ident))) and \
+        (out / STRATEGY_FILE).is_file()
+
+
+def repair_tuning(out: str | os.PathLike):
+    """Rebuild ``_tune.json`` of a tuning directory from its log files (``burraco summarize
+    DIR --repair``).
+
+    Every log file carries its tuning's identity (:data:`GEN_META_KEY`: the configuration
+    and the versions of burraco-sim and pycma); the state is rebuilt from it without
+    playing a generation again or deleting a file (the old ``_tune.json`` is kept as
+    ``_tune.json.replaced-TIME``).  The same ``burraco tune`` command then resumes it.
+
+    Parameters
+    ----------
+    out : str or os.PathLike
+        A tuning directory.
+
+    Returns
+    -------
+    sim.workdir.Repaired
+
+    Raises
+    ------
+    ValueError
+        No log file naming its tuning, log files of several tunings and no ``_tune.json``
+        naming one (one line; nothing changed).
+    sim.lock.LockedError
+        Another process writes the directory.
+    """
+    return repair(out, LAYOUT, lambda i: json.dumps(i, sort_keys=True), None, _finish)
+
+
+def tuning_status(out: str | os.PathLike) -> tuple:
+    """What ``burraco summarize`` prints for a tuning directory, and whether it is sound.
+
+    Returns
+    -------
+    (str, bool)
+        The lines (progress, problems and what leads on, other files; the report when the
+        tuning is complete), and False when its ``_tune.json`` is damaged or missing or
+        ``log/`` holds a stray file.
+    """
+    out = Path(out)
+    found = scan(out, LAYOUT, ("budget", "popsize", "hands_per_eval"))
+    state = found.state
+    total = _generations(state) if state else None
+    lines = status_lines(out, LAYOUT, total, len(found.files))
+    if state and state.get("finished"):
+        with contextlib.suppress(Exception):
+            lines.append(format_report(json.loads((out / RESULT_JSON).read_text())))
+    return "\n".join(lines), state is not None and not found.stray

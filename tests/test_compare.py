@@ -31,7 +31,7 @@ def test_pairs_and_statistics_recomputed_from_two_simulations():
     d_x = (x["score_t0"] - x["score_t1"]).to_numpy(float)
     d_y = (y["score_t1"] - y["score_t0"]).to_numpy(float)
     p = (d_x + d_y) / 2
-    assert per["diff"].tolist() == p.tolist()
+    assert per["paired_diff"].tolist() == p.tolist()
     row = summarize_pairs(per).iloc[0]
     se = p.std(ddof=1) / math.sqrt(n)
     assert row.mean_diff == pytest.approx(p.mean())

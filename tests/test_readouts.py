@@ -127,7 +127,7 @@ def strict_json(text: str):
 
 def test_compare_one_deal_has_no_interval(capsys):
     per = sim.compare_hands("heuristic", "random", 1, 1)
-    diff = float(per["diff"].iloc[0])
+    diff = float(per["paired_diff"].iloc[0])
     assert main(["compare", "heuristic", "random", "--hands", "1", "--seed", "1", "--quiet"]) == 0
     text = capsys.readouterr().out
     assert "nan" not in text.lower(), text

@@ -644,3 +644,181 @@ def test_repair_keeps_the_target_of_a_sound_manifest_and_every_old_manifest(tmp_
     assert report.status.hands_total == 5000 and len(report.status.missing) == 2
     assert report.status.writer is None
     assert len(list(out.glob("_manifest.json.replaced-*"))) == 3     # none replaced
+
+
+# ------------------------------------------------------------------ a refused command creates nothing
+def everything(directory: Path):
+    """Every entry below ``directory`` with its bytes, the lock file and directories included
+    (None if it does not exist)."""
+    if not directory.exists():
+        return None
+    return {os.fspath(p.relative_to(directory)): (p.read_bytes() if p.is_file() else "dir")
+            for p in sorted(directory.rglob("*"))}
+
+
+def test_refused_simulate_leaves_the_directory_as_it_was(tmp_path, capsys):
+    """Every refusal of simulate (and a match run), in a directory with and without a run:
+    no lock file, no created directory, no manifest, nothing deleted."""
+    foreign = tmp_path / "mine"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("x")                  # `--out .` in a user's folder
+    run = make_run(tmp_path / "run", hands=200)
+    (run / "hands" / ".shard-000000000000-000000000100.parquet.tmp").write_bytes(b"half")
+    stray = make_run(tmp_path / "stray", hands=200)
+    (stray / "hands" / "mine.parquet").write_bytes(b"data")
+    cases = [
+        (foreign, cli_args(foreign, 200), "holds no burraco-sim run"),
+        (foreign, cli_args(foreign, 200, SEED, SHARD, "--overwrite"), "holds no burraco-sim run"),
+        (run, cli_args(run, 200, SEED + 1), "holds a different run"),
+        (run, cli_args(run, 100), "is fewer"),
+        (run, ["simulate", "--matches", "5", "--seed", str(SEED), "--out", str(run), "--quiet"],
+         "not a match run"),
+        (stray, cli_args(stray, 200, SEED, SHARD, "--overwrite"), "hands/mine.parquet"),
+        (stray, cli_args(stray, 200), "hands/mine.parquet"),
+    ]
+    for where, args, needle in cases:
+        before = everything(where)
+        refused(capsys, main(args), needle)
+        assert everything(where) == before, args            # the temp file is kept too
+
+
+def test_a_refusal_under_the_lock_takes_back_the_lock_and_the_directories(tmp_path, capsys,
+                                                                       monkeypatch):
+    """The checks run before anything is created and again under the lock; a refusal of the
+    second (a directory changed in between), or of the Dask client, removes the lock file and
+    every directory the command made."""
+    real = runner._check_out
+    calls = []
+    old = make_run(tmp_path / "old", hands=200)
+    (old / lock.LOCK_NAME).unlink()                         # a run copied without its lock
+
+    def refuse_under_lock(out, *a, **k):
+        calls.append(out)
+        if (out / lock.LOCK_NAME).exists():
+            raise ValueError("out: changed meanwhile")
+        return real(out, *a, **k)
+
+    new = tmp_path / "a" / "b" / "run"
+    monkeypatch.setattr(runner, "_check_out", refuse_under_lock)
+    refused(capsys, main(cli_args(new, 200)), "changed meanwhile")
+    assert not (tmp_path / "a").exists() and len(calls) == 1     # made, locked, taken back
+    before = everything(old)
+    refused(capsys, main(cli_args(old, 200)), "changed meanwhile")
+    assert everything(old) == before and len(calls) == 3
+    monkeypatch.setattr(runner, "_check_out", real)
+
+    def no_cluster(*a, **k):
+        raise ValueError("scheduler: cannot reach 'tcp://nowhere:1'")
+
+    monkeypatch.setattr(runner, "_dask_client", no_cluster)
+    refused(capsys, main(cli_args(new, 200, SEED, SHARD, "--scheduler", "tcp://nowhere:1")),
+            "cannot reach")
+    assert not (tmp_path / "a").exists()
+
+
+def test_refused_repair_leaves_the_directory_as_it_was(tmp_path, capsys):
+    empty = tmp_path / "e"
+    empty.mkdir()
+    (empty / "notes.txt").write_text("x")
+    two = make_run(tmp_path / "two", hands=200)
+    other = make_run(tmp_path / "other", hands=200, seed=SEED + 1)
+    shutil.copy(other / "hands" / "shard-000000000000-000000000200.parquet",
+                two / "hands" / "shard-000000000200-000000000400.parquet")
+    (two / "_manifest.json").write_text("garbage")
+    (two / lock.LOCK_NAME).unlink()
+    for where, needle in ((empty, "nothing to repair"), (two, "shards of 2 runs")):
+        before = everything(where)
+        refused(capsys, main(["summarize", str(where), "--repair"]), needle)
+        assert everything(where) == before
+
+
+# ------------------------------------------------------------------ a complete run, read-only
+def without_write_permission() -> list:
+    """The command prefix of a child that cannot write a directory without write
+    permission: as root (CI), root without the capabilities that bypass file permissions;
+    otherwise nothing (chmod is enough)."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("running as root without setpriv: chmod cannot stop root's writes")
+    return [setpriv, "--bounding-set=-dac_override,-dac_read_search,-fowner"]
+
+
+@pytest.mark.slow
+def test_a_complete_run_is_reported_from_a_read_only_directory_without_writing(tmp_path):
+    out = make_run(tmp_path / "run", hands=300)
+    before = everything(out)
+    prefix = without_write_permission()
+    for p in [out, *out.rglob("*")]:
+        p.chmod(p.stat().st_mode & ~0o222)
+    try:
+        probe = subprocess.run([*prefix, sys.executable, "-c",
+                                f"open({os.fspath(out / 'probe')!r}, 'w')"], capture_output=True)
+        assert probe.returncode != 0, "the child could write: the test would prove nothing"
+        r = subprocess.run([*prefix, sys.executable, "-m", "sim", *cli_args(out, 300)], cwd=ROOT,
+                           capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr
+        assert f"(all read back from {str(out)!r})" in r.stdout and r.stderr == ""
+        r = subprocess.run([*prefix, sys.executable, "-m", "sim", *cli_args(out, 400)], cwd=ROOT,
+                           capture_output=True, text=True, timeout=300)   # extending must write
+        assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+        assert "cannot write" in r.stderr and "Permission denied" in r.stderr
+        assert "kept" not in r.stderr
+    finally:
+        for p in [out, *out.rglob("*")]:
+            p.chmod(p.stat().st_mode | 0o200)
+    assert everything(out) == before
+
+
+def test_a_complete_run_run_again_writes_nothing(tmp_path, capsys):
+    out = make_run(tmp_path / "run", hands=200)
+    (out / lock.LOCK_NAME).unlink()
+    before = everything(out)
+    mtime = (out / "_manifest.json").stat().st_mtime_ns
+    assert main(cli_args(out, 200)) == 0
+    assert "all read back" in capsys.readouterr().out
+    assert {k: v for k, v in everything(out).items() if k != lock.LOCK_NAME} == before
+    assert (out / "_manifest.json").stat().st_mtime_ns == mtime
+
+
+@pytest.mark.parametrize("fail_at, kept", [(0, None), (1, "the completed shard is kept"),
+                                           (2, "the 2 completed shards are kept")])
+def test_a_failed_write_says_what_is_kept_only_when_something_is(tmp_path, capsys,
+                                                                monkeypatch, fail_at, kept):
+    import errno
+    real = runner._write_tables
+    written = []
+
+    def disk_full(tables, files, meta):
+        if len(written) == fail_at:
+            raise OSError(errno.ENOSPC, "No space left on device", os.fspath(files[-1]))
+        written.append(files[-1])
+        return real(tables, files, meta)
+
+    monkeypatch.setattr(runner, "_write_tables", disk_full)
+    out = tmp_path / "run"
+    err = refused(capsys, main(cli_args(out, 300, SEED, 100)), "No space left on device",
+                  "fix it and run the same command again")
+    if kept is None:
+        assert "kept" not in err
+    else:
+        assert kept in err
+    assert len(list((out / "hands").glob("shard-*.parquet"))) == fail_at
+
+
+# ------------------------------------------------------------------ column names
+def test_no_column_of_our_files_is_a_pandas_dataframe_attribute():
+    """``df.diff`` is a method: a column by such a name cannot be read as ``df.name``.  Every
+    column of every Parquet and CSV file we write: hand rows, match rows and table, sweep
+    point files (any strategy parameter may be a column) and summary, tuning logs."""
+    from sim import comparison, strategies, sweeps, tuning
+    attrs = set(dir(pd.DataFrame))
+    params = {p for s in strategies.STRATEGIES.values() for p in s.params}
+    columns = {*dataset.SCHEMA.names, *dataset.MATCH_SCHEMA.names,
+               *dataset.MATCH_HAND_SCHEMA.names, *(f.name for f in sweeps._DEAL_FIELDS),
+               *comparison.SUMMARY_COLUMNS, *tuning.LOG_COLUMNS, *params}
+    assert "paired_diff" in columns and "pile_threshold" in columns
+    assert not sorted(columns & attrs)
+    per = sim.sweep("heuristic", {"set_bias": [0]}, 5, 1)          # what a point file holds
+    assert not set(per.columns) & attrs

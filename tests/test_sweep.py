@@ -24,8 +24,20 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def snapshot(directory) -> dict:
-    """{name: bytes} of every file in ``directory``."""
-    return {p.name: p.read_bytes() for p in sorted(Path(directory).iterdir()) if p.is_file()}
+    """{relative path: bytes} of every file in ``directory`` and its subdirectories."""
+    d = Path(directory)
+    return {p.relative_to(d).as_posix(): p.read_bytes() for p in sorted(d.rglob("*"))
+            if p.is_file()}
+
+
+def everything(directory):
+    """Every entry below ``directory`` with its bytes, the lock file and directories
+    included (None if it does not exist)."""
+    d = Path(directory)
+    if not d.exists():
+        return None
+    return {p.relative_to(d).as_posix(): (p.read_bytes() if p.is_file() else "dir")
+            for p in sorted(d.rglob("*"))}
 
 
 def data_files(directory) -> dict:
@@ -48,10 +60,10 @@ def test_grid_points_equal_separate_comparisons(tmp_path):
     last = summary.iloc[3]
     assert last.mean_diff == direct.mean_diff and last.a_win_share == direct.a_win_share
     # the dataset: parameter values as columns, one row per deal and point
-    df = pd.read_parquet(out)
+    df = pd.read_parquet(out / "points")
     assert len(df) == 4 * 300
-    assert {"pile_threshold", "set_bias", "hand_index", "diff"} <= set(df.columns)
-    means = df.groupby(["pile_threshold", "set_bias"])["diff"].mean().tolist()
+    assert {"pile_threshold", "set_bias", "hand_index", "paired_diff"} <= set(df.columns)
+    means = df.groupby(["pile_threshold", "set_bias"])["paired_diff"].mean().tolist()
     assert means == pytest.approx(summary["mean_diff"].tolist())
     assert json.loads((out / "_sweep.json").read_text())["reference"] == "heuristic"
     assert len(pd.read_csv(out / "_summary.csv")) == 4
@@ -67,7 +79,7 @@ def test_sweep_refuses_a_different_sweep_without_overwrite(tmp_path):
     assert "\n" not in msg and repr(str(out)) in msg and "different sweep (differs in: grid)" in msg
     assert snapshot(out) == before
     sim.sweep("heuristic", {"set_bias": [1]}, hands=20, seed=1, out=out, overwrite=True)
-    assert pd.read_parquet(out)["set_bias"].unique().tolist() == [1]
+    assert pd.read_parquet(out / "points")["set_bias"].unique().tolist() == [1]
 
 
 @pytest.mark.parametrize("items, needle", [
@@ -87,7 +99,7 @@ def test_cli_sweep(tmp_path, capsys):
                  "--seed", "3", "--out", str(out), "--quiet"]) == 0
     text = capsys.readouterr().out
     assert "discard_w_danger" in text and "diff vs ref" in text
-    assert sorted(p.name for p in out.glob("point-*.parquet")) == \
+    assert sorted(p.name for p in out.glob("points/point-*.parquet")) == \
         ["point-000.parquet", "point-001.parquet"]
     assert main(["sweep", "heuristic", "--param", "nosuch=1", "--hands", "10", "--seed", "1",
                  "--quiet"]) == 2
@@ -100,7 +112,7 @@ def test_sweep_never_writes_into_a_directory_with_other_files(tmp_path):
     sim.simulate(100, 1, out=run, shard_size=50, return_frame=False)
     before = sorted(p.name for p in run.iterdir())
     for overwrite in (False, True):
-        with pytest.raises(ValueError, match="not a sweep's"):
+        with pytest.raises(ValueError, match="is not empty and holds no sweep"):
             sim.sweep("heuristic", {"set_bias": [0]}, hands=10, seed=1, out=run,
                       overwrite=overwrite)
     assert sorted(p.name for p in run.iterdir()) == before
@@ -143,13 +155,13 @@ def test_interrupted_sweep_resumes_to_the_files_of_an_uninterrupted_one(referenc
     with pytest.raises(KeyboardInterrupt):
         sim.sweep("heuristic", GRID, HANDS, SEED, out=out, threads=1,
                   callback=interrupt_after(1))
-    assert sorted(p.name for p in out.glob("point-*")) == ["point-000.parquet",
+    assert sorted(p.name for p in out.glob("points/point-*")) == ["point-000.parquet",
                                                            "point-001.parquet"]
     assert json.loads((out / "_sweep.json").read_text())["finished"] is False
     assert holder(out) is None                          # the lock went with the call
     # a temp file of a killed write, as a crash leaves it: hidden, so the dataset skips it
-    (out / ".point-002.parquet.tmp").write_bytes(b"PAR1 half a file")
-    assert len(pd.read_parquet(out)) == 2 * HANDS
+    (out / "points" / ".point-002.parquet.tmp").write_bytes(b"PAR1 half a file")
+    assert len(pd.read_parquet(out / "points")) == 2 * HANDS
     seen = []
     summary = sim.sweep("heuristic", GRID, HANDS, SEED, out=out, threads=1,
                         callback=lambda d: seen.append((d.index, d.resumed)))
@@ -157,13 +169,13 @@ def test_interrupted_sweep_resumes_to_the_files_of_an_uninterrupted_one(referenc
     pd.testing.assert_frame_equal(summary, ref_summary)
     assert data_files(out) == ref_files                 # byte for byte, _summary.csv included
     assert json.loads((out / "_sweep.json").read_text())["finished"] is True
-    pd.testing.assert_frame_equal(pd.read_parquet(out), pd.read_parquet(ref_dir))
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "points"), pd.read_parquet(ref_dir / "points"))
 
 
 def unfinished_copy(out, ref_files):
     """A copy of the reference sweep whose _sweep.json is not marked finished."""
-    out.mkdir()
     for name, data in ref_files.items():
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
         (out / name).write_bytes(data)
     meta = json.loads((out / "_sweep.json").read_text())
     (out / "_sweep.json").write_text(json.dumps(dict(meta, finished=False)))
@@ -175,14 +187,14 @@ def test_resume_recomputes_corrupt_point_files_saying_so(reference, tmp_path, ca
     out = unfinished_copy(tmp_path / "sw", ref_files)
     # point 0: truncated; point 1: point 3's file (other parameter values);
     # point 2: one row short; point 3: hand_index 1..N instead of 0..N-1
-    (out / "point-000.parquet").write_bytes(ref_files["point-000.parquet"][:500])
-    (out / "point-001.parquet").write_bytes(ref_files["point-003.parquet"])
-    two = pq.read_table(out / "point-002.parquet")
-    pq.write_table(two.slice(0, HANDS - 1), out / "point-002.parquet")
-    three = pq.read_table(out / "point-003.parquet")
+    (out / "points" / "point-000.parquet").write_bytes(ref_files["points/point-000.parquet"][:500])
+    (out / "points" / "point-001.parquet").write_bytes(ref_files["points/point-003.parquet"])
+    two = pq.read_table(out / "points" / "point-002.parquet")
+    pq.write_table(two.slice(0, HANDS - 1), out / "points" / "point-002.parquet")
+    three = pq.read_table(out / "points" / "point-003.parquet")
     i = three.schema.get_field_index("hand_index")
     three = three.set_column(i, "hand_index", pa.array(range(1, HANDS + 1), pa.int64()))
-    pq.write_table(three, out / "point-003.parquet")
+    pq.write_table(three, out / "points" / "point-003.parquet")
     (out / "_summary.csv").unlink()
     capsys.readouterr()
     seen = []
@@ -219,22 +231,22 @@ def test_a_point_file_of_another_sweep_is_refused_and_kept(reference, tmp_path, 
     if kind.startswith("other seed"):       # passes every column check: only its metadata tells
         other = tmp_path / "other"
         sim.sweep("heuristic", GRID, HANDS, SEED + 1, out=other, threads=1)
-        stranger = (other / "point-002.parquet").read_bytes()
+        stranger = (other / "points" / "point-002.parquet").read_bytes()
         why = "its metadata differs in: seed"
     else:                                   # an earlier version's file of point 3, not 2
-        stranger = without_sweep_metadata(ref_files["point-003.parquet"], tmp_path)
+        stranger = without_sweep_metadata(ref_files["points/point-003.parquet"], tmp_path)
         why = "no sweep metadata, and its set_bias is not 0.0"
-    (out / "point-002.parquet").write_bytes(stranger)   # under a missing point's name
+    (out / "points" / "point-002.parquet").write_bytes(stranger)   # under a missing point's name
     before = data_files(out)
     capsys.readouterr()
     for extra in ([], ["--overwrite"]):
         assert main(CLI + ["--out", str(out)] + extra) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and err.startswith("burraco: error: out: ")
-        assert f"{str(out / 'point-002.parquet')!r} belongs to another sweep ({why})" in err
+        assert f"{str(out / 'points' / 'point-002.parquet')!r} belongs to another sweep ({why})" in err
         assert "move it out of the directory" in err and "nothing was changed" in err
         assert data_files(out) == before and holder(out) is None
-    (out / "point-002.parquet").unlink()
+    (out / "points" / "point-002.parquet").unlink()
     assert main(CLI + ["--out", str(out)]) == 0
     assert data_files(out) == ref_files
 
@@ -245,9 +257,10 @@ def test_point_files_without_sweep_metadata_of_this_sweep_are_resumed(reference,
     with pytest.raises(KeyboardInterrupt):
         sim.sweep("heuristic", GRID, HANDS, SEED, out=out, threads=1,
                   callback=interrupt_after(1))
-    for name in ("point-000.parquet", "point-001.parquet"):
+    names = ("points/point-000.parquet", "points/point-001.parquet")
+    for name in names:
         (out / name).write_bytes(without_sweep_metadata((out / name).read_bytes(), tmp_path))
-    legacy = {n: (out / n).read_bytes() for n in ("point-000.parquet", "point-001.parquet")}
+    legacy = {n: (out / n).read_bytes() for n in names}
     seen = []
     summary = sim.sweep("heuristic", GRID, HANDS, SEED, out=out, threads=1,
                         callback=lambda d: seen.append((d.index, d.resumed)))
@@ -260,13 +273,13 @@ def test_finished_sweep_run_again_reads_everything_back(reference, tmp_path, cap
     _ref_dir, ref_files, ref_summary = reference
     out = tmp_path / "sw"
     sim.sweep("heuristic", GRID, HANDS, SEED, out=out, threads=1)
-    mtimes = {p.name: p.stat().st_mtime_ns for p in out.glob("point-*.parquet")}
+    mtimes = {p.name: p.stat().st_mtime_ns for p in out.glob("points/point-*.parquet")}
     capsys.readouterr()
     seen = []
     summary = sim.sweep("heuristic", GRID, HANDS, SEED, out=out, threads=1,
                         callback=lambda d: seen.append(d.resumed))
     assert seen == [True] * 4 and capsys.readouterr().err == ""
-    assert {p.name: p.stat().st_mtime_ns for p in out.glob("point-*.parquet")} == mtimes
+    assert {p.name: p.stat().st_mtime_ns for p in out.glob("points/point-*.parquet")} == mtimes
     pd.testing.assert_frame_equal(summary, ref_summary)
     assert data_files(out) == ref_files
 
@@ -283,10 +296,10 @@ def test_finished_sweep_run_again_reads_everything_back(reference, tmp_path, cap
 def test_a_different_sweep_is_refused_naming_what_differs(reference, tmp_path, change, differs):
     _ref_dir, ref_files, _ = reference
     out = tmp_path / "sw"
-    out.mkdir()
     for name, data in ref_files.items():
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
         (out / name).write_bytes(data)
-    (out / ".point-001.parquet.tmp").write_bytes(b"left by a killed run")
+    (out / "points" / ".point-001.parquet.tmp").write_bytes(b"left by a killed run")
     before = snapshot(out)
     args = dict(base="heuristic", grid=GRID, hands=HANDS, seed=SEED) | change
     with pytest.raises(ValueError) as exc:
@@ -312,60 +325,51 @@ def test_an_output_location_that_cannot_be_written_is_one_line(tmp_path):
 def test_overwrite_replaces_an_earlier_sweep_entirely(tmp_path):
     out = tmp_path / "sw"
     sim.sweep("heuristic", {"set_bias": [0, 1, 2]}, hands=50, seed=1, out=out)
-    (out / ".point-003.parquet.tmp").write_bytes(b"x")
-    (out / "point-004.parquet.tmp").write_bytes(b"x")      # an earlier version's temp name
+    (out / "points" / ".point-003.parquet.tmp").write_bytes(b"x")
+    (out / "points" / "point-004.parquet.tmp").write_bytes(b"x")      # an earlier version's temp name
     sim.sweep("heuristic", {"pile_threshold": [2]}, hands=60, seed=2, out=out, overwrite=True)
-    assert sorted(data_files(out)) == ["_summary.csv", "_sweep.json", "point-000.parquet"]
-    df = pd.read_parquet(out)
+    assert sorted(data_files(out)) == ["_summary.csv", "_sweep.json", "points/point-000.parquet"]
+    df = pd.read_parquet(out / "points")
     assert len(df) == 60 and list(df.columns[:2]) == ["pile_threshold", "hand_index"]
 
 
-def test_overwrite_refuses_foreign_files_and_deletes_nothing(reference, tmp_path):
-    _ref_dir, ref_files, _ = reference
-    out = tmp_path / "sw"
-    out.mkdir()
-    for name, data in ref_files.items():
-        (out / name).write_bytes(data)
+def test_files_a_sweep_did_not_write_are_kept_noted_and_never_deleted(reference, tmp_path,
+                                                                      capsys):
+    _ref_dir, ref_files, ref_summary = reference
+    out = unfinished_copy(tmp_path / "sw", ref_files)
     (out / "notes.txt").write_text("mine")
     (out / "point-009.parquet.bak").write_bytes(b"mine too")
+    (out / "plots").mkdir()
+    mine = {"notes.txt": b"mine", "point-009.parquet.bak": b"mine too"}
+    capsys.readouterr()
+    summary = sim.sweep("heuristic", GRID, HANDS, SEED, out=out, threads=1)   # resumed
+    pd.testing.assert_frame_equal(summary, ref_summary)
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "also holds notes.txt, plots/, point-009.parquet.bak" in err
+    assert "not written by burraco sweep: kept, never read" in err
+    assert data_files(out) == ref_files | mine
+    # a different sweep: refused, saying what --overwrite deletes; with it, only the sweep's
+    with pytest.raises(ValueError, match="--overwrite deletes the 4 points played"):
+        sim.sweep("heuristic", {"set_bias": [5]}, 10, 1, out=out)
+    assert data_files(out) == ref_files | mine
+    sim.sweep("heuristic", {"set_bias": [5]}, 10, 1, out=out, overwrite=True)
+    assert sorted(data_files(out)) == sorted(["_summary.csv", "_sweep.json",
+                                              "points/point-000.parquet", *mine])
+    assert all((out / n).read_bytes() == b for n, b in mine.items())
+    assert (out / "plots").is_dir()
+
+
+def test_a_stray_file_in_points_is_refused_as_readers_would_read_it(reference, tmp_path):
+    _ref_dir, ref_files, _ = reference
+    out = unfinished_copy(tmp_path / "sw", ref_files)
+    (out / "points" / "mine.parquet").write_bytes(ref_files["points/point-000.parquet"])
     before = snapshot(out)
     for overwrite in (False, True):
         with pytest.raises(ValueError) as exc:
-            sim.sweep("heuristic", {"set_bias": [5]}, 10, 1, out=out, overwrite=overwrite)
+            sim.sweep("heuristic", GRID, HANDS, SEED, out=out, overwrite=overwrite)
         msg = str(exc.value)
-        assert "\n" not in msg and "not a sweep's" in msg and "'notes.txt'" in msg
+        assert "'points/mine.parquet'" in msg and "move it out" in msg and "\n" not in msg
         assert snapshot(out) == before
-
-
-def test_unreadable_or_missing_sweep_json_is_refused(reference, tmp_path):
-    _ref_dir, ref_files, _ = reference
-    out = tmp_path / "sw"
-    out.mkdir()
-    (out / "point-000.parquet").write_bytes(ref_files["point-000.parquet"])
-    with pytest.raises(ValueError, match="holds sweep files .point-000.parquet. but no "
-                                         "_sweep.json"):
-        sim.sweep("heuristic", GRID, HANDS, SEED, out=out)
-    meta = json.loads(ref_files["_sweep.json"])
-    del meta["versions"]                                # as an earlier burraco-sim wrote it
-    (out / "_sweep.json").write_text(json.dumps(meta))
-    with pytest.raises(ValueError, match=r"holds a sweep of burraco-sim unknown \(this is "):
-        sim.sweep("heuristic", GRID, HANDS, SEED, out=out)
-    (out / "_sweep.json").write_text("{not json")
-    with pytest.raises(ValueError, match="unreadable _sweep.json"):
-        sim.sweep("heuristic", GRID, HANDS, SEED, out=out)
-    assert data_files(out) == {"_sweep.json": b"{not json",
-                               "point-000.parquet": ref_files["point-000.parquet"]}
-    # --overwrite cannot tell whose the point files are: refused, nothing deleted
-    with pytest.raises(ValueError, match="but no readable _sweep.json.*nothing was changed"):
-        sim.sweep("heuristic", GRID, HANDS, SEED, out=out, overwrite=True)
-    assert data_files(out) == {"_sweep.json": b"{not json",
-                               "point-000.parquet": ref_files["point-000.parquet"]}
-    # only temp files of a run killed before its _sweep.json: a new sweep
-    (out / "_sweep.json").unlink()
-    (out / "point-000.parquet").unlink()
-    (out / "_sweep.json.tmp").write_text("{")
-    sim.sweep("heuristic", {"set_bias": [0]}, hands=10, seed=1, out=out)
-    assert sorted(data_files(out)) == ["_summary.csv", "_sweep.json", "point-000.parquet"]
 
 
 def test_cli_ctrl_c_keeps_points_and_the_same_command_resumes(reference, tmp_path, capsys,
@@ -406,7 +410,7 @@ def test_cli_sweep_ctrl_c_then_sigkill_then_the_same_command_finishes_it(tmp_pat
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + 120
-        while not (out / f"point-{point:03d}.parquet").exists() and proc.poll() is None \
+        while not (out / "points" / f"point-{point:03d}.parquet").exists() and proc.poll() is None \
                 and time.monotonic() < deadline:
             time.sleep(0.01)
         if proc.poll() is not None:
@@ -418,7 +422,7 @@ def test_cli_sweep_ctrl_c_then_sigkill_then_the_same_command_finishes_it(tmp_pat
     assert holder(out)["pid"] == proc.pid
     proc.send_signal(signal.SIGINT)
     err = proc.communicate(timeout=120)[1]
-    kept = len(list(out.glob("point-*.parquet")))
+    kept = len(list(out.glob("points/point-*.parquet")))
     assert proc.returncode == 130 and 2 <= kept < len(values)
     assert err == (f"burraco: interrupted; {kept} of {len(values)} points are kept in "
                    f"{str(out)!r}; run the same command again to resume\n")
@@ -451,7 +455,7 @@ with DirectoryLock(sys.argv[1]):
 def test_second_writer_is_refused_while_the_lock_is_held(reference, tmp_path):
     _ref_dir, ref_files, _ = reference
     out = unfinished_copy(tmp_path / "sw", ref_files)
-    (out / "point-003.parquet").unlink()                 # an interrupted sweep to resume
+    (out / "points" / "point-003.parquet").unlink()                 # an interrupted sweep to resume
     child = subprocess.Popen([sys.executable, "-c", HOLD, str(out)], cwd=ROOT,
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
@@ -483,3 +487,123 @@ def test_docs_api_sweep_and_cli_examples_write_different_directories():
     cli = set(re.findall(r"--out\s+(\S+)", docs + EXAMPLES))
     assert api and "runs/sweep-pile" in cli
     assert not api & cli, f"the docs' sim.sweep example writes {api & cli}, as a CLI example"
+
+
+# ------------------------------------------------------------------ damage, follow the advice
+def run_cli(capsys, args) -> tuple:
+    code = main(args)
+    cap = capsys.readouterr()
+    return code, cap.out, cap.err
+
+
+@pytest.mark.parametrize("damage", ["truncate", "garbage", "delete", "empty"])
+def test_a_damaged_sweep_json_is_rebuilt_by_following_the_advice(reference, tmp_path, capsys,
+                                                                 damage):
+    _ref_dir, ref_files, ref_summary = reference
+    out = unfinished_copy(tmp_path / "sw", ref_files)
+    (out / "points" / "point-003.parquet").unlink()             # an interrupted sweep
+    meta = out / "_sweep.json"
+    {"truncate": lambda: meta.write_bytes(meta.read_bytes()[:40]),
+     "garbage": lambda: meta.write_bytes(b"\x00\xff garbage"),
+     "delete": meta.unlink, "empty": lambda: meta.write_text("")}[damage]()
+    before = everything(out)
+    code, _, err = run_cli(capsys, CLI + ["--out", str(out)])
+    assert code == 2 and err.count("\n") == 1 and "holds 3 point files but" in err
+    hint = f"'burraco summarize {out} --repair'"
+    assert hint in err and "--overwrite deletes the 3 points played" in err
+    assert everything(out) == before                            # no lock file either
+    code, text, _ = run_cli(capsys, ["summarize", str(out)])
+    assert code == 1 and hint in text
+    code, text, _ = run_cli(capsys, ["summarize", str(out), "--repair"])
+    assert code == 0 and "rebuilt from 3 point files" in text and "incomplete" in text
+    seen = []
+    summary = sim.sweep("heuristic", GRID, HANDS, SEED, out=out, threads=1,
+                        callback=lambda d: seen.append(d.resumed))
+    assert seen == [True, True, True, False]                    # nothing played again
+    pd.testing.assert_frame_equal(summary, ref_summary)
+    assert {k: v for k, v in data_files(out).items() if ".replaced-" not in k} == ref_files
+
+
+def test_overwrite_after_a_damaged_sweep_json_deletes_only_the_sweep(reference, tmp_path,
+                                                                    capsys):
+    _ref_dir, ref_files, _ = reference
+    out = unfinished_copy(tmp_path / "sw", ref_files)
+    (out / "_sweep.json").write_text("{")
+    (out / "notes.txt").write_text("mine")
+    code, out_text, err = run_cli(capsys, ["sweep", "heuristic", "--param", "set_bias=1",
+                                           "--hands", "20", "--seed", "1", "--quiet",
+                                           "--out", str(out), "--overwrite"])
+    assert code == 0, err
+    assert sorted(data_files(out)) == ["_summary.csv", "_sweep.json", "notes.txt",
+                                       "points/point-000.parquet"]
+
+
+def test_refused_sweeps_leave_the_directory_as_it_was(reference, tmp_path, capsys):
+    _ref_dir, ref_files, _ = reference
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("x")
+    done = unfinished_copy(tmp_path / "sw", ref_files)
+    (done / LOCK_NAME).unlink(missing_ok=True)
+    other = ["sweep", "heuristic", "--param", "set_bias=9", "--hands", "20", "--seed", "1",
+             "--quiet"]
+    for where, args, needle in [
+            (mine, other + ["--out", str(mine)], "holds no sweep"),
+            (mine, other + ["--out", str(mine), "--overwrite"], "holds no sweep"),
+            (done, other + ["--out", str(done)], "different sweep")]:
+        before = everything(where)
+        code, _, err = run_cli(capsys, args)
+        assert code == 2 and needle in err, err
+        assert everything(where) == before
+
+
+def test_a_sweep_of_the_earlier_layout_is_refused_then_moved_by_repair(reference, tmp_path,
+                                                                      capsys):
+    """Point files beside _sweep.json with the column diff (burraco-sim before points/):
+    refused with the way on; --repair moves them into points/ as paired_diff, and the
+    sweep is then read back, nothing computed again."""
+    _ref_dir, ref_files, ref_summary = reference
+    out = tmp_path / "old"
+    out.mkdir()
+    for name, data in ref_files.items():
+        if name.startswith("points/"):
+            table = pq.read_table(pa.BufferReader(data))
+            meta = dict(table.schema.metadata)
+            old = {**json.loads(meta[sweeps.POINT_META_KEY]), "format": 1}
+            table = table.rename_columns(["diff" if c == "paired_diff" else c
+                                          for c in table.column_names])
+            table = table.replace_schema_metadata(
+                {**meta, sweeps.POINT_META_KEY: json.dumps(old).encode()})
+            pq.write_table(table, out / name.partition("/")[2])
+        else:
+            (out / name).write_bytes(data)
+    before = everything(out)
+    code, _, err = run_cli(capsys, CLI + ["--out", str(out)])
+    assert code == 2 and "layout of an earlier burraco-sim" in err
+    assert f"'burraco summarize {out} --repair' moves them into points/" in err
+    assert everything(out) == before
+    code, text, _ = run_cli(capsys, ["summarize", str(out), "--repair"])
+    assert code == 0 and "moved 4 files to the current layout (points/)" in text, text
+    assert "\ncomplete\n" in text
+    assert not list(out.glob("point-*"))
+    seen = []
+    summary = sim.sweep("heuristic", GRID, HANDS, SEED, out=out, threads=1,
+                        callback=lambda d: seen.append(d.resumed))
+    assert seen == [True] * 4
+    pd.testing.assert_frame_equal(summary, ref_summary)
+    df = pd.read_parquet(out / "points")
+    assert "paired_diff" in df.columns and "diff" not in df.columns
+
+
+def test_every_reader_opens_the_points_of_a_sweep(reference):
+    duckdb = pytest.importorskip("duckdb")
+    pl = pytest.importorskip("polars")
+    import dask.dataframe as dd
+    ref_dir, _files, _ = reference
+    points = ref_dir / "points"
+    n = 4 * HANDS
+    assert len(pd.read_parquet(points)) == n
+    assert len(dd.read_parquet(points)) == n
+    assert duckdb.sql(f"SELECT count(*) FROM '{points}/*.parquet'").fetchall()[0][0] == n
+    assert pl.read_parquet(f"{points}/*.parquet").height == n
+    assert "paired_diff" in pl.read_parquet(f"{points}/*.parquet").columns

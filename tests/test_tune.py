@@ -203,7 +203,7 @@ def test_refuses_another_tuning_a_foreign_directory_and_a_second_writer(tmp_path
     foreign.mkdir()
     (foreign / "notes.txt").write_text("mine")
     for overwrite in (False, True):
-        with pytest.raises(ValueError, match="holds files that are not a tuning's"):
+        with pytest.raises(ValueError, match="is not empty and holds no tuning"):
             tuning.tune("expert", 50, 5 * 50, 1, out=foreign, overwrite=overwrite, **SMALL)
     assert sorted(os.listdir(foreign)) == ["notes.txt"]
 
@@ -260,3 +260,81 @@ def test_tuned_strategies_are_their_files(preset, tmp_path):
     assert "validated against expert" in path.read_text()
     assert main(["simulate", "--hands", "20", "--seed", "1", "--out", str(tmp_path / "r"),
                  "--strategy-file", str(path), "--rules", preset, "--quiet"]) == 0
+
+
+# ------------------------------------------------------------------ damage, follow the advice
+def everything(directory: Path):
+    if not directory.exists():
+        return None
+    return {p.relative_to(directory).as_posix(): (p.read_bytes() if p.is_file() else "dir")
+            for p in sorted(directory.rglob("*"))}
+
+
+def toy_tune(out, **kw):
+    """Three generations of the toy objective (no game played)."""
+    return tuning.tune("expert", 20, 3 * 5 * 20, 4, out=out, objective=toy, **{**SMALL, **kw})
+
+
+def stop_after(n):
+    def callback(g):
+        if g.generation == n - 1 and not g.resumed:
+            raise KeyboardInterrupt
+    return callback
+
+
+@pytest.mark.parametrize("damage", ["truncate", "garbage", "delete"])
+def test_a_damaged_tune_json_is_rebuilt_and_no_generation_played_again(tmp_path, capsys,
+                                                                       damage):
+    ref = toy_tune(tmp_path / "ref")
+    out = tmp_path / "t"
+    with pytest.raises(KeyboardInterrupt):
+        toy_tune(out, callback=stop_after(2))
+    meta = out / tuning.TUNE_JSON
+    {"truncate": lambda: meta.write_bytes(meta.read_bytes()[:30]),
+     "garbage": lambda: meta.write_bytes(b"\xff\x00"), "delete": meta.unlink}[damage]()
+    before = everything(out)
+    with pytest.raises(ValueError) as exc:
+        toy_tune(out)
+    msg = str(exc.value)
+    assert "holds 2 generation files but" in msg and f"'burraco summarize {out} --repair'" in msg
+    assert "--overwrite deletes the 2 generations played" in msg
+    assert everything(out) == before
+    capsys.readouterr()
+    assert main(["summarize", str(out), "--repair"]) == 0
+    text = capsys.readouterr().out
+    assert "rebuilt from 2 generation files" in text and "progress: 2 of 3 generations" in text
+    seen = []
+    result = toy_tune(out, callback=lambda g: seen.append(g.resumed))
+    assert seen == [True, True, False]                  # the two logged ones replayed
+    assert result.spec == ref.spec
+    logs = [pd.read_parquet(d / "log").drop(columns="seconds") for d in (out, tmp_path / "ref")]
+    pd.testing.assert_frame_equal(*logs)
+    assert sorted(p.name for p in (out / "log").iterdir()) == \
+        [f"gen-000{g}.parquet" for g in range(3)]
+
+
+def test_generations_after_a_damaged_one_are_kept_and_replayed(tmp_path, capsys):
+    ref = toy_tune(tmp_path / "ref")
+    out = tmp_path / "t"
+    toy_tune(out)
+    third = (out / "log" / "gen-0002.parquet").read_bytes()
+    (out / "log" / "gen-0001.parquet").write_bytes(b"PAR1 damaged")
+    (out / "notes.txt").write_text("mine")
+    capsys.readouterr()
+    seen = []
+    result = toy_tune(out, callback=lambda g: seen.append(g.resumed))
+    err = capsys.readouterr().err
+    assert "playing generation 1 again" in err and "also holds notes.txt" in err
+    assert seen == [True, False, True] and result.spec == ref.spec
+    assert (out / "log" / "gen-0002.parquet").read_bytes() == third
+    assert (out / "notes.txt").read_text() == "mine"
+
+
+def test_refused_tunings_leave_the_directory_as_it_was(tmp_path):
+    out = tmp_path / "t"
+    toy_tune(out)
+    (out / ".burraco.lock").unlink()
+    before = everything(out)
+    with pytest.raises(ValueError, match="different tuning"):
+        tuning.tune("expert", 20, 3 * 5 * 20, 5, out=out, objective=toy, **SMALL)
+    assert everything(out) == before
