@@ -42,6 +42,7 @@ from kernels import work as KW
 from kernels.cards import CIDX
 
 from ._cards import check_int
+from ._text import plural
 from .comparison import Z95
 
 __all__ = ["DECISIONS", "MATCH_COLUMNS", "MAX_LATER_HANDS", "OBJECTIVES", "analyze_decision",
@@ -378,8 +379,8 @@ def format_match_table(df: pd.DataFrame, source: str | None = None) -> list:
     lines.append("")
     undecided = float((df["undecided"] * df["rollouts"]).sum())
     lines.append(f"the matches needed {df['later_hands'].mean():.2f} more hands on average"
-                 + (f"; {undecided:,.0f} rollouts still undecided after {MAX_LATER_HANDS} "
-                    "hands (counted as not won)" if undecided else ""))
+                 + (f"; {plural(int(undecided), 'rollout')} still undecided after "
+                    f"{plural(MAX_LATER_HANDS, 'hand')} (counted as not won)" if undecided else ""))
     r = df.attrs.get("win_var_reduction")
     if r is not None and math.isfinite(r):
         lines.append(f"common random numbers, P(win): the paired differences have x{r:.2f} "

@@ -184,7 +184,8 @@ def locked_out_dir(out: Path, refuse_foreign, os_error):
     block ends, however it ends.  Used by ``burraco sweep --out`` and ``burraco tune --out``.
     """
     if out.exists() and not out.is_dir():
-        raise ValueError(f"out: {os.fspath(out)!r} is a file, not a directory")
+        from ._text import not_a_directory
+        raise ValueError(not_a_directory("out", out))
     lock = DirectoryLock(out, "out")
     try:
         if out.is_dir():

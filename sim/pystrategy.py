@@ -68,8 +68,8 @@ class StrategyError(ValueError):
 
 
 def _builtin_names() -> set:
-    from .strategies import LAZY, STRATEGIES
-    return set(STRATEGIES) | set(LAZY)
+    from .strategies import names
+    return set(names())
 
 
 def is_python_spec(spec) -> bool:

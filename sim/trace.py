@@ -68,6 +68,7 @@ from . import dataset, notation
 from .deal import deal as _deal
 from .match import MATCH_STRIDE
 from ._cards import check_int, rules_or_default
+from ._text import plural
 from .runner import _resolve_seats, python_sources, seat_names
 
 EV_ROWS = 8192
@@ -130,14 +131,14 @@ def _run_hand(run, hand_index: int) -> tuple:
     if kind == "hands":
         total = int(config["hands"])
         if hand_index >= total:
-            raise ValueError(f"replay: the run in {where!r} has hands 0..{total - 1}, "
+            raise ValueError(f"hand_index: the run in {where!r} has hands 0..{total - 1}, "
                              f"not hand {hand_index}")
         rows = load(run, filter=wanted)
         if not len(rows) and config.get("selection"):
-            raise ValueError(f"replay: hand {hand_index} is not a hand of the run in {where!r}: "
-                             "it plays selected hands only and holds no row of this one (not "
-                             "selected, or its shard is not complete yet); replay it with "
-                             "--seed instead")
+            raise ValueError(f"hand_index: hand {hand_index} is not a hand of the run in "
+                             f"{where!r}: it plays selected hands only and holds no row of this "
+                             "one (not selected, or its shard is not complete yet); give the "
+                             "run's seed (--seed) instead of the directory")
         return seed, strategies, rules, None, (rows.iloc[0].to_dict() if len(rows) else None)
     rows = load(run, filter=wanted)
     if not len(rows):
@@ -148,9 +149,11 @@ def _run_hand(run, hand_index: int) -> tuple:
         else:
             played = len(load(run, columns=["hand_index"], filter=[("match", "==", m)]))
             first = m * MATCH_STRIDE
-            why = (f"match {m} has {played} hands, {first}..{first + played - 1}" if played
+            why = (f"match {m} has {plural(played, 'hand')}, {first}..{first + played - 1}"
+                   if played
                    else f"match {m} is not in a complete shard yet")
-        raise ValueError(f"replay: hand {hand_index} is not a hand of the match run in {where!r}: "
+        raise ValueError(f"hand_index: hand {hand_index} is not a hand of the match run in "
+                         f"{where!r}: "
                          f"hand k of match m is m*{MATCH_STRIDE}+k, and {why}")
     row = rows.iloc[0].to_dict()
     if rules.num_players == 3 and bool(row["individual"]):
@@ -515,12 +518,13 @@ def _start_lines(start: dict) -> list:
         else:
             what = "became the stock"
         out.append(f"  pozzetto {k}: {what}")
-    out.append(f"  pile: {' '.join(start['pile'])}   stock: {len(start['stock'])} cards")
+    out.append(f"  pile: {' '.join(start['pile'])}   stock: {plural(len(start['stock']), 'card')}")
     tt = start.get("this_turn")
     if tt is not None:
         out.append(f"  this turn: {tt['pickup'].replace('_', ' ')}"
-                   + (f" ({tt['pile_size']} cards)" if tt["pile_size"] is not None else "")
-                   + f", {tt['actions']} melds and lay-offs"
+                   + (f" ({plural(tt['pile_size'], 'card')})" if tt["pile_size"] is not None
+                      else "")
+                   + f", {plural(tt['actions'], 'meld or lay-off', 'melds and lay-offs')}"
                    + (f", {tt['barred']} may not be discarded" if tt["barred"] else ""))
     return out
 
@@ -555,8 +559,8 @@ def format_text(doc: dict) -> str:
             out.append(f"  seat {s}: {' '.join(h)}")
         for k, pz in enumerate(doc["deal"]["pozzetti"]):
             out.append(f"  pozzetto {k}: {' '.join(pz)}")
-        out.append(f"  up-card: {doc['deal']['discard']}   stock: {len(doc['deal']['stock'])} "
-                   "cards")
+        out.append(f"  up-card: {doc['deal']['discard']}   stock: "
+                   f"{plural(len(doc['deal']['stock']), 'card')}")
     line = None
     turn = 0
     for e in doc["events"]:
@@ -604,7 +608,7 @@ def format_text(doc: dict) -> str:
         elif t == "end":
             out.append(line)
             line = None
-            out.append(f"end: {e['reason']} after {e['turn']} turns")
+            out.append(f"end: {e['reason']} after {plural(e['turn'], 'turn')}")
     if line:
         out.append(line)
     groups = (0, 1, 2) if n_hands == 3 else (0, 1)

@@ -477,7 +477,7 @@ def test_cli_help_subprocess():
     (["--strategy", "nope"], "nope"),
     (["--strategy", "heuristic", "--strategy", "random"], "--strategy"),
     (["--threads", "0"], "threads"),
-    (["--shard-size", "0"], "shard_size"),
+    (["--shard-size", "0"], "--shard-size must be an integer"),
 ])
 def test_cli_bad_input_one_line_exit_2(argv, needle, tmp_path, capsys):
     base = {"--hands": "10", "--seed": "1", "--out": str(tmp_path / "run")}

@@ -446,10 +446,17 @@ def test_errors_are_one_line_value_errors(strat_file):
 
 def test_what_takes_built_in_strategies_only_says_so(strat_file, tmp_path):
     spec = f"{strat_file}:FirstLegal"
-    with pytest.raises(ValueError, match="BASE must be a built-in strategy"):
+    with pytest.raises(ValueError, match="base: .* is a Python strategy, which has no "
+                                         "parameters for a sweep to vary; compare it with "
+                                         "'burraco compare'"):
         sim.sweep(spec, {"pile_threshold": [1]}, hands=2, seed=1)
-    with pytest.raises(ValueError, match="the reference must be a built-in strategy"):
+    with pytest.raises(ValueError) as exc:
         sim.sweep("heuristic", {"pile_threshold": [1]}, hands=2, seed=1, reference=spec)
+    assert str(exc.value) == (
+        f"reference: {spec!r} is a Python strategy, and a sweep's reference must be a built-in "
+        "one: a sweep names its reference by its spec in _sweep.json and in every point file, "
+        "to resume and check them, and a Python strategy's file may change under the same spec; "
+        f"play a point against it with 'burraco compare BASE:NAME=VALUE {spec}' (sim.compare)")
     with pytest.raises(ValueError, match="plays hand runs only"):
         sim.simulate_matches(2, 1, strategies=spec)
     with pytest.raises(ValueError, match="executor 'dask'.*plays in this process only"):
