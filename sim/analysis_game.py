@@ -422,7 +422,7 @@ def _walk_to(game, turn: int, decision: str, hand_index: int) -> None:
 
 
 def decision_game(hand_index, turn, decision, seed=None, strategies=None, rules=None,
-                  dealer=None, *, run=None) -> tuple:
+                  dealer=None, *, run=None, python_files=None) -> tuple:
     """The game at a decision of a simulated hand, and the action its strategy chose.
 
     The hand is dealt by :meth:`sim.Game.new` with the run's settings and played with
@@ -446,6 +446,9 @@ def decision_game(hand_index, turn, decision, seed=None, strategies=None, rules=
     run : str or os.PathLike, optional
         A run directory: its seed, strategies, rules and (for a match hand) dealer
         and totals before the hand (``Game.match_totals``).
+    python_files : list of str, optional
+        With ``run``: where the run's Python strategy files are now (as
+        :func:`sim.replay`).
 
     Returns
     -------
@@ -482,7 +485,9 @@ def decision_game(hand_index, turn, decision, seed=None, strategies=None, rules=
             if value is not None:
                 raise ValueError(f"{name} is taken from the run in {os.fspath(run)!r}; leave "
                                  "it out")
-        seed, strategies, rules, dealer, row = trace._run_hand(run, hand_index)
+        seed, strategies, rules, dealer, row = trace._run_hand(run, hand_index, python_files)
+    elif python_files:
+        raise trace._without_run()
     elif seed is None:
         raise ValueError("seed: give the run's seed (and its strategies, rules and, for a "
                          "match hand, dealer), or a run directory")
@@ -512,13 +517,14 @@ def decision_game(hand_index, turn, decision, seed=None, strategies=None, rules=
 
 
 def analyze_decision(hand_index, turn, decision, seed=None, strategies=None, rules=None,
-                     dealer=None, *, run=None, rollouts: int = 1000, analysis_seed: int = 0,
+                     dealer=None, *, run=None, python_files=None, rollouts: int = 1000,
+                     analysis_seed: int = 0,
                      policy="expert", candidates=None, threads=None, progress: bool = False,
                      debug: bool = False, objective: str = "hand", **options) -> pd.DataFrame:
     """Analyse a decision of a simulated hand, as the seat to move saw it.
 
-    :func:`decision_game` reaches the decision (parameters ``hand_index`` .. ``run``
-    as there); :func:`sim.analyze` evaluates its candidates (``rollouts``,
+    :func:`decision_game` reaches the decision (parameters ``hand_index`` ..
+    ``python_files`` as there); :func:`sim.analyze` evaluates its candidates (``rollouts``,
     ``policy``, ``candidates``, ``threads``, ``progress``, ``debug``, ``objective``
     and the further keyword ``options`` such as ``until_separated``,
     ``max_rollouts``, ``batch``, ``margin``, ``adjust`` and ``worlds`` as
@@ -547,7 +553,7 @@ def analyze_decision(hand_index, turn, decision, seed=None, strategies=None, rul
     """
     from .analysis import analyze
     game, chosen, info = decision_game(hand_index, turn, decision, seed, strategies, rules,
-                                       dealer, run=run)
+                                       dealer, run=run, python_files=python_files)
     text = game.action_text(chosen)
     df = analyze(game, rollouts=rollouts, seed=analysis_seed, policy=policy,
                  candidates=candidates, threads=threads, progress=progress, debug=debug,

@@ -384,7 +384,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "--overwrite (alias --force).")
     p.add_argument("run", nargs="?", metavar="DIR",
                    help="run directory to replay from; the run fixes the seed, strategies, "
-                        "rules and dealer, so those options are refused with DIR")
+                        "rules and dealer, so those options are refused with DIR (but "
+                        "--strategy FILE.py:CLASS, saying where a moved Python strategy file "
+                        "of the run is now)")
     p.add_argument("--seed", type=int, metavar="S", help="run seed (without DIR)")
     p.add_argument("--hand", type=int, required=True, metavar="I",
                    help="hand index (0-based; a match run's hand_index column)")
@@ -393,7 +395,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "default: the deal's own random dealer")
     p.add_argument("--strategy", action="append", metavar="SPEC",
                    help="without DIR: strategy spec (NAME, NAME:param=value,..., FILE.py:CLASS "
-                        "or MODULE:CLASS), once for all seats or 4 times (default: heuristic)")
+                        "or MODULE:CLASS), once for all seats or 4 times (default: heuristic); "
+                        "with DIR: FILE.py:CLASS, where a Python strategy file of the run is now "
+                        "(the file name and class the run recorded), once per file")
     _team_options(p)
     _rules_options(p)
     p.add_argument("--format", choices=("text", "json", "html"), default="text",
@@ -586,9 +590,14 @@ def _resume_defaults(args: argparse.Namespace) -> None:
         setattr(args, manifest["kind"], int(config[manifest["kind"]]))
     if args.seed is None:
         args.seed = int(config["seed"])
+    args.recorded_strategies = config["strategies"]
     if not (args.strategy or args.strategy_file):
         # --team0/--team1 alone change the run's seats, as they change --strategy's
         args.strategy = [s if s is not None else "heuristic" for s in config["strategies"]]
+        if config.get("strategy_sources"):
+            from .pystrategy import check_recorded
+            check_recorded(args.strategy, f"the run in {args.out!r}",
+                           "the run's strategy options again, its --strategy as")
     if args.rules is None:
         # --rule and --players alone change the run's rules, as they change a preset's
         args.rules_dict = config["rules"]
@@ -604,11 +613,28 @@ def _resume_defaults(args: argparse.Namespace) -> None:
         args.where = selection["where"]         # the run's own: --where left out, as the rest
 
 
+def _moved_files(seats: list, recorded: list, out: str) -> list:
+    """The seats of a resumed run, each Python strategy file given at a new place (the file
+    name and class the run recorded, the recorded file gone) loaded from there but named as
+    recorded (:func:`sim.pystrategy.relocated`), so the run resumes as the same run."""
+    from .pystrategy import file_spec, relocated
+    seats = list(seats)
+    for i, (given, old) in enumerate(zip(seats, recorded)):
+        new, was = file_spec(given), file_spec(old)
+        if new and was and not os.path.isfile(was[0]) and \
+                (os.path.basename(new[0]), new[1]) == (os.path.basename(was[0]), was[1]):
+            seats[i] = relocated([old], [given], f"the run in {out!r}")[0]
+    return seats
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from .runner import MatchSummary, Summary, simulate, simulate_matches
 
     _resume_defaults(args)
-    common = dict(strategies=_specs(args), rules=_rules(args), out=args.out,
+    seats = _specs(args)
+    if getattr(args, "recorded_strategies", None):
+        seats = _moved_files(seats, args.recorded_strategies, args.out)
+    common = dict(strategies=seats, rules=_rules(args), out=args.out,
                   shard_size=args.shard_size, threads=args.threads, progress=not args.quiet,
                   debug=args.debug, overwrite=args.overwrite, return_frame=False,
                   executor=args.executor, scheduler=args.scheduler, workers=args.workers)
@@ -767,11 +793,21 @@ def _specs(args: argparse.Namespace) -> list:
     return seats
 
 
-#: Options of 'burraco replay' that a run directory fixes: (attribute, option).
-_RUN_FIXED_OPTIONS = (("seed", "--seed"), ("strategy", "--strategy"), ("team0", "--team0"),
-                      ("team1", "--team1"), ("strategy_file", "--strategy-file"),
-                      ("rules", "--rules"), ("rule", "--rule"), ("players", "--players"),
-                      ("dealer", "--dealer"))
+#: Options of 'burraco replay' and 'burraco analyze --hand' that a run directory fixes:
+#: (attribute, option).  --strategy is not one of them: with DIR it says where the run's
+#: Python strategy file is now (FILE.py:CLASS, the file name and class the run recorded).
+_RUN_FIXED_OPTIONS = (("seed", "--seed"), ("team0", "--team0"), ("team1", "--team1"),
+                      ("strategy_file", "--strategy-file"), ("rules", "--rules"),
+                      ("rule", "--rule"), ("players", "--players"), ("dealer", "--dealer"))
+
+
+def _refuse_run_fixed(args: argparse.Namespace) -> None:
+    """Refuse an option that the run in DIR fixes (ValueError naming it)."""
+    for attr, option in _RUN_FIXED_OPTIONS:
+        if getattr(args, attr) not in (None, []):
+            hint = (" (the sampled worlds' seed is --analysis-seed)"
+                    if attr == "seed" and args.command == "analyze" else "")
+            raise ValueError(f"{option} is taken from the run in DIR; leave it out{hint}")
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -790,11 +826,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
             if given:
                 raise ValueError(f"{option} applies to --format html, not --format {args.format}")
     if args.run is not None:
-        for attr, option in _RUN_FIXED_OPTIONS:
-            if getattr(args, attr) not in (None, []):
-                raise ValueError(f"{option} is taken from the run in DIR; leave it out")
+        _refuse_run_fixed(args)
         try:
-            doc = R.replay(run=args.run, hand_index=args.hand)
+            doc = R.replay(run=args.run, hand_index=args.hand, python_files=args.strategy)
         except R.ReplayMismatchError as exc:
             print(f"burraco: error: {exc}", file=sys.stderr)
             return 1
@@ -877,10 +911,7 @@ def _analyze_target(args: argparse.Namespace) -> str:
                              "decision (leave --hand, --turn and --decision out)")
         if not os.path.isdir(where):
             raise ValueError(not_a_directory("DIR", where))
-        for attr, option in _RUN_FIXED_OPTIONS:
-            if getattr(args, attr) not in (None, []):
-                hint = " (the sampled worlds' seed is --analysis-seed)" if attr == "seed" else ""
-                raise ValueError(f"{option} is taken from the run in DIR; leave it out{hint}")
+        _refuse_run_fixed(args)
     elif args.seed is None:
         raise ValueError("--hand needs a run directory or --seed: burraco analyze DIR --hand I "
                          "--turn T --decision D, or --seed S with the run's --strategy and "
@@ -898,7 +929,7 @@ def _analyze_decision(args: argparse.Namespace, common: dict):
     from .analysis_game import analyze_decision
 
     if args.position is not None:
-        settings = {"run": args.position}
+        settings = {"run": args.position, "python_files": args.strategy}
     else:
         settings = {"seed": args.seed, "strategies": _specs(args), "rules": _rules(args),
                     "dealer": args.dealer}

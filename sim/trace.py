@@ -99,14 +99,18 @@ def _run_manifest(directory) -> dict:
     return read_manifest(directory)
 
 
-def _run_hand(run, hand_index: int) -> tuple:
+def _run_hand(run, hand_index: int, python_files=None) -> tuple:
     """What replays hand ``hand_index`` of the run in directory ``run``.
 
     Returns ``(seed, strategies, rules, dealer, row)``: the manifest's seed,
     strategies and rules, and for a match hand its dealer and (with 3 players, when
     its ``individual`` is true) the ``individual_3x11`` rules (R63); ``row`` is the
     hand's row (a dict), None for a hand of a hand run whose shard is not complete yet.
+    ``python_files`` (specs ``FILE.py:CLASS``) say where the run's Python strategy files
+    are now (:func:`sim.pystrategy.relocated`); a recorded file that is not where the run
+    recorded it is refused in one line saying so (:func:`sim.pystrategy.check_recorded`).
     """
+    from .pystrategy import check_recorded, relocated
     from .rules import Rules
     from .runs import load
 
@@ -118,7 +122,10 @@ def _run_hand(run, hand_index: int) -> tuple:
     named = [s for s in config["strategies"] if s is not None]
     strategies = [s if s is not None else named[0] for s in config["strategies"]]
     sources = config.get("strategy_sources") or {}
+    if python_files:
+        strategies = relocated(strategies, python_files, f"the run in {where!r}")
     if sources:                                 # Python strategies: still the same source?
+        check_recorded(strategies, f"the run in {where!r}")
         names, _, _, pythons = _resolve_seats(strategies)
         now = python_sources(names, pythons)
         for spec, digest in sorted(sources.items()):
@@ -193,12 +200,18 @@ def _has_python(doc: dict) -> bool:
     return any(is_python_spec(s) for s in doc["strategies"] if s is not None)
 
 
+def _without_run() -> ValueError:
+    """The error for ``python_files`` given without ``run``."""
+    return ValueError("python_files: only with run=DIR (it says where a run's Python strategy "
+                      "files are now); give the strategies themselves as strategies=")
+
+
 #: The options a run fixes, refused with ``run``.
 _RUN_FIXED = ("seed", "strategies", "rules", "dealer")
 
 
 def replay(seed=None, hand_index=None, strategies=None, rules=None, dealer=None, *,
-           run=None) -> dict:
+           run=None, python_files=None) -> dict:
     """Replay one hand of a run with its full event log.
 
     Two forms: ``replay(run=DIR, hand_index=I)`` replays hand ``I`` of the run
@@ -235,6 +248,11 @@ def replay(seed=None, hand_index=None, strategies=None, rules=None, dealer=None,
         compared, there being no row.  For a match run, the ``hand_index`` of a
         hand row in a complete shard (an unfinished shard's dealers are not
         known).
+    python_files : list of str, optional
+        With ``run``: where the run's Python strategy files are now, as specs
+        ``FILE.py:CLASS`` with the file name and class the run recorded (its
+        records name each file by its absolute path; a file that has moved
+        since is refused without this).  Its source must still be the run's.
 
     Returns
     -------
@@ -263,7 +281,9 @@ def replay(seed=None, hand_index=None, strategies=None, rules=None, dealer=None,
             if value is not None:
                 raise ValueError(f"replay: {name} is taken from the run in {os.fspath(run)!r}; "
                                  "leave it out")
-        seed, strategies, rules, dealer, row = _run_hand(run, hand_index)
+        seed, strategies, rules, dealer, row = _run_hand(run, hand_index, python_files)
+    elif python_files:
+        raise _without_run()
     elif seed is None:
         raise ValueError("replay: give the run's seed (and its strategies, rules and, for a "
                          "match hand, dealer), or run=DIR")

@@ -232,6 +232,10 @@ def test_cli_every_combination_of_the_arguments_names_its_problem(hand_run, tmp_
          "--analysis-seed)"),
         ([str(run), "--hand", "3", *decision, "--rules", "fibur_italian"],
          "--rules is taken from the run in DIR"),
+        ([str(run), "--hand", "3", *decision, "--strategy", "expert"],
+         f"--strategy is taken from the run in {str(run)!r}; leave it out (with a run, "
+         "--strategy only says where a Python strategy file of the run is now, and this run "
+         "has none)"),
         ([str(run), "--hand", "12", *decision], f"--hand: the run in {str(run)!r} has hands "
                                                 "0..11, not hand 12"),
         (["--seed", "1", "--hand", "3"], "--turn: give it with --hand"),
@@ -392,8 +396,9 @@ def test_a_python_strategy_file_as_rollout_policy(capsys):
     assert main(["analyze", f"{DATA}/next_opponent_closes_4p.toml", "--policy", spec,
                  "--rollouts", "12", "--quiet", "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert doc["analysis"]["policy"] == spec and len(doc["candidates"]) == 3
+    named = f"{os.path.realpath('docs/examples/pile_taker.py')}:PileTaker"   # where it is
+    assert doc["analysis"]["policy"] == named and len(doc["candidates"]) == 3
     assert all(c["rollouts"] == 12 for c in doc["candidates"])
     mixed = sim.analyze(f"{DATA}/next_opponent_closes_4p.toml", rollouts=12, seed=1,
                         policy={"all": "expert", "seat1": spec})
-    assert mixed.attrs["policy"] == ["expert", spec, "expert", "expert"]
+    assert mixed.attrs["policy"] == ["expert", named, "expert", "expert"]

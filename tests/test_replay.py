@@ -216,8 +216,9 @@ def _one_line_error(capsys, argv, needle):
                                     ["--dealer", "0"]])
 def test_cli_refuses_options_the_run_fixes(mixed_run, capsys, option):
     out, _ = mixed_run
+    where = f"the run in {str(out)!r}" if option[0] == "--strategy" else "the run in DIR"
     _one_line_error(capsys, ["replay", str(out), "--hand", "3", *option],
-                    f"{option[0]} is taken from the run in DIR; leave it out")
+                    f"{option[0]} is taken from {where}; leave it out")
 
 
 def test_refuses_hands_the_run_does_not_hold(mixed_run, match_run, capsys):
