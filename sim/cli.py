@@ -613,16 +613,20 @@ def _resume_defaults(args: argparse.Namespace) -> None:
         args.where = selection["where"]         # the run's own: --where left out, as the rest
 
 
-def _moved_files(seats: list, recorded: list, out: str) -> list:
-    """The seats of a resumed run, each Python strategy file given at a new place (the file
-    name and class the run recorded, the recorded file gone) loaded from there but named as
-    recorded (:func:`sim.pystrategy.relocated`), so the run resumes as the same run."""
+def _as_recorded(seats: list, recorded: list, out: str) -> list:
+    """The seats of a resumed run, each Python strategy file given with the file name and
+    class the run recorded, and either the recorded file itself or at a new place (the
+    recorded one gone), loaded from there but named as recorded
+    (:func:`sim.pystrategy.relocated`), so the run resumes as the same run (one recorded
+    by a relative name too)."""
     from .pystrategy import file_spec, relocated
     seats = list(seats)
     for i, (given, old) in enumerate(zip(seats, recorded)):
         new, was = file_spec(given), file_spec(old)
-        if new and was and not os.path.isfile(was[0]) and \
-                (os.path.basename(new[0]), new[1]) == (os.path.basename(was[0]), was[1]):
+        if not (new and was and (os.path.basename(new[0]), new[1])
+                == (os.path.basename(was[0]), was[1]) and os.path.isfile(new[0])):
+            continue
+        if not os.path.isfile(was[0]) or os.path.samefile(was[0], new[0]):
             seats[i] = relocated([old], [given], f"the run in {out!r}")[0]
     return seats
 
@@ -633,7 +637,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     _resume_defaults(args)
     seats = _specs(args)
     if getattr(args, "recorded_strategies", None):
-        seats = _moved_files(seats, args.recorded_strategies, args.out)
+        seats = _as_recorded(seats, args.recorded_strategies, args.out)
     common = dict(strategies=seats, rules=_rules(args), out=args.out,
                   shard_size=args.shard_size, threads=args.threads, progress=not args.quiet,
                   debug=args.debug, overwrite=args.overwrite, return_frame=False,

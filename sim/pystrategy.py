@@ -51,7 +51,7 @@ import traceback
 from dataclasses import dataclass
 
 __all__ = ["PythonStrategy", "StrategyError", "is_python_spec", "load", "as_python",
-           "RESET_KEYWORDS", "check_recorded", "relocated", "file_spec"]
+           "RESET_KEYWORDS", "check_recorded", "relocated", "file_spec", "as_recorded"]
 
 _SIM_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
@@ -475,6 +475,23 @@ def relocated(recorded, given, where: str, option: str = "--strategy") -> list:
         for i in seats_of:
             seats[i] = dataclasses.replace(loaded, spec=recorded[i])
     return seats
+
+
+def as_recorded(spec):
+    """A seat's strategy as a run recorded it: a Python strategy ``FILE.py:CLASS`` loaded and
+    named exactly as recorded (a run recorded before files were named by their resolved
+    path keeps its relative name, resolved from the working directory as then); any other
+    value as it is.
+
+    Raises
+    ------
+    StrategyError
+        The file does not load.
+    """
+    import dataclasses
+    if file_spec(spec) is None:
+        return spec
+    return dataclasses.replace(load(spec), spec=spec)
 
 
 def load(spec: str) -> PythonStrategy:

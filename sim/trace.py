@@ -110,7 +110,7 @@ def _run_hand(run, hand_index: int, python_files=None) -> tuple:
     are now (:func:`sim.pystrategy.relocated`); a recorded file that is not where the run
     recorded it is refused in one line saying so (:func:`sim.pystrategy.check_recorded`).
     """
-    from .pystrategy import check_recorded, relocated
+    from .pystrategy import as_recorded, check_recorded, relocated
     from .rules import Rules
     from .runs import load
 
@@ -126,6 +126,7 @@ def _run_hand(run, hand_index: int, python_files=None) -> tuple:
         strategies = relocated(strategies, python_files, f"the run in {where!r}")
     if sources:                                 # Python strategies: still the same source?
         check_recorded(strategies, f"the run in {where!r}")
+        strategies = [as_recorded(s) for s in strategies]
         names, _, _, pythons = _resolve_seats(strategies)
         now = python_sources(names, pythons)
         for spec, digest in sorted(sources.items()):

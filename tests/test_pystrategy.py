@@ -647,3 +647,30 @@ def test_a_run_of_a_strategy_file_replays_and_resumes_from_any_folder(tmp_path):
     (moved / "mine.py").write_text(SOURCE + "\n# edited\n")
     r = run_cli("replay", run, "--hand", "2", "--strategy", f"{new}:FirstLegal", cwd=other)
     assert r.returncode == 2 and "changed since the run" in r.stderr, r.stderr
+
+
+@pytest.mark.slow
+def test_a_run_that_recorded_a_relative_file_name_still_replays_and_resumes(tmp_path):
+    """A run recorded before files were named by their resolved path (its seats named
+    ``mine.py:FirstLegal``) replays and resumes from its folder as before: the file is
+    loaded from there and keeps the recorded name."""
+    import dataclasses
+    from sim import pystrategy
+    first = tmp_path / "first"
+    first.mkdir()
+    (first / "mine.py").write_text(SOURCE)
+    old = dataclasses.replace(pystrategy.load(f"{first / 'mine.py'}:FirstLegal"),
+                              spec="mine.py:FirstLegal")
+    run = str(tmp_path / "run")
+    sim.simulate(6, 3, strategies=[old, "heuristic"] * 2, out=run, return_frame=False)
+    manifest = json.loads((tmp_path / "run" / "_manifest.json").read_text())
+    assert manifest["config"]["strategies"] == ["mine.py:FirstLegal", "heuristic"] * 2
+    r = run_cli("replay", run, "--hand", "2", "--format", "json", cwd=first)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["strategies"] == ["mine.py:FirstLegal", "heuristic"] * 2
+    for extra in ([], ["--strategy", "mine.py:FirstLegal", "--team1", "heuristic"]):
+        hands = "8" if not extra else "10"
+        r = run_cli("simulate", "--out", run, "--hands", hands, "--quiet", *extra, cwd=first)
+        assert r.returncode == 0, r.stderr
+    df = sim.load(run)
+    assert len(df) == 10 and set(df["strategy_s0"].astype(str)) == {"mine.py:FirstLegal"}
