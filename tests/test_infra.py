@@ -496,7 +496,7 @@ def test_cli_bad_input_subprocess(tmp_path):
     r = run_cli("simulate", "--hands", "0", "--seed", "1", "--out", str(tmp_path / "x"))
     assert r.returncode == 2
     assert r.stderr.strip().splitlines() == [r.stderr.strip()]
-    assert r.stderr.startswith("burraco: error: hands")
+    assert r.stderr.startswith("burraco: error: --hands must be an integer")
     r = run_cli("simulate", "--hands", "ten", "--seed", "1", "--out", str(tmp_path / "x"))
     assert r.returncode == 2 and "Traceback" not in r.stderr
 
