@@ -114,6 +114,23 @@ def check_int(name: str, value, lo: int, hi: int) -> int:
     return int(value)
 
 
+def check_progress(value, default: str) -> str:
+    """The label of the progress bars that ``progress=value`` asks for: ``default`` for
+    True, the str given, ``""`` (no bar) for False.
+
+    Raises
+    ------
+    ValueError
+        Neither a bool nor a non-empty str.
+    """
+    if isinstance(value, str):
+        if not value.strip():
+            raise ValueError("progress must be True, False or the progress bar's label (a "
+                             "non-empty str), got ''")
+        return value
+    return default if check_bool("progress", value) else ""
+
+
 def check_bool(name: str, value) -> bool:
     """``value`` as a bool when it is a bool (Python or NumPy).
 

@@ -48,6 +48,7 @@ from kernels import state as KS
 
 from . import compiling
 from ._cards import check_int
+from ._text import plural
 from .comparison import Z95
 
 __all__ = ["ANALYSIS_COLUMNS", "P_BEST_DRAWS", "analyze", "format_table", "rollout_matrix",
@@ -570,8 +571,9 @@ def format_table(df: pd.DataFrame, source: str | None = None) -> str:
     lines = [
         (f"position{where}: seat {a.get('seat')} to move, {a.get('phase')} phase, turn "
          f"{a.get('turn')}, {a.get('num_players')} players{AG.totals_text(df)}"),
-        (f"{a.get('worlds', 0):,} {'true-card' if a.get('worlds_kind') == 'true' else 'sampled'} "
-         f"worlds x {len(df)} candidates; rollout strategy {policy}; seed {a.get('seed')}"
+        (plural(a.get('worlds', 0), 'true-card world' if a.get('worlds_kind') == 'true'
+                else 'sampled world')
+         + f" x {plural(len(df), 'candidate')}; rollout strategy {policy}; seed {a.get('seed')}"
          + ("; objective: match" if a.get("objective") == "match" else "")),
     ]
     if a.get("objective") == "match":
@@ -613,7 +615,7 @@ def _footer(df: pd.DataFrame, lines: list) -> str:
     lines.append(f"common random numbers{what}: {_reduction_text(a.get('var_reduction'))}")
     lines.extend(footer_lines(a))
     if a.get("rollout_errors"):
-        lines.append(f"warning: {a['rollout_errors']:,} rollouts ended with error bits in their "
+        lines.append(f"warning: {plural(a['rollout_errors'], 'rollout')} ended with error bits in their "
                      "record (a chooser's illegal action or a failed debug check)")
     return "\n".join(lines)
 
@@ -632,8 +634,8 @@ def timing_text(df: pd.DataFrame) -> str:
     """``"30,000 rollouts in 1.23 s (24,390 rollouts/s, 2 threads; 1.40 s in all)"``."""
     a = df.attrs
     n = a["worlds"] * a["candidates"]
-    return (f"{n:,} rollouts in {a['rollout_s']:.2f} s ({a['rollouts_per_s']:,.0f} rollouts/s, "
-            f"{a['threads']} thread{'s' if a['threads'] != 1 else ''}; "
+    return (f"{plural(n, 'rollout')} in {a['rollout_s']:.2f} s ({a['rollouts_per_s']:,.0f} "
+            f"rollouts/s, {plural(a['threads'], 'thread')}; "
             f"{a['elapsed_s']:.2f} s in all)")
 
 

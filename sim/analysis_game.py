@@ -43,6 +43,7 @@ from kernels.cards import CIDX
 
 from . import compiling
 from ._cards import check_int
+from ._text import plural
 from .comparison import Z95
 
 __all__ = ["DECISIONS", "MATCH_COLUMNS", "MAX_LATER_HANDS", "OBJECTIVES", "analyze_decision",
@@ -381,8 +382,8 @@ def format_match_table(df: pd.DataFrame, source: str | None = None) -> list:
     lines.append("")
     undecided = float((df["undecided"] * df["rollouts"]).sum())
     lines.append(f"the matches needed {df['later_hands'].mean():.2f} more hands on average"
-                 + (f"; {undecided:,.0f} rollouts still undecided after {MAX_LATER_HANDS} "
-                    "hands (counted as not won)" if undecided else ""))
+                 + (f"; {plural(int(undecided), 'rollout')} still undecided after "
+                    f"{plural(MAX_LATER_HANDS, 'hand')} (counted as not won)" if undecided else ""))
     r = df.attrs.get("win_var_reduction")
     if r is not None and math.isfinite(r):
         lines.append(f"common random numbers, P(win): the paired differences have x{r:.2f} "
@@ -424,7 +425,7 @@ def _walk_to(game, turn: int, decision: str, hand_index: int) -> None:
 
 
 def decision_game(hand_index, turn, decision, seed=None, strategies=None, rules=None,
-                  dealer=None, *, run=None) -> tuple:
+                  dealer=None, *, run=None, python_files=None) -> tuple:
     """The game at a decision of a simulated hand, and the action its strategy chose.
 
     The hand is dealt by :meth:`sim.Game.new` with the run's settings and played with
@@ -448,6 +449,9 @@ def decision_game(hand_index, turn, decision, seed=None, strategies=None, rules=
     run : str or os.PathLike, optional
         A run directory: its seed, strategies, rules and (for a match hand) dealer
         and totals before the hand (``Game.match_totals``).
+    python_files : list of str, optional
+        With ``run``: where the run's Python strategy files are now (as
+        :func:`sim.replay`).
 
     Returns
     -------
@@ -484,7 +488,9 @@ def decision_game(hand_index, turn, decision, seed=None, strategies=None, rules=
             if value is not None:
                 raise ValueError(f"{name} is taken from the run in {os.fspath(run)!r}; leave "
                                  "it out")
-        seed, strategies, rules, dealer, row = trace._run_hand(run, hand_index)
+        seed, strategies, rules, dealer, row = trace._run_hand(run, hand_index, python_files)
+    elif python_files:
+        raise trace._without_run()
     elif seed is None:
         raise ValueError("seed: give the run's seed (and its strategies, rules and, for a "
                          "match hand, dealer), or a run directory")
@@ -514,13 +520,14 @@ def decision_game(hand_index, turn, decision, seed=None, strategies=None, rules=
 
 
 def analyze_decision(hand_index, turn, decision, seed=None, strategies=None, rules=None,
-                     dealer=None, *, run=None, rollouts: int = 1000, analysis_seed: int = 0,
+                     dealer=None, *, run=None, python_files=None, rollouts: int = 1000,
+                     analysis_seed: int = 0,
                      policy="expert", candidates=None, threads=None, progress: bool = False,
                      debug: bool = False, objective: str = "hand", **options) -> pd.DataFrame:
     """Analyse a decision of a simulated hand, as the seat to move saw it.
 
-    :func:`decision_game` reaches the decision (parameters ``hand_index`` .. ``run``
-    as there); :func:`sim.analyze` evaluates its candidates (``rollouts``,
+    :func:`decision_game` reaches the decision (parameters ``hand_index`` ..
+    ``python_files`` as there); :func:`sim.analyze` evaluates its candidates (``rollouts``,
     ``policy``, ``candidates``, ``threads``, ``progress``, ``debug``, ``objective``
     and the further keyword ``options`` such as ``until_separated``,
     ``max_rollouts``, ``batch``, ``margin``, ``adjust`` and ``worlds`` as
@@ -549,7 +556,7 @@ def analyze_decision(hand_index, turn, decision, seed=None, strategies=None, rul
     """
     from .analysis import analyze
     game, chosen, info = decision_game(hand_index, turn, decision, seed, strategies, rules,
-                                       dealer, run=run)
+                                       dealer, run=run, python_files=python_files)
     text = game.action_text(chosen)
     df = analyze(game, rollouts=rollouts, seed=analysis_seed, policy=policy,
                  candidates=candidates, threads=threads, progress=progress, debug=debug,

@@ -12,11 +12,13 @@ import contextlib
 import json
 import math
 import os
+import re
 import signal
 import sys
 
 from . import compiling
 from ._version import __version__
+from ._text import not_a_directory, plural
 from .rules import PRESETS, Rules
 
 EXAMPLES = """\
@@ -160,8 +162,9 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``burraco`` argument parser (all sub-commands)."""
     parser = _Parser(
         prog="burraco",
-        description="Fast Burraco simulator: simulate hands under named strategies and rule "
-                    "presets, write one Parquet row per hand.",
+        description="Fast Burraco simulator: simulate hands or matches under named strategies "
+                    "and rule presets (one Parquet row per hand), compare, sweep and tune "
+                    "strategies, replay a hand and analyze a decision.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"burraco-sim {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -242,7 +245,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_simulate)
 
     p = sub.add_parser(
-        "summarize", help="summary and integrity of a run directory (finished or partial)",
+        "summarize", help="summary and integrity of a run directory (finished or partial); "
+                          "--repair rebuilds its manifest",
         description="Check every shard of DIR against its manifest (unreadable, truncated or "
                     "foreign shards are reported, never read), list every file that is not "
                     "part of the run (stray files in DIR/hands or DIR/matches, which plain "
@@ -366,7 +370,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_tune)
 
     p = sub.add_parser(
-        "replay", help="show one hand of a run as a readable trace or JSON",
+        "replay", help="show one hand of a run as a readable trace, as JSON, or as an HTML page "
+                       "that steps through it",
         description="Replay hand I of a run with every action: the deal, each turn (pickup, "
                     "melds, lay-offs, discard, hand size), the tables at the end and each "
                     "team's score breakdown. The replayed hand is the simulated hand (same "
@@ -390,7 +395,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "--overwrite (alias --force).")
     p.add_argument("run", nargs="?", metavar="DIR",
                    help="run directory to replay from; the run fixes the seed, strategies, "
-                        "rules and dealer, so those options are refused with DIR")
+                        "rules and dealer, so those options are refused with DIR (but "
+                        "--strategy FILE.py:CLASS, saying where a moved Python strategy file "
+                        "of the run is now)")
     p.add_argument("--seed", type=int, metavar="S", help="run seed (without DIR)")
     p.add_argument("--hand", type=int, required=True, metavar="I",
                    help="hand index (0-based; a match run's hand_index column)")
@@ -399,7 +406,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "default: the deal's own random dealer")
     p.add_argument("--strategy", action="append", metavar="SPEC",
                    help="without DIR: strategy spec (NAME, NAME:param=value,..., FILE.py:CLASS "
-                        "or MODULE:CLASS), once for all seats or 4 times (default: heuristic)")
+                        "or MODULE:CLASS), once for all seats or 4 times (default: heuristic); "
+                        "with DIR: FILE.py:CLASS, where a Python strategy file of the run is now "
+                        "(the file name and class the run recorded), once per file")
     _team_options(p)
     _rules_options(p)
     p.add_argument("--format", choices=("text", "json", "html"), default="text",
@@ -419,7 +428,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_replay)
 
     p = sub.add_parser(
-        "analyze", help="evaluate every candidate action of a position by rollouts",
+        "analyze", help="evaluate every candidate action of a position file, or of a decision "
+                        "of a simulated hand, by rollouts",
         description="Read a position (docs/positions.md: one seat's view at its own decision) "
                     "and evaluate each candidate action: on every sampled world (the cards the "
                     "seat cannot see dealt again from the seed) apply the candidate and play "
@@ -465,7 +475,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="without DIR: dealer seat, as in a match hand (default: the deal's own)")
     g.add_argument("--strategy", action="append", metavar="SPEC",
                    help="without DIR: the run's strategy spec, once for all seats or 4 times "
-                        "(default: heuristic)")
+                        "(default: heuristic); with DIR: FILE.py:CLASS, where a Python strategy "
+                        "file of the run is now (the file name and class the run recorded)")
     _team_options(g)
     _rules_options(g)
     p.add_argument("--candidates", metavar="TEXT;TEXT",
@@ -501,9 +512,10 @@ def build_parser() -> argparse.ArgumentParser:
                        description="List the strategy names and their tunable parameters.")
     p.set_defaults(func=_cmd_strategies)
 
-    p = sub.add_parser("rules", help="show the options of a rule preset as JSON",
-                       description="Print every rule option of a preset (with any --rule "
-                                   "changes) as JSON.")
+    p = sub.add_parser("rules", help="show every option of a rule preset, with --rule and "
+                                     "--players changes, as JSON",
+                       description="Print every rule option of a preset (with any --rule and "
+                                   "--players changes) as JSON.")
     p.add_argument("--preset", "--rules", dest="rules", default="default", metavar="PRESET",
                    help=f"one of {', '.join(PRESETS)} (default: default)")
     p.add_argument("--rule", action="append", default=[], metavar="OPTION=VALUE",
@@ -511,7 +523,50 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, choices=(2, 3, 4), metavar="N",
                    help="number of players (2, 3 or 4)")
     p.set_defaults(func=_cmd_rules)
+    for name, p in sub.choices.items():
+        p.set_defaults(option_names=_option_names(name, p))
     return parser
+
+
+#: Parameter names of the library that a sub-command's errors name by another option than
+#: the one of the same name: {command: {name: option as the user types it}}.
+_ALIASES = {
+    "summarize": {"run": "DIR", "repair": "DIR"},
+    "replay": {"hand_index": "--hand"},
+    "analyze": {"hand_index": "--hand", "position": "POSITION_FILE", "run": "DIR"},
+}
+
+#: Words that begin a library message about a strategy spec (given by --strategy, --team0,
+#: --team1, a strategy file or A/B) or about the rule set (--rules, --rule, --players), not
+#: about the option of that name: never replaced.
+_NOT_OPTIONS = ("strategy", "rules")
+
+
+def _option_names(command: str, p: argparse.ArgumentParser) -> dict:
+    """``{parameter name: option}`` of one sub-command: each option's destination and its
+    long form (``shard_size`` -> ``--shard-size``), each positional argument's and its
+    metavar (``base`` -> ``BASE``), then :data:`_ALIASES`."""
+    names = {}
+    for action in p._actions:
+        long = [o for o in action.option_strings if o.startswith("--")]
+        if long:
+            names[action.dest] = long[0]
+        elif not action.option_strings and action.metavar:
+            names[action.dest] = action.metavar
+    names.update(_ALIASES.get(command, {}))
+    for word in _NOT_OPTIONS:
+        names.pop(word, None)
+    return names
+
+
+def _in_cli_words(message: str, names: dict) -> str:
+    """A library message that begins with a parameter's name (``hands must be ...``,
+    ``out: ...``) with the parameter named as the user types it (``--hands must be ...``,
+    ``--out: ...``): the CLI's errors name options one way."""
+    m = re.match(r"([a-z][a-z0-9_]*)(?=[: ])", message)
+    if m and m.group(1) in names:
+        return names[m.group(1)] + message[m.end():]
+    return message
 
 
 def _resume_defaults(args: argparse.Namespace) -> None:
@@ -546,9 +601,14 @@ def _resume_defaults(args: argparse.Namespace) -> None:
         setattr(args, manifest["kind"], int(config[manifest["kind"]]))
     if args.seed is None:
         args.seed = int(config["seed"])
+    args.recorded_strategies = config["strategies"]
     if not (args.strategy or args.strategy_file):
         # --team0/--team1 alone change the run's seats, as they change --strategy's
         args.strategy = [s if s is not None else "heuristic" for s in config["strategies"]]
+        if config.get("strategy_sources"):
+            from .pystrategy import check_recorded
+            check_recorded(args.strategy, f"the run in {args.out!r}",
+                           "the run's strategy options again, its --strategy as")
     if args.rules is None:
         # --rule and --players alone change the run's rules, as they change a preset's
         args.rules_dict = config["rules"]
@@ -564,11 +624,32 @@ def _resume_defaults(args: argparse.Namespace) -> None:
         args.where = selection["where"]         # the run's own: --where left out, as the rest
 
 
+def _as_recorded(seats: list, recorded: list, out: str) -> list:
+    """The seats of a resumed run, each Python strategy file given with the file name and
+    class the run recorded, and either the recorded file itself or at a new place (the
+    recorded one gone), loaded from there but named as recorded
+    (:func:`sim.pystrategy.relocated`), so the run resumes as the same run (one recorded
+    by a relative name too)."""
+    from .pystrategy import file_spec, relocated
+    seats = list(seats)
+    for i, (given, old) in enumerate(zip(seats, recorded)):
+        new, was = file_spec(given), file_spec(old)
+        if not (new and was and (os.path.basename(new[0]), new[1])
+                == (os.path.basename(was[0]), was[1]) and os.path.isfile(new[0])):
+            continue
+        if not os.path.isfile(was[0]) or os.path.samefile(was[0], new[0]):
+            seats[i] = relocated([old], [given], f"the run in {out!r}")[0]
+    return seats
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from .runner import MatchSummary, Summary, simulate, simulate_matches
 
     _resume_defaults(args)
-    common = dict(strategies=_specs(args), rules=_rules(args), out=args.out,
+    seats = _specs(args)
+    if getattr(args, "recorded_strategies", None):
+        seats = _as_recorded(seats, args.recorded_strategies, args.out)
+    common = dict(strategies=seats, rules=_rules(args), out=args.out,
                   shard_size=args.shard_size, threads=args.threads, progress=not args.quiet,
                   debug=args.debug, overwrite=args.overwrite, return_frame=False,
                   executor=args.executor, scheduler=args.scheduler, workers=args.workers)
@@ -581,7 +662,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         picked = select(args.seed, args.hands, args.where, common["rules"], what="--where")
         if not picked.size:
             raise ValueError(f"--where {args.where!r} selects none of hands 0..{args.hands - 1}")
-        print(f"selected {picked.size:,} of {args.hands:,} hands ({picked.size / args.hands:.2%})"
+        print(f"selected {picked.size:,} of {plural(args.hands, 'hand')} "
+              f"({picked.size / args.hands:.2%})"
               f" with --where {args.where!r}", flush=True)
         common.update(hand_index=picked, where=args.where)
     summary = (Summary if args.matches is None else MatchSummary)(out=args.out)
@@ -603,9 +685,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             status = check_run(args.out)
             hands = max(hands, status.hands_done)
             matches = None if matches is None else max(matches, status.matches_done)
-        done = f"{hands:,} hands" if matches is None else f"{matches:,} matches"
-        print(f"burraco: {what}; {done} in completed shards are kept in "
-              f"{args.out!r}; run the same command again to resume", file=sys.stderr)
+        done = plural(hands, "hand") if matches is None else plural(matches, "match")
+        print(f"burraco: {what}; {done} in completed shards kept in {args.out!r}; run the "
+              "same command again to resume", file=sys.stderr)
         return code
     summary.finish()
     print(summary.format())
@@ -618,7 +700,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
               f"(sim.load({args.out!r}), sim.load_matches({args.out!r}))")
         errors = summary.hand_summary.as_dict()["debug_errors"]
     if errors:
-        print(f"burraco: warning: {errors:,} hands failed the debug checks "
+        print(f"burraco: warning: {plural(errors, 'hand')} failed the debug checks "
               "(non-zero error column)", file=sys.stderr)
         return 1
     return 0
@@ -687,12 +769,13 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
             print(f"burraco: {what} (without --out nothing is kept)", file=sys.stderr)
         else:
             total = math.prod(len(v) for v in grid.values())
-            print(f"burraco: {what}; {len(kept)} of {total} points are kept in "
+            print(f"burraco: {what}; {plural(len(kept), 'point')} of {total} kept in "
                   f"{args.out!r}; run the same command again to resume", file=sys.stderr)
         return code
     ref = args.reference or args.base.partition(":")[0]
-    print(f"{args.base} with {', '.join(grid)} against {ref}: {args.hands:,} deals per point "
-          f"(each played twice, seats swapped), seed {args.seed}; differences in points per hand")
+    print(f"{args.base} with {', '.join(grid)} against {ref}: {plural(args.hands, 'deal')} per "
+          f"point (each played twice, seats swapped), seed {args.seed}; differences in points per "
+          "hand")
     print(format_table(summary, list(grid)))
     if args.out:
         points = os.path.join(args.out, "points")
@@ -701,16 +784,8 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     return 0
 
 
-#: The parameters of sim.tune and the options of 'burraco tune' that set them.
-_TUNE_OPTIONS = (("hands_per_eval", "--hands-per-eval"), ("budget", "--budget"),
-                 ("seed", "--seed"), ("params", "--params"), ("against", "--against"),
-                 ("popsize", "--popsize"), ("validate_hands", "--validate-hands"),
-                 ("validate_against", "--validate-against"), ("base", "BASE"),
-                 ("out", "--out"))
-
-
 def _cmd_tune(args: argparse.Namespace) -> int:
-    from .tuning import tune
+    from .tuning import play_command, tune
 
     done = []                            # generations whose log file is in --out
     try:
@@ -723,18 +798,13 @@ def _cmd_tune(args: argparse.Namespace) -> int:
     except KeyboardInterrupt as exc:
         what, code = _stopped(exc)
         total = f" of {done[-1]}" if done else ""
-        print(f"burraco: {what}; {len(done)}{total} generations are kept in {args.out!r}; run "
-              "the same command again to resume", file=sys.stderr)
+        print(f"burraco: {what}; {plural(len(done), 'generation')}{total} kept in {args.out!r}; "
+              "run the same command again to resume", file=sys.stderr)
         return code
-    except ValueError as exc:
-        text = str(exc)
-        for name, option in _TUNE_OPTIONS:
-            if text.startswith(name) and text[len(name):len(name) + 1] in (":", " "):
-                raise ValueError(option + text[len(name):]) from None
-        raise
     print(result.format())
-    print(f"strategy file: {result.strategy_file} (burraco simulate --strategy-file "
-          f"{result.strategy_file} ...); log: {os.path.join(args.out, 'log')} (pd.read_parquet); "
+    print(f"strategy file: {result.strategy_file} (play it: "
+          f"{play_command(result.strategy_file, result.report['config']['rules'])}); log: "
+          f"{os.path.join(args.out, 'log')} (pd.read_parquet); "
           f"report: {os.path.join(args.out, 'result.json')}")
     return 0
 
@@ -756,11 +826,21 @@ def _specs(args: argparse.Namespace) -> list:
     return seats
 
 
-#: Options of 'burraco replay' that a run directory fixes: (attribute, option).
-_RUN_FIXED_OPTIONS = (("seed", "--seed"), ("strategy", "--strategy"), ("team0", "--team0"),
-                      ("team1", "--team1"), ("strategy_file", "--strategy-file"),
-                      ("rules", "--rules"), ("rule", "--rule"), ("players", "--players"),
-                      ("dealer", "--dealer"))
+#: Options of 'burraco replay' and 'burraco analyze --hand' that a run directory fixes:
+#: (attribute, option).  --strategy is not one of them: with DIR it says where the run's
+#: Python strategy file is now (FILE.py:CLASS, the file name and class the run recorded).
+_RUN_FIXED_OPTIONS = (("seed", "--seed"), ("team0", "--team0"), ("team1", "--team1"),
+                      ("strategy_file", "--strategy-file"), ("rules", "--rules"),
+                      ("rule", "--rule"), ("players", "--players"), ("dealer", "--dealer"))
+
+
+def _refuse_run_fixed(args: argparse.Namespace) -> None:
+    """Refuse an option that the run in DIR fixes (ValueError naming it)."""
+    for attr, option in _RUN_FIXED_OPTIONS:
+        if getattr(args, attr) not in (None, []):
+            hint = (" (the sampled worlds' seed is --analysis-seed)"
+                    if attr == "seed" and args.command == "analyze" else "")
+            raise ValueError(f"{option} is taken from the run in DIR; leave it out{hint}")
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -779,11 +859,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
             if given:
                 raise ValueError(f"{option} applies to --format html, not --format {args.format}")
     if args.run is not None:
-        for attr, option in _RUN_FIXED_OPTIONS:
-            if getattr(args, attr) not in (None, []):
-                raise ValueError(f"{option} is taken from the run in DIR; leave it out")
+        _refuse_run_fixed(args)
         try:
-            doc = R.replay(run=args.run, hand_index=args.hand)
+            doc = R.replay(run=args.run, hand_index=args.hand, python_files=args.strategy)
         except R.ReplayMismatchError as exc:
             print(f"burraco: error: {exc}", file=sys.stderr)
             return 1
@@ -817,19 +895,10 @@ def _write_page(doc: dict, args: argparse.Namespace) -> int:
             raise ValueError("--out:" + text[5:].replace("overwrite=True", "--overwrite")) from None
         raise
     print(f"wrote {args.out}: hand {doc['hand_index']} of seed {doc['seed']}, "
-          f"{len(doc['events']) + 1} steps"
+          f"{plural(len(doc['events']) + 1, 'step')}"
           + (f", as seat {args.seat} sees it" if args.seat is not None else ""))
     return 0
 
-
-#: The analysis's parameter names and the options of 'burraco analyze' that set them.
-_ANALYZE_OPTIONS = (("rollouts", "--rollouts"), ("seed", "--seed"), ("policy", "--policy"),
-                    ("candidates", "--candidates"), ("threads", "--threads"),
-                    ("max_rollouts", "--max-rollouts"), ("batch", "--batch"),
-                    ("margin", "--margin"), ("adjust", "--adjust"), ("worlds", "--worlds"),
-                    ("objective", "--objective"), ("hand_index", "--hand"), ("turn", "--turn"),
-                    ("decision", "--decision"), ("dealer", "--dealer"),
-                    ("analysis_seed", "--analysis-seed"))
 
 #: Options of 'burraco analyze' that only a decision of a simulated hand (--hand) takes.
 _DECISION_ONLY = (("turn", "--turn"), ("decision", "--decision"),
@@ -839,30 +908,64 @@ _DECISION_ONLY = (("turn", "--turn"), ("decision", "--decision"),
                   ("rule", "--rule"), ("players", "--players"))
 
 
-def _analyze_decision(args: argparse.Namespace, common: dict):
-    """The analysis of ``burraco analyze [DIR] --hand I --turn T --decision D``."""
-    from .analysis_game import analyze_decision
+def _analyze_target(args: argparse.Namespace) -> str:
+    """What ``burraco analyze`` is asked to analyze: ``"position"`` (a position file) or
+    ``"decision"`` (--hand I --turn T --decision D of a run directory or of --seed S).
 
+    Raises
+    ------
+    ValueError
+        Arguments that fit neither; the message names the argument at fault and what
+        analyze takes instead (the positional argument first, as it decides the rest).
+    """
+    where = args.position
+    if args.hand is None:
+        if where is not None and os.path.isdir(where):
+            raise ValueError(f"DIR: {where!r} is a directory; analyze takes a position file "
+                             "(burraco analyze POSITION_FILE), or a decision of the run in a "
+                             f"directory: burraco analyze {where} --hand I --turn T --decision D")
+        for attr, option in _DECISION_ONLY:
+            if getattr(args, attr) not in (None, []):
+                raise ValueError(f"{option} applies to a decision of a simulated hand (--hand I "
+                                 "--turn T --decision D); a position file carries its own "
+                                 "settings")
+        if where is None:
+            raise ValueError("POSITION_FILE: give a position file, or --hand I --turn T "
+                             "--decision D for a decision of a simulated hand")
+        if not os.path.isfile(where):
+            why = "does not exist" if not os.path.lexists(where) else "is not a file"
+            raise ValueError(f"POSITION_FILE: {where!r} {why}")
+        return "position"
+    if where is not None:
+        if os.path.isfile(where):
+            raise ValueError(f"--hand: {where!r} is a file; --hand I analyzes a decision of "
+                             "a simulated hand, of the run in a directory (burraco analyze DIR "
+                             "--hand I ...) or of --seed S; a position file carries its own "
+                             "decision (leave --hand, --turn and --decision out)")
+        if not os.path.isdir(where):
+            raise ValueError(not_a_directory("DIR", where))
+        _refuse_run_fixed(args)
+    elif args.seed is None:
+        raise ValueError("--hand needs a run directory or --seed: burraco analyze DIR --hand I "
+                         "--turn T --decision D, or --seed S with the run's --strategy and "
+                         "rule options")
     for attr, option in (("turn", "--turn"), ("decision", "--decision")):
         if getattr(args, attr) is None:
             raise ValueError(f"{option}: give it with --hand (the turn, from 1 as in "
                              "'burraco replay', and pickup, meld or discard)")
-    settings = {}
-    if args.position is not None:
-        if not os.path.isdir(args.position):
-            raise ValueError(f"DIR: with --hand the positional argument is a run directory; "
-                             f"{args.position!r} is not a directory")
-        for attr, option in _RUN_FIXED_OPTIONS:
-            if getattr(args, attr) not in (None, []):
-                raise ValueError(f"{option} is taken from the run in DIR; leave it out")
-        settings["run"] = args.position
-    else:
-        if args.seed is None:
-            raise ValueError("--seed: give the run's seed (or a run directory: burraco "
-                             "analyze DIR --hand I ...)")
-        settings.update(seed=args.seed, strategies=_specs(args), rules=_rules(args),
-                        dealer=args.dealer)
+    return "decision"
+
+
+def _analyze_decision(args: argparse.Namespace, common: dict):
+    """The analysis of ``burraco analyze [DIR] --hand I --turn T --decision D``."""
     from ._cards import check_int
+    from .analysis_game import analyze_decision
+
+    if args.position is not None:
+        settings = {"run": args.position, "python_files": args.strategy}
+    else:
+        settings = {"seed": args.seed, "strategies": _specs(args), "rules": _rules(args),
+                    "dealer": args.dealer}
     seed = 0 if args.analysis_seed is None else check_int("analysis_seed", args.analysis_seed,
                                                            0, 2**64 - 1)
     return analyze_decision(args.hand, args.turn, args.decision, **settings,
@@ -877,26 +980,10 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
               "until_separated": args.until_separated, "max_rollouts": args.max_rollouts,
               "batch": args.batch, "margin": args.margin, "adjust": args.adjust,
               "worlds": args.worlds}
-    try:
-        if args.hand is not None:
-            df = _analyze_decision(args, common)
-        else:
-            for attr, option in _DECISION_ONLY:
-                if getattr(args, attr) not in (None, []):
-                    raise ValueError(f"{option} applies to a decision of a simulated hand "
-                                     "(--hand I); a position file carries its own settings")
-            if args.position is None:
-                raise ValueError("POSITION_FILE: give a position file, or --hand I --turn T "
-                                 "--decision D for a decision of a simulated hand")
-            if not os.path.isfile(args.position):
-                raise ValueError(f"POSITION_FILE: no such file {args.position!r}")
-            df = A.analyze(args.position, seed=0 if args.seed is None else args.seed, **common)
-    except ValueError as exc:
-        text = str(exc)
-        for name, option in _ANALYZE_OPTIONS:
-            if text.startswith(name) and text[len(name):len(name) + 1] in (":", " "):
-                raise ValueError(option + text[len(name):]) from None
-        raise
+    if _analyze_target(args) == "decision":
+        df = _analyze_decision(args, common)
+    else:
+        df = A.analyze(args.position, seed=0 if args.seed is None else args.seed, **common)
     if args.format == "json":
         print(json.dumps(A.to_document(df), indent=2, ensure_ascii=False, allow_nan=False))
         if not args.quiet:
@@ -971,7 +1058,7 @@ def main(argv: list | None = None) -> int:
     try:
         return args.func(args)
     except (ValueError, TypeError) as exc:
-        message = " ".join(str(exc).split())
+        message = _in_cli_words(" ".join(str(exc).split()), args.option_names)
         print(f"burraco: error: {message}", file=sys.stderr)
         return 2
     except BrokenPipeError:              # e.g. piped into `head`

@@ -26,7 +26,7 @@ import pandas as pd
 
 from kernels import layout as L
 
-from ._cards import check_int, rules_or_default
+from ._cards import check_int, check_progress, rules_or_default
 from .strategies import name_of
 
 Z95 = 1.959963984540054          # two-sided 95% quantile of the normal distribution
@@ -55,7 +55,7 @@ _S0 = L.N_HAND_COLS + L.TC_SCORE
 _S1 = L.N_HAND_COLS + L.N_TEAM_COLS + L.TC_SCORE
 
 
-def _team_scores(hands: int, seed: int, specs: list, rules, threads, progress: bool):
+def _team_scores(hands: int, seed: int, specs: list, rules, threads, progress):
     """Team scores (int64[hands] each) of hands 0..hands-1 played by ``specs`` (seats 0..3)."""
     from .runner import simulate
 
@@ -83,6 +83,15 @@ def paired_rules(rules, who: str):
                          "seats of two sides; with three players the sides change during a "
                          "hand, R62); use 2 or 4 players")
     return rules
+
+
+def _name_for(what: str, value) -> str:
+    """:func:`sim.strategies.name_of` of strategy ``what`` (``a`` or ``b``): its errors begin
+    with ``what: ``."""
+    try:
+        return name_of(value)
+    except ValueError as exc:
+        raise ValueError(f"{what}: {exc}") from None
 
 
 def _seat_value(value, spec: str):
@@ -113,8 +122,10 @@ def compare_hands(a: str, b: str, hands: int, seed: int, rules=None,
         Rule set or preset name (default ``Rules()``).
     threads : int, optional
         Numba threads (default all).
-    progress : bool
-        Progress bars on stderr (one per seating).
+    progress : bool or str
+        Progress bars on stderr, one per seating, labelled ``compare: A as team 0``
+        and ``compare: B as team 0`` (True), or with the str given in place of
+        ``compare``.
 
     Returns
     -------
@@ -130,13 +141,16 @@ def compare_hands(a: str, b: str, hands: int, seed: int, rules=None,
         strategy that does not load or chooses an illegal action
         (:class:`sim.pystrategy.StrategyError`).
     """
-    spec_a, spec_b = name_of(a), name_of(b)
+    spec_a, spec_b = _name_for("a", a), _name_for("b", b)
     hands = check_int("hands", hands, 1, 10**9)
     seed = check_int("seed", seed, 0, 2**64 - 1)
     rules = paired_rules(rules, "compare")
     a, b = _seat_value(a, spec_a), _seat_value(b, spec_b)
-    ax0, bx1 = _team_scores(hands, seed, [a, b, a, b], rules, threads, progress)
-    by0, ay1 = _team_scores(hands, seed, [b, a, b, a], rules, threads, progress)
+    label = check_progress(progress, "compare")
+    ax0, bx1 = _team_scores(hands, seed, [a, b, a, b], rules, threads,
+                            f"{label}: A as team 0" if label else False)
+    by0, ay1 = _team_scores(hands, seed, [b, a, b, a], rules, threads,
+                            f"{label}: B as team 0" if label else False)
     df = pd.DataFrame({"hand_index": np.arange(hands, dtype=np.int64),
                        "a_score_t0": ax0, "b_score_t1": bx1,
                        "b_score_t0": by0, "a_score_t1": ay1})
@@ -209,8 +223,8 @@ def compare(a: str, b: str, hands: int, seed: int, rules=None, threads: int | No
         Rule set or preset name (default ``Rules()``).
     threads : int, optional
         Numba threads (default all).
-    progress : bool
-        Progress bars on stderr.
+    progress : bool or str
+        Progress bars on stderr, labelled as by :func:`compare_hands`.
 
     Returns
     -------

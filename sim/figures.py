@@ -35,6 +35,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ._text import plural
+
 #: The sidecar listing the figures of an output directory.
 INDEX = "figures.json"
 #: Pixel size of every figure (width, height) at :data:`DPI`.
@@ -91,7 +93,7 @@ def point_label(param: str, value) -> str:
     """
     v = int(value)
     if param == "pile_min_size" and v >= 0:
-        return "take every pile" if v <= 1 else f"refuse piles of fewer than {v} cards"
+        return "take every pile" if v <= 1 else f"refuse piles of fewer than {plural(v, 'card')}"
     if param == "close_min_burracos" and v >= 0:
         ordinal = {2: "2nd", 3: "3rd"}.get(v, f"{v}th")
         return "close at once" if v <= 1 else f"wait for a {ordinal} burraco"
@@ -198,9 +200,9 @@ def _first_player(hands, seed, ctx):
     rows = [("all hands", m, lo, hi)] + [
         (f"seat {s} first", *mean_ci(diff[seats == s])) for s in range(4)]
     answer = (f"Playing first is worth {m:+.1f} points per hand (95% interval {lo:+.1f} .. "
-              f"{hi:+.1f}, {hands:,} hands of expert play); the first team wins {w:.1%} of "
+              f"{hi:+.1f}, {plural(hands, 'hand')} of expert play); the first team wins {w:.1%} of "
               "the hands.")
-    return Made(answer, {"rows": rows, "m": (m, lo, hi)}, f"{hands:,} hands",
+    return Made(answer, {"rows": rows, "m": (m, lo, hi)}, f"{plural(hands, 'hand')}",
                 "expert on every seat")
 
 
@@ -224,14 +226,14 @@ def _pile_size(hands, seed, ctx):
                   f"{table['mean_diff'].max():+.1f} to {table['mean_diff'].min():+.1f} points "
                   f"per hand, the cheapest (k = {int(best.pile_min_size)}) "
                   f"{best.mean_diff:+.1f} (95% interval {best.ci95_low:+.1f} .. "
-                  f"{best.ci95_high:+.1f}; {hands:,} deals per point).")
+                  f"{best.ci95_high:+.1f}; {plural(hands, 'deal')} per point).")
     else:
         free = table[table["ci95_high"] >= 0]["pile_min_size"]
-        answer = (f"Refusing piles of fewer than {int(free.max())} cards made no significant "
-                  f"difference ({hands:,} deals per point; cheapest k = "
+        answer = (f"Refusing piles of fewer than {plural(int(free.max()), 'card')} made no significant "
+                  f"difference ({plural(hands, 'deal')} per point; cheapest k = "
                   f"{int(best.pile_min_size)}: {best.mean_diff:+.1f}, 95% interval "
                   f"{best.ci95_low:+.1f} .. {best.ci95_high:+.1f}).")
-    return Made(answer, {"table": table}, f"{hands:,} deals per point, each played twice "
+    return Made(answer, {"table": table}, f"{plural(hands, 'deal')} per point, each played twice "
                 "with seats swapped", "expert refusing small piles, against expert")
 
 
@@ -260,8 +262,8 @@ def _close_or_build(hands, seed, ctx):
                else "no significant difference.")
     answer = (f"Waiting for a second burraco before closing changes the score by "
               f"{row.mean_diff:+.1f} points per hand (95% interval {row.ci95_low:+.1f} .. "
-              f"{row.ci95_high:+.1f}, {hands:,} deals): {verdict}")
-    return Made(answer, {"table": table}, f"{hands:,} deals per point, each played twice "
+              f"{row.ci95_high:+.1f}, {plural(hands, 'deal')}): {verdict}")
+    return Made(answer, {"table": table}, f"{plural(hands, 'deal')} per point, each played twice "
                 "with seats swapped", "expert waiting for burracos, against expert")
 
 
@@ -290,9 +292,9 @@ def _clean_or_dirty(hands, seed, ctx):
     row = table[(table["wild_layoff_min_len"] == 99) & (table["use_wild_to_meld"] == 0)].iloc[0]
     answer = (f"Chasing the clean burraco (no wild on a clean meld, no meld opened with a wild) "
               f"changes the score by {row.mean_diff:+.1f} points per hand (95% interval "
-              f"{row.ci95_low:+.1f} .. {row.ci95_high:+.1f}, {hands:,} deals) against accepting "
+              f"{row.ci95_low:+.1f} .. {row.ci95_high:+.1f}, {plural(hands, 'deal')}) against accepting "
               "dirty burracos.")
-    return Made(answer, {"table": table}, f"{hands:,} deals per point, each played twice "
+    return Made(answer, {"table": table}, f"{plural(hands, 'deal')} per point, each played twice "
                 "with seats swapped", "heuristic variants, against heuristic")
 
 
@@ -323,8 +325,8 @@ def _pozzetto_first(hands, seed, ctx):
     rows = [(int(k), *mean_ci(g["diff"])) for k, g in frame.groupby("ahead")]
     answer = (f"The team that takes its pozzetto first scores {m:+.1f} points more per hand "
               f"(95% interval {lo:+.1f} .. {hi:+.1f}) and wins {w:.1%} of the hands "
-              f"({int(some.sum()):,} of {hands:,} hands of expert play).")
-    return Made(answer, {"rows": rows, "m": (m, lo, hi)}, f"{hands:,} hands",
+              f"({int(some.sum()):,} of {plural(hands, 'hand')} of expert play).")
+    return Made(answer, {"rows": rows, "m": (m, lo, hi)}, f"{plural(hands, 'hand')}",
                 "expert on every seat")
 
 
@@ -351,10 +353,10 @@ def _hand_length(hands, seed, ctx):
     s, slo, shi = mean_ci(scores)
     answer = (f"A hand lasts {m:.1f} turns on average (95% interval {lo:.2f} .. {hi:.2f}; "
               f"median {df['turns'].median():.0f}) and a team scores {s:.1f} points per hand "
-              f"(95% interval {slo:.1f} .. {shi:.1f}), over {hands:,} hands of expert play.")
+              f"(95% interval {slo:.1f} .. {shi:.1f}), over {plural(hands, 'hand')} of expert play.")
     return Made(answer, {"turns": df["turns"].to_numpy(), "scores": scores.to_numpy(),
                          "m": (m, lo, hi), "s": (s, slo, shi)},
-                f"{hands:,} hands", "expert on every seat")
+                f"{plural(hands, 'hand')}", "expert on every seat")
 
 
 def _draw_hand_length(fig, made):
@@ -390,7 +392,7 @@ def _two_jokers(hands, seed, ctx):
     jokers = np.minimum(deals["s0_jokers"].to_numpy(), 3)
     by_jokers = [("3 or 4" if k == 3 else str(k), *mean_ci(margin[jokers == k]))
                  for k in range(4)]
-    ctx.say(f"    {len(idx):,} deals give seat 0 two jokers; playing them moved")
+    ctx.say(f"    {plural(len(idx), 'deal')} give seat 0 two jokers; playing them moved")
     decks, dealers = DF.decks(seed, idx)
     rng = np.random.default_rng(seed)
 
@@ -426,11 +428,11 @@ def _two_jokers(hands, seed, ctx):
               f"the same deal with them in the stock (95% interval {lo:+.1f} .. {hi:+.1f}) and "
               f"{m1:+.1f} ({lo1:+.1f} .. {hi1:+.1f}) against the next opponent holding them; "
               f"conditioned on the deal alone the team leads by {c2[1]:+.1f} ({c2[2]:+.1f} .. "
-              f"{c2[3]:+.1f}) ({len(idx):,} of {hands:,} deals, {strategy} play).")
+              f"{c2[3]:+.1f}) ({len(idx):,} of {plural(hands, 'deal')}, {strategy} play).")
     counts = pd.Series(jokers).value_counts().to_dict()
     return Made(answer, {"by_jokers": by_jokers, "paired": res, "selected": len(idx),
                          "counts": counts, "m": res["stock"]},
-                f"{hands:,} deals, {len(idx):,} of them with two jokers in seat 0",
+                f"{plural(hands, 'deal')}, {len(idx):,} of them with two jokers in seat 0",
                 "expert on every seat")
 
 
@@ -470,8 +472,8 @@ def _rule_sets(hands, seed, ctx):
               f"{dlo:.1f} .. {dhi:.1f}) and {i:.1f} ({ilo:.1f} .. {ihi:.1f}) under Fibur "
               f"International, where the clean burraco needed to close lets only {ic:.1%} of "
               f"the hands close; two players score {rows[3][1][0]:.1f}, three players "
-              f"{rows[4][1][0]:.1f} each ({hands:,} hands per rule set, heuristic play).")
-    return Made(answer, {"rows": rows}, f"{hands:,} hands per rule set",
+              f"{rows[4][1][0]:.1f} each ({plural(hands, 'hand')} per rule set, heuristic play).")
+    return Made(answer, {"rows": rows}, f"{plural(hands, 'hand')} per rule set",
                 "heuristic on every seat")
 
 
@@ -727,7 +729,8 @@ def main(argv: list | None = None) -> int:
         names = _check(args)
         out = Path(args.out)
         if out.exists() and not out.is_dir():
-            raise ValueError(f"--out: {os.fspath(out)!r} is a file, not a directory")
+            from ._text import not_a_directory
+            raise ValueError(not_a_directory("--out", out))
         out.mkdir(parents=True, exist_ok=True)
     except (ValueError, OSError) as exc:
         print(f"figures: error: {exc}", file=sys.stderr)
@@ -739,7 +742,7 @@ def main(argv: list | None = None) -> int:
     entries, done = {}, []
     start = time.time()
     default = "each figure's default"
-    say(f"figures: {len(names)} into {out} (hands: "
+    say(f"figures: {plural(len(names), 'figure')} into {out} (hands: "
         f"{default if args.hands is None else format(args.hands, ',')}; "
         f"seed: {default if args.seed is None else args.seed})")
     try:
@@ -769,7 +772,7 @@ def main(argv: list | None = None) -> int:
             done.append((path, made, seconds))
             say(f"    {path} ({len(png) / 1000:.0f} KB, {seconds:.1f} s): {made.answer}")
     except KeyboardInterrupt:
-        print(f"figures: interrupted; {len(done)} figures written ({out / INDEX} lists them)",
+        print(f"figures: interrupted; {plural(len(done), 'figure')} written ({out / INDEX} lists them)",
               file=sys.stderr)
         return 130
     except ValueError as exc:
@@ -778,7 +781,7 @@ def main(argv: list | None = None) -> int:
     except OSError as exc:
         print(f"figures: error: cannot write in {os.fspath(out)!r}: {exc}", file=sys.stderr)
         return 1
-    say(f"\nfigures: {len(done)} written to {out} in {time.time() - start:.1f} s "
+    say(f"\nfigures: {plural(len(done), 'figure')} written to {out} in {time.time() - start:.1f} s "
         f"({out / INDEX} lists them)")
     for path, made, seconds in done:
         say(f"  {path.name}: {made.hands_text}, {seconds:.1f} s\n    {made.answer}")

@@ -23,7 +23,6 @@ import base64
 import functools
 import json
 import re
-import sys
 import zlib
 from dataclasses import dataclass, field
 

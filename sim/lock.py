@@ -349,7 +349,8 @@ def claim(out: str | os.PathLike, check, os_error, what: str = "out"):
     out = Path(out)
     where = os.fspath(out)
     if out.exists() and not out.is_dir():
-        raise ValueError(f"{what}: {where!r} is a file, not a directory")
+        from ._text import not_a_directory
+        raise ValueError(not_a_directory(what, out))
     made = []
     lock = DirectoryLock(out, what)
     read_only = False

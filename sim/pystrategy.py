@@ -27,9 +27,12 @@ instantiated without arguments, one instance per seat; an instance plays
 every seat it is given (its ``reset`` is called once per seat, and
 ``observation.seat`` tells them apart).
 
-A seat's name in the records and the manifest is its spec string: the one
-given, or ``"module:QualName"`` of a class or instance (``"__main__:Name"``
-for one defined in a script or notebook).  Its *source digest*
+A seat's name in the records and the manifest is its spec string: for
+``FILE.py:CLASS`` the file's absolute, resolved path with the class
+(``/home/me/mine.py:Mine``, so the run replays and resumes from any folder;
+:func:`relocated` loads it from a new place once the file has moved), for
+``MODULE:CLASS`` the spec given, and ``"module:QualName"`` for a class or
+instance (``"__main__:Name"`` for one defined in a script or notebook).  Its *source digest*
 (:attr:`PythonStrategy.digest`: the SHA-256 of the file that defines it, or
 of the class's source when there is no file) is part of the run's identity,
 so a run directory refuses to resume once the file has changed.
@@ -48,7 +51,7 @@ import traceback
 from dataclasses import dataclass
 
 __all__ = ["PythonStrategy", "StrategyError", "is_python_spec", "load", "as_python",
-           "RESET_KEYWORDS"]
+           "RESET_KEYWORDS", "check_recorded", "relocated", "file_spec", "as_recorded"]
 
 _SIM_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
@@ -68,8 +71,8 @@ class StrategyError(ValueError):
 
 
 def _builtin_names() -> set:
-    from .strategies import LAZY, STRATEGIES
-    return set(STRATEGIES) | set(LAZY)
+    from .strategies import names
+    return set(names())
 
 
 def is_python_spec(spec) -> bool:
@@ -283,7 +286,7 @@ def _load_file(spec: str, path: str, attr: str) -> PythonStrategy:
                                 f"{_exc_text(exc)}") from exc
         _FILE_CACHE[(full, digest)] = module
     target = _attribute(spec, module, attr, repr(path))
-    return _strategy(spec, target, digest)
+    return _strategy(spec, target, digest, name=f"{os.path.realpath(path)}:{attr}")
 
 
 def _load_module(spec: str, modname: str, attr: str) -> PythonStrategy:
@@ -348,7 +351,9 @@ def _attribute(spec: str, module, attr: str, where: str):
     return obj
 
 
-def _strategy(spec: str, target, digest: str) -> PythonStrategy:
+def _strategy(spec: str, target, digest: str, name: str | None = None) -> PythonStrategy:
+    """The :class:`PythonStrategy` of ``target``, named ``name`` (default ``spec``, the spec
+    its errors quote)."""
     is_class = isinstance(target, type)
     what = f"{target.__name__}" if is_class else f"{type(target).__name__} object"
     _check_target(spec, target, what)
@@ -356,7 +361,7 @@ def _strategy(spec: str, target, digest: str) -> PythonStrategy:
         reset = getattr(target, "reset", None)
         if callable(reset):
             _reset_keywords(spec, _bound_signature_of(reset))
-    return PythonStrategy(spec, digest, target, is_class)
+    return PythonStrategy(spec if name is None else name, digest, target, is_class)
 
 
 def _bound_signature_of(func):
@@ -377,8 +382,124 @@ def _bound_signature_of(func):
     return stub
 
 
+def file_spec(spec) -> tuple | None:
+    """``(file, class)`` of a Python strategy spec ``FILE.py:CLASS``; None for any other
+    value (a built-in spec, ``MODULE:CLASS``, an object)."""
+    if not isinstance(spec, str) or not is_python_spec(spec):
+        return None
+    where, _, attr = spec.strip().rpartition(":")
+    where = where.strip()
+    if where.endswith(".py") or os.sep in where or "/" in where:
+        return where, attr.strip()
+    return None
+
+
+def check_recorded(specs, where: str, option: str = "--strategy") -> None:
+    """Refuse, in one line, a recorded Python strategy ``FILE.py:CLASS`` whose file is not
+    where it was recorded (moved or deleted since), saying how to point at it.
+
+    Parameters
+    ----------
+    specs : list
+        The seats' strategies as a run recorded them (absolute ``FILE.py:CLASS`` for a
+        Python strategy file; other values are not looked at).
+    where : str
+        What recorded them, for the message (``"the run in 'runs/demo'"``).
+    option : str
+        How the user points at the file's new place (the CLI's ``--strategy``).
+
+    Raises
+    ------
+    StrategyError
+        Naming the missing file and ``option NEW_PLACE/FILE.py:CLASS``.
+    """
+    for spec in specs:
+        parts = file_spec(spec)
+        if parts is not None and not os.path.isfile(parts[0]):
+            path, attr = parts
+            raise StrategyError(
+                f"strategy {spec!r}: the Python strategy file {path!r} of {where} does not "
+                f"exist (moved or deleted?); point at it with {option} "
+                f"NEW_PLACE/{os.path.basename(path)}:{attr} (the same file name and class)")
+
+
+def relocated(recorded, given, where: str, option: str = "--strategy") -> list:
+    """A run's seats with its Python strategy files loaded from where they are now.
+
+    Each spec of ``given`` (``FILE.py:CLASS``) names the new place of the recorded
+    Python strategies with the same file name and class: those seats get the strategy
+    loaded from ``FILE.py``, named as recorded (so the records, the run's identity and
+    its source digest, which must still match, are those of the run).
+
+    Parameters
+    ----------
+    recorded : list
+        The seats' strategy specs as the run recorded them (None for an empty seat).
+    given : list of str
+        Python strategy file specs; each must match a recorded one.
+    where, option : str
+        For the messages, as :func:`check_recorded`.
+
+    Returns
+    -------
+    list
+        ``recorded`` with :class:`PythonStrategy` objects in place of the moved seats.
+
+    Raises
+    ------
+    StrategyError
+        A given spec that is no Python strategy file, or whose file name and class match
+        none of the run's, or that does not load.
+    """
+    import dataclasses
+    seats = list(recorded)
+    theirs = [s for s in recorded if file_spec(s) is not None]
+    listed = ", ".join(repr(s) for s in dict.fromkeys(theirs)) or "none"
+    for spec in given:
+        parts = file_spec(spec)
+        if not theirs:
+            raise StrategyError(f"{option} is taken from {where}; leave it out (with a run, "
+                                f"{option} only says where a Python strategy file of the run is "
+                                "now, and this run has none)")
+        if parts is None:
+            raise StrategyError(f"{option} {spec!r}: with a run, {option} only says where the "
+                                "run's Python strategy file is now (FILE.py:CLASS, the same "
+                                f"file name and class); the run's Python strategy files: {listed}")
+        key = (os.path.basename(parts[0]), parts[1])
+        seats_of = [i for i, s in enumerate(recorded) if file_spec(s) is not None
+                    and (os.path.basename(file_spec(s)[0]), file_spec(s)[1]) == key]
+        if not seats_of:
+            raise StrategyError(f"{option} {spec!r}: the file name and class match none of the "
+                                f"Python strategies of {where}: {listed}")
+        loaded = load(spec)
+        for i in seats_of:
+            seats[i] = dataclasses.replace(loaded, spec=recorded[i])
+    return seats
+
+
+def as_recorded(spec):
+    """A seat's strategy as a run recorded it: a Python strategy ``FILE.py:CLASS`` loaded and
+    named exactly as recorded (a run recorded before files were named by their resolved
+    path keeps its relative name, resolved from the working directory as then); any other
+    value as it is.
+
+    Raises
+    ------
+    StrategyError
+        The file does not load.
+    """
+    import dataclasses
+    if file_spec(spec) is None:
+        return spec
+    return dataclasses.replace(load(spec), spec=spec)
+
+
 def load(spec: str) -> PythonStrategy:
     """The Python strategy a spec string names (``FILE.py:CLASS`` or ``MODULE:CLASS``).
+
+    A file's strategy is named ``REALPATH:CLASS`` in records and manifests, the file's
+    absolute, resolved path: a run started in one folder replays and resumes from any
+    other.
 
     Raises
     ------

@@ -36,8 +36,9 @@ class Answer(NamedTuple):
 
     def text(self, fmt: str = "{:+.1f}") -> str:
         """``"+20.6 (+18.9 .. +22.3), 2,000 hands"``."""
+        from ._text import plural
         return (f"{fmt.format(self.mean)} ({fmt.format(self.low)} .. {fmt.format(self.high)}), "
-                f"{self.hands:,} hands")
+                f"{plural(self.hands, 'hand')}")
 
 
 def mean_ci(values, index=None) -> Answer:

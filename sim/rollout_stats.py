@@ -492,9 +492,10 @@ def footer_lines(a: dict) -> list[str]:
     if a.get("until_separated"):
         how = ("the best is separated from every other candidate" if a.get("stop") == "separated"
                else "the cap was reached before the best was separated")
+        from ._text import plural
         margin = f", margin {a['margin']:g} points" if a.get("margin") else ""
         lines.append(f"sequential rule: stopped at look {a['looks']} of {a['max_looks']} "
-                     f"({a['worlds']:,} worlds, batch {a['batch']:,}{margin}): {how} "
+                     f"({plural(a['worlds'], 'world')}, batch {a['batch']:,}{margin}): {how} "
                      f"(bounds at z {a['z_sep']:.2f}); intervals at ±{a['z_interval']:.2f} se "
                      "for the sequential stop")
     return lines

@@ -375,6 +375,36 @@ class Rules:
         d["set_ranks"] = list(self.set_ranks)
         return d
 
+    def command_options(self) -> list:
+        """The options of the ``burraco`` command that give this rule set, as a list of
+        arguments: ``--rules PRESET`` (the preset closest to it, left out for
+        ``default``), ``--players N`` (left out for 4), then ``--rule OPTION=VALUE`` for
+        every other option that differs from that preset, in the order of
+        :meth:`options` (the inverse of :meth:`parse_assignment`).
+
+        Returns
+        -------
+        list of str
+            Empty for the default rules.
+        """
+        best = None
+        for name in PRESETS:
+            base = Rules.preset(name).replace(num_players=self.num_players)
+            changed = [k for k in self.options()
+                       if k != "num_players" and getattr(self, k) != getattr(base, k)]
+            if best is None or len(changed) < len(best[1]):
+                best = (name, changed)
+        name, changed = best
+        args = [] if name == "default" else ["--rules", name]
+        if self.num_players != 4:
+            args += ["--players", str(self.num_players)]
+        for k in changed:
+            v = getattr(self, k)
+            text = ("true" if v else "false") if isinstance(v, bool) else \
+                ",".join(v) if isinstance(v, tuple) else "none" if v is None else str(v)
+            args += ["--rule", f"{k}={text}"]
+        return args
+
     def to_vector(self) -> np.ndarray:
         """Pack the options into the kernels' rules vector.
 

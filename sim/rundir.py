@@ -158,7 +158,8 @@ def read_manifest(directory: str | os.PathLike, what: str = "run") -> dict:
     if not directory.exists():
         raise ManifestError(f"{what}: {where!r} does not exist")
     if not directory.is_dir():
-        raise ManifestError(f"{what}: {where!r} is not a directory")
+        from ._text import not_a_directory
+        raise ManifestError(not_a_directory(what, where))
     parent = inside_run_data(directory)
     if parent is not None:
         raise ManifestError(f"{what}: {where!r} is the data directory of the run in "
@@ -642,7 +643,8 @@ def _selection_text(sel: dict) -> str:
     """A run's selection in words: ``3,120 hands selected by --where 's0_jokers >= 2'``."""
     how = (f"by --where {sel['where']!r}" if sel.get("where") is not None
            else f"by hand_index (sha256 {str(sel.get('sha256'))[:12]}...)")
-    return f"{int(sel['hands']):,} hands selected {how}"
+    from ._text import plural
+    return f"{plural(int(sel['hands']), 'hand')} selected {how}"
 
 
 def selection_config(idx: np.ndarray, where: str | None) -> dict:

@@ -41,7 +41,8 @@ import pyarrow as pa
 from . import compiling, dataset, rundir
 from . import strategies as _strategies
 from ._cards import check_bool as _check_bool
-from ._cards import check_int, rules_or_default
+from ._cards import check_int, check_progress, rules_or_default
+from ._text import not_a_directory
 from .lock import claim
 from .match import DEFAULT_MAX_HANDS, MAX_HANDS_LIMIT, MatchBlock
 from .rules import Rules
@@ -142,7 +143,7 @@ class _Options:
     pythons: tuple
     rules: Rules
     threads: int
-    progress: bool
+    progress: str                # the progress bar's label; "" for none
     debug: bool
     overwrite: bool
     return_frame: bool
@@ -165,7 +166,7 @@ def _options(seed, strategies, rules, threads, progress, debug, overwrite, retur
     max_threads = _max_threads()
     threads_given = threads
     threads = max_threads if threads is None else check_int("threads", threads, 1, max_threads)
-    progress = _check_bool("progress", progress)
+    progress = check_progress(progress, "simulate")
     debug = _check_bool("debug", debug)
     overwrite = _check_bool("overwrite", overwrite)
     return_frame = _check_bool("return_frame", return_frame)
@@ -223,7 +224,7 @@ def _run(work: HandWork, total: int, config: dict, o: _Options) -> dict | None:
                          f"{os.fspath(parent)!r}; a plain reader of that run would read it: "
                          "use a directory outside it")
     if out.exists() and not out.is_dir():
-        raise ValueError(f"out: {where!r} exists and is not a directory")
+        raise ValueError(not_a_directory("out", where))
 
     def check(d: Path) -> bool:
         return _check_out(d, dict(config), o.overwrite, work.kind).writes_nothing
@@ -317,7 +318,7 @@ def _run_locked(work: HandWork, total: int, config: dict, o: _Options, manifest:
                        initial=sum(work.size(a, b) for i, (a, b) in enumerate(bounds)
                                    if i in on_disk),
                        unit=work.unit, unit_scale=True, file=sys.stderr, dynamic_ncols=True,
-                       smoothing=0.1)
+                       smoothing=0.1, desc=o.progress)
 
         def finish(shard: ShardDone, shard_tables: list) -> None:
             name = Path(shard.path).name if shard.path is not None else None
@@ -453,10 +454,11 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
         With a Python strategy on some seat: worker processes that play the
         shard's hands (forked, each with its own copy of the strategy
         objects; default 1, this process).
-    progress : bool
+    progress : bool or str
         On stderr: say when the kernels are being compiled (first run) and
         show a tqdm progress bar (hands, hands/s), updated after each kernel
-        call (at most ``KERNEL_CHUNK`` hands).
+        call (at most ``KERNEL_CHUNK`` hands), labelled ``simulate`` (True) or
+        with the str given.
     debug : bool
         Run the kernels' consistency checks; failures are flagged in the
         ``error`` column, not raised.
@@ -625,8 +627,9 @@ def simulate_matches(matches: int, seed: int, strategies: str | Sequence[str] = 
         Matches per shard (default: the run's when resuming, else
         ``1_000_000 // max_hands_per_match``, so a shard holds at most a
         million hands).
-    progress : bool
-        Compile notice and a progress bar in matches on stderr.
+    progress : bool or str
+        Compile notice and a progress bar in matches on stderr, labelled
+        ``simulate`` (True) or with the str given.
     return_frame : bool
         Return the tables (False for runs too large to hold in memory).
     max_hands_per_match : int

@@ -31,6 +31,7 @@ import pyarrow.parquet as pq
 from . import dataset, rundir
 from .lock import claim, describe, holder
 from .match import MATCH_STRIDE
+from ._text import plural
 from .rundir import MANIFEST, _now, _selection_text, _write_json, selection_config
 from .summary import MatchSummary, Summary
 
@@ -106,19 +107,19 @@ class RunStatus:
         n = len(self.ok) + len(self.missing) + len(self.corrupt)
         if self.kind == "matches":
             share = self.matches_done / self.matches_total if self.matches_total else 0.0
-            done = (f"{self.matches_done:,} of {self.matches_total:,} matches ({share:.1%}, "
-                    f"{self.hands_done:,} hands)")
+            done = (f"{self.matches_done:,} of {plural(self.matches_total, 'match')} "
+                    f"({share:.1%}, {plural(self.hands_done, 'hand')})")
         else:
             share = self.hands_done / self.hands_total if self.hands_total else 0.0
-            done = f"{self.hands_done:,} of {self.hands_total:,} hands ({share:.1%})"
+            done = f"{self.hands_done:,} of {plural(self.hands_total, 'hand')} ({share:.1%})"
         if self.complete:
             state = "complete"
         elif self.writer is not None:
             state = f"incomplete: being written now by {describe(self.writer)}"
         else:
             state = "incomplete: run the same 'burraco simulate' command again to finish it"
-        lines = [f"run: {self.directory}", f"progress: {done} in {len(self.ok)} of {n} shards; "
-                 + state]
+        lines = [f"run: {self.directory}",
+                 f"progress: {done} in {len(self.ok)} of {plural(n, 'shard')}; " + state]
         if self.kind == "hands" and self.config.get("selection"):
             lines.append(f"selection: {_selection_text(self.config['selection'])} among hands "
                          f"0..{int(self.config['hands']) - 1}")
@@ -172,7 +173,7 @@ def _shard_problem(path: Path, a: int, b: int, run_id: str, rows: int | None = N
     except (OSError, pa.ArrowException) as exc:
         return f"unreadable Parquet file ({' '.join(str(exc).split())[:120]})"
     if meta.num_rows != rows:
-        return f"{meta.num_rows} rows, the manifest expects {rows}"
+        return f"{plural(meta.num_rows, 'row')}, the manifest expects {rows}"
     found = _footer_range(meta)
     if found is None:                    # no statistics in the footer: read the two columns
         try:
@@ -205,7 +206,8 @@ def _selected_shard_problem(path: Path, a: int, b: int, run_id: str) -> tuple[st
     if rid != run_id:
         return "belongs to another run", 0
     if rows > b - a:
-        return f"{rows} rows, more than the {b - a} hands {a}..{b - 1} of the shard", 0
+        return (f"{plural(rows, 'row')}, more than the {plural(b - a, 'hand')} {a}..{b - 1} of "
+                "the shard", 0)
     if not rows:
         return None, 0
     try:
@@ -229,7 +231,7 @@ def _selection_problem(directory: Path, status: RunStatus, selection: dict) -> s
     idx = np.concatenate(parts) if parts else np.zeros(0, np.int64)
     found = selection_config(idx, selection.get("where"))
     if found["hands"] != int(selection["hands"]) or found["sha256"] != selection["sha256"]:
-        return (f"the shards hold {found['hands']:,} hands, not the manifest's selection of "
+        return (f"the shards hold {plural(found['hands'], 'hand')}, not the manifest's selection of "
                 f"{int(selection['hands']):,} (sha256 {selection['sha256'][:12]}...); "
                 f"{rundir.repair_hint(os.fspath(directory))} if the manifest was edited")
     return None
@@ -269,7 +271,7 @@ def _match_shard_problem(table: Path, hands: Path, a: int, b: int,
     except (OSError, pa.ArrowException) as exc:
         return f"{rel}: unreadable ({' '.join(str(exc).split())[:120]})", 0
     if matches.num_rows != b - a:
-        return f"{rel}: {matches.num_rows} matches, expected {b - a}", 0
+        return f"{rel}: {plural(matches.num_rows, 'match')}, expected {b - a}", 0
     m = matches.column("match")
     if m[0].as_py() != a or m[-1].as_py() != b - 1:
         return (f"{rel}: matches {m[0].as_py()}..{m[-1].as_py()}, "
@@ -581,7 +583,7 @@ class RepairReport:
         head = (f"repaired: {self.directory}: a {'match' if self.kind == 'matches' else 'hand'}"
                 f" run ({self.run_id}); the manifest was rebuilt from {len(self.ok)} sound "
                 "shards (nothing was simulated or deleted)")
-        moved = (f"moved {len(self.moved)} files to the current layout (hands/, matches/)"
+        moved = (f"moved {plural(len(self.moved), 'file')} to the current layout (hands/, matches/)"
                  if self.moved else None)
         return "\n".join(rundir.repair_lines(head, "manifest", self.backup, moved, self.left))
 
@@ -623,7 +625,8 @@ def repair_run(directory: str | os.PathLike) -> RepairReport:
     directory = Path(directory)
     where = os.fspath(directory)
     if not directory.is_dir():
-        raise ValueError(f"repair: {where!r} is not a directory")
+        from ._text import not_a_directory
+        raise ValueError(not_a_directory("repair", where))
     parent = rundir.inside_run_data(directory)
     if parent is not None:
         raise ValueError(f"repair: {where!r} is the data directory of the run in "
@@ -679,9 +682,9 @@ def _repair_plan(directory: Path, where: str) -> tuple:
         raise ValueError(f"repair: {where!r} holds no shard of a burraco-sim run "
                          "(hands/shard-*.parquet); nothing to repair")
     if len(groups) > 1 and not (old and old["run_id"] in groups):
-        parts = ", ".join(f"{rid}: {len(items)} shards"
+        parts = ", ".join(f"{rid}: {plural(len(items), 'shard')}"
                           for rid, items in sorted(groups.items()))
-        raise ValueError(f"repair: {where!r} holds shards of {len(groups)} runs ({parts}); "
+        raise ValueError(f"repair: {where!r} holds shards of {plural(len(groups), 'run')} ({parts}); "
                          "move the shards of the runs you do not want out of the directory, "
                          "then repair again (nothing was changed)")
     run_id = old["run_id"] if len(groups) > 1 else next(iter(groups))

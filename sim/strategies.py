@@ -301,6 +301,13 @@ def is_registered(kind: int) -> bool:
     return int(kind) not in (L.POLICY_HEURISTIC, L.POLICY_RANDOM, L.POLICY_UNIFORM)
 
 
+def names() -> list[str]:
+    """Every strategy name of this process, sorted: the built-in ones, the peer bots
+    compiled on first use (:data:`LAZY`) and the registered Numba choosers; the list
+    that errors give as the allowed names."""
+    return sorted({*STRATEGIES, *LAZY})
+
+
 def get(name: str) -> Strategy:
     """Look a strategy up by name.
 
@@ -314,10 +321,8 @@ def get(name: str) -> Strategy:
     try:
         return STRATEGIES[name]
     except KeyError:
-        raise ValueError(
-            f"strategy: unknown name {name!r}; allowed: {', '.join(sorted({*STRATEGIES, *LAZY}))}, or a "
-            "Python strategy FILE.py:CLASS or MODULE:CLASS"
-        ) from None
+        raise ValueError(f"strategy: unknown name {name!r}; allowed: {', '.join(names())}, "
+                         "or a Python strategy FILE.py:CLASS or MODULE:CLASS") from None
 
 
 def resolve(spec: str) -> tuple[str, int, np.ndarray]:
@@ -367,6 +372,16 @@ def resolve(spec: str) -> tuple[str, int, np.ndarray]:
     return canonical_spec(strat, overrides), _kind(strat), vector
 
 
+def resolve_for(what: str, spec) -> tuple[str, int, np.ndarray]:
+    """:func:`resolve` of the spec given as ``what`` (a parameter, or the option that
+    gave it): its errors begin with ``what: ``, e.g. ``base: strategy 'heuristic' has no
+    parameter 'x'``."""
+    try:
+        return resolve(spec)
+    except ValueError as exc:
+        raise ValueError(f"{what}: {exc}") from None
+
+
 def _kind(strat: Strategy) -> int:
     """A strategy's policy kind; for ``rollout`` the address of the search's C callback
     (compiled, or loaded from Numba's cache, at its first use in the process)."""
@@ -375,7 +390,7 @@ def _kind(strat: Strategy) -> int:
     if "kernels.search" not in sys.modules:         # importing it compiles the callback
         with compiling.announce("the search player rollout",
                                 compiling.cold("search.rollout_callback")):
-            import kernels.search
+            import kernels.search  # noqa: F401  (compiles or loads the callback)
     from kernels.search import rollout_callback
     return int(rollout_callback.address)
 
@@ -500,8 +515,8 @@ def _spec_of(key: str, value) -> str:
         return value
     if isinstance(value, dict):
         if not isinstance(value.get("name"), str):
-            raise ValueError(f"strategies: {key} needs a 'name' (one of "
-                             f"{', '.join(sorted(STRATEGIES))})")
+            raise ValueError(f"strategies: {key} needs a 'name' (one of {', '.join(names())}, "
+                             "or a Python strategy FILE.py:CLASS or MODULE:CLASS)")
         params = []
         for k, v in value.items():
             if k == "name":

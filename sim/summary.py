@@ -22,6 +22,7 @@ from kernels import layout as L
 
 from . import dataset
 from ._cards import check_bool
+from ._text import plural
 
 if TYPE_CHECKING:
     from .match import MatchBlock
@@ -39,13 +40,14 @@ def _table(rows, notes: dict | None = None) -> str:
 
 
 def _read_back_note(simulated: int, total: int, out, unit: str) -> str | None:
-    """``(all read back from 'DIR')`` or ``(K <unit> read back from 'DIR')`` for a run that
-    resumed shards from disk; None if everything was simulated now."""
+    """``(all read back from 'DIR')`` or ``(K <unit>s read back from 'DIR')`` (``unit`` the
+    noun for one, ``hand`` or ``match``) for a run that resumed shards from disk; None if
+    everything was simulated now."""
     back = total - simulated
     if back <= 0:
         return None
     where = f" from {os.fspath(out)!r}" if out is not None else ""
-    return f"(all read back{where})" if simulated == 0 else f"({back:,} {unit} read back{where})"
+    return f"(all read back{where})" if simulated == 0 else f"({plural(back, unit)} read back{where})"
 
 
 class Summary:
@@ -170,7 +172,7 @@ class Summary:
         notes = {}
         if not self.read_back:
             rows.append(("hands simulated now", f"{d['hands_simulated']:,}", ""))
-            note = _read_back_note(d["hands_simulated"], d["hands"], self.out, "hands")
+            note = _read_back_note(d["hands_simulated"], d["hands"], self.out, "hand")
             if note is not None:
                 notes["hands simulated now"] = note
             if d["hands_simulated"]:
@@ -287,7 +289,7 @@ class MatchSummary:
         if not read_back:
             rows.append(("matches simulated now", f"{d['matches_simulated']:,}", ""))
             note = _read_back_note(d["matches_simulated"], d["matches"], self.hand_summary.out,
-                                   "matches")
+                                   "match")
             if note is not None:
                 notes["matches simulated now"] = note
         # capped matches have no winner: listed with the match counts, not under a side's column

@@ -38,7 +38,6 @@ import contextlib
 import itertools
 import json
 import os
-import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,7 +53,7 @@ from .comparison import compare_hands, paired_rules, summarize_pairs
 from .lock import claim
 from .workdir import (Layout, note_others, os_error, overwrite_hint, refuse_shape, repair, scan,
                       status_lines, write_tagged, write_text)
-from .strategies import get, resolve
+from .strategies import get, resolve, resolve_for
 
 SWEEP_JSON = "_sweep.json"
 SUMMARY_CSV = "_summary.csv"
@@ -146,7 +145,8 @@ def sweep(base: str, grid: dict, hands: int, seed: int, reference: str | None = 
     threads : int, optional
         Numba threads (default all).
     progress : bool
-        Progress bars on stderr.
+        Progress bars on stderr, two per point, labelled with the point, its parameter
+        values and the seating (``point 2/4 pile_threshold=1: A as team 0``, A the point).
     callback : callable, optional
         Called with a :class:`PointDone` for every point: first for each
         point read back from ``out``, then for each point as it is computed
@@ -179,13 +179,18 @@ def sweep(base: str, grid: dict, hands: int, seed: int, reference: str | None = 
         resumes.
     """
     from .pystrategy import is_python_spec
-    for what, spec in (("BASE", base), ("the reference", reference)):
-        if is_python_spec(spec) or not isinstance(spec, (str, type(None))):
-            raise ValueError(f"sweep: {what} must be a built-in strategy; {spec!r} is a Python "
-                             "strategy (it has no parameter grid): compare it with sim.compare "
-                             "or 'burraco compare'")
+    if is_python_spec(base) or not isinstance(base, str):
+        raise ValueError(f"base: {base!r} is a Python strategy, which has no parameters for a "
+                         "sweep to vary; compare it with 'burraco compare' (sim.compare)")
+    if is_python_spec(reference) or not isinstance(reference, (str, type(None))):
+        raise ValueError(f"reference: {reference!r} is a Python strategy, and a sweep's "
+                         "reference must be a built-in one: a sweep names its reference by its "
+                         "spec in _sweep.json and in every point file, to resume and check them, "
+                         "and a Python strategy's file may change under the same spec; play a "
+                         f"point against it with 'burraco compare BASE:NAME=VALUE {reference}' "
+                         "(sim.compare)")
+    resolve_for("base", base)
     strat = get(base.partition(":")[0].strip())
-    resolve(base)
     if not isinstance(grid, dict) or not 1 <= len(grid) <= 2:
         raise ValueError("grid must be a dict of one or two parameters -> lists of values")
     for name, values in grid.items():
@@ -201,7 +206,7 @@ def sweep(base: str, grid: dict, hands: int, seed: int, reference: str | None = 
     seed = check_int("seed", seed, 0, 2**64 - 1)
     rules = paired_rules(rules, "sweep")
     reference = reference or strat.name
-    resolve(reference)
+    resolve_for("reference", reference)
     if not isinstance(overwrite, bool):
         raise ValueError(f"overwrite must be True or False, got {overwrite!r}")
     if callback is not None and not callable(callback):
@@ -489,8 +494,10 @@ def _run_points(points: list, specs: list, names: list, config: dict, rules, out
     for k, (pt, spec) in enumerate(zip(points, specs)):
         if k in rows:
             continue
+        label = (f"point {k + 1}/{len(points)} "
+                 + ", ".join(f"{n}={v:g}" for n, v in pt.items())) if progress else False
         per = compare_hands(spec, config["reference"], config["hands"], config["seed"], rules,
-                            threads, progress)
+                            threads, label)
         row = _row(per, pt, names)
         for n in reversed(names):
             per.insert(0, n, pt[n])

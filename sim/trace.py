@@ -68,6 +68,7 @@ from . import dataset, notation
 from .deal import deal as _deal
 from .match import MATCH_STRIDE
 from ._cards import check_int, rules_or_default
+from ._text import plural
 from .runner import _resolve_seats, python_sources, seat_names
 
 EV_ROWS = 8192
@@ -98,14 +99,18 @@ def _run_manifest(directory) -> dict:
     return read_manifest(directory)
 
 
-def _run_hand(run, hand_index: int) -> tuple:
+def _run_hand(run, hand_index: int, python_files=None) -> tuple:
     """What replays hand ``hand_index`` of the run in directory ``run``.
 
     Returns ``(seed, strategies, rules, dealer, row)``: the manifest's seed,
     strategies and rules, and for a match hand its dealer and (with 3 players, when
     its ``individual`` is true) the ``individual_3x11`` rules (R63); ``row`` is the
     hand's row (a dict), None for a hand of a hand run whose shard is not complete yet.
+    ``python_files`` (specs ``FILE.py:CLASS``) say where the run's Python strategy files
+    are now (:func:`sim.pystrategy.relocated`); a recorded file that is not where the run
+    recorded it is refused in one line saying so (:func:`sim.pystrategy.check_recorded`).
     """
+    from .pystrategy import as_recorded, check_recorded, relocated
     from .rules import Rules
     from .runs import load
 
@@ -117,7 +122,11 @@ def _run_hand(run, hand_index: int) -> tuple:
     named = [s for s in config["strategies"] if s is not None]
     strategies = [s if s is not None else named[0] for s in config["strategies"]]
     sources = config.get("strategy_sources") or {}
+    if python_files:
+        strategies = relocated(strategies, python_files, f"the run in {where!r}")
     if sources:                                 # Python strategies: still the same source?
+        check_recorded(strategies, f"the run in {where!r}")
+        strategies = [as_recorded(s) for s in strategies]
         names, _, _, pythons = _resolve_seats(strategies)
         now = python_sources(names, pythons)
         for spec, digest in sorted(sources.items()):
@@ -130,14 +139,14 @@ def _run_hand(run, hand_index: int) -> tuple:
     if kind == "hands":
         total = int(config["hands"])
         if hand_index >= total:
-            raise ValueError(f"replay: the run in {where!r} has hands 0..{total - 1}, "
+            raise ValueError(f"hand_index: the run in {where!r} has hands 0..{total - 1}, "
                              f"not hand {hand_index}")
         rows = load(run, filter=wanted)
         if not len(rows) and config.get("selection"):
-            raise ValueError(f"replay: hand {hand_index} is not a hand of the run in {where!r}: "
-                             "it plays selected hands only and holds no row of this one (not "
-                             "selected, or its shard is not complete yet); replay it with "
-                             "--seed instead")
+            raise ValueError(f"hand_index: hand {hand_index} is not a hand of the run in "
+                             f"{where!r}: it plays selected hands only and holds no row of this "
+                             "one (not selected, or its shard is not complete yet); give the "
+                             "run's seed (--seed) instead of the directory")
         return seed, strategies, rules, None, (rows.iloc[0].to_dict() if len(rows) else None)
     rows = load(run, filter=wanted)
     if not len(rows):
@@ -148,9 +157,11 @@ def _run_hand(run, hand_index: int) -> tuple:
         else:
             played = len(load(run, columns=["hand_index"], filter=[("match", "==", m)]))
             first = m * MATCH_STRIDE
-            why = (f"match {m} has {played} hands, {first}..{first + played - 1}" if played
+            why = (f"match {m} has {plural(played, 'hand')}, {first}..{first + played - 1}"
+                   if played
                    else f"match {m} is not in a complete shard yet")
-        raise ValueError(f"replay: hand {hand_index} is not a hand of the match run in {where!r}: "
+        raise ValueError(f"hand_index: hand {hand_index} is not a hand of the match run in "
+                         f"{where!r}: "
                          f"hand k of match m is m*{MATCH_STRIDE}+k, and {why}")
     row = rows.iloc[0].to_dict()
     if rules.num_players == 3 and bool(row["individual"]):
@@ -190,12 +201,18 @@ def _has_python(doc: dict) -> bool:
     return any(is_python_spec(s) for s in doc["strategies"] if s is not None)
 
 
+def _without_run() -> ValueError:
+    """The error for ``python_files`` given without ``run``."""
+    return ValueError("python_files: only with run=DIR (it says where a run's Python strategy "
+                      "files are now); give the strategies themselves as strategies=")
+
+
 #: The options a run fixes, refused with ``run``.
 _RUN_FIXED = ("seed", "strategies", "rules", "dealer")
 
 
 def replay(seed=None, hand_index=None, strategies=None, rules=None, dealer=None, *,
-           run=None) -> dict:
+           run=None, python_files=None) -> dict:
     """Replay one hand of a run with its full event log.
 
     Two forms: ``replay(run=DIR, hand_index=I)`` replays hand ``I`` of the run
@@ -232,6 +249,11 @@ def replay(seed=None, hand_index=None, strategies=None, rules=None, dealer=None,
         compared, there being no row.  For a match run, the ``hand_index`` of a
         hand row in a complete shard (an unfinished shard's dealers are not
         known).
+    python_files : list of str, optional
+        With ``run``: where the run's Python strategy files are now, as specs
+        ``FILE.py:CLASS`` with the file name and class the run recorded (its
+        records name each file by its absolute path; a file that has moved
+        since is refused without this).  Its source must still be the run's.
 
     Returns
     -------
@@ -260,7 +282,9 @@ def replay(seed=None, hand_index=None, strategies=None, rules=None, dealer=None,
             if value is not None:
                 raise ValueError(f"replay: {name} is taken from the run in {os.fspath(run)!r}; "
                                  "leave it out")
-        seed, strategies, rules, dealer, row = _run_hand(run, hand_index)
+        seed, strategies, rules, dealer, row = _run_hand(run, hand_index, python_files)
+    elif python_files:
+        raise _without_run()
     elif seed is None:
         raise ValueError("replay: give the run's seed (and its strategies, rules and, for a "
                          "match hand, dealer), or run=DIR")
@@ -515,12 +539,13 @@ def _start_lines(start: dict) -> list:
         else:
             what = "became the stock"
         out.append(f"  pozzetto {k}: {what}")
-    out.append(f"  pile: {' '.join(start['pile'])}   stock: {len(start['stock'])} cards")
+    out.append(f"  pile: {' '.join(start['pile'])}   stock: {plural(len(start['stock']), 'card')}")
     tt = start.get("this_turn")
     if tt is not None:
         out.append(f"  this turn: {tt['pickup'].replace('_', ' ')}"
-                   + (f" ({tt['pile_size']} cards)" if tt["pile_size"] is not None else "")
-                   + f", {tt['actions']} melds and lay-offs"
+                   + (f" ({plural(tt['pile_size'], 'card')})" if tt["pile_size"] is not None
+                      else "")
+                   + f", {plural(tt['actions'], 'meld or lay-off', 'melds and lay-offs')}"
                    + (f", {tt['barred']} may not be discarded" if tt["barred"] else ""))
     return out
 
@@ -555,8 +580,8 @@ def format_text(doc: dict) -> str:
             out.append(f"  seat {s}: {' '.join(h)}")
         for k, pz in enumerate(doc["deal"]["pozzetti"]):
             out.append(f"  pozzetto {k}: {' '.join(pz)}")
-        out.append(f"  up-card: {doc['deal']['discard']}   stock: {len(doc['deal']['stock'])} "
-                   "cards")
+        out.append(f"  up-card: {doc['deal']['discard']}   stock: "
+                   f"{plural(len(doc['deal']['stock']), 'card')}")
     line = None
     turn = 0
     for e in doc["events"]:
@@ -604,7 +629,7 @@ def format_text(doc: dict) -> str:
         elif t == "end":
             out.append(line)
             line = None
-            out.append(f"end: {e['reason']} after {e['turn']} turns")
+            out.append(f"end: {e['reason']} after {plural(e['turn'], 'turn')}")
     if line:
         out.append(line)
     groups = (0, 1, 2) if n_hands == 3 else (0, 1)

@@ -65,6 +65,7 @@ import hashlib
 import json
 import math
 import os
+import shlex
 import sys
 import time
 from dataclasses import dataclass, field
@@ -75,12 +76,13 @@ import numpy as np
 from kernels import layout as L
 
 from ._cards import check_int
+from ._text import plural
 from ._version import __version__
 from .comparison import Z95, paired_rules
 from .lock import claim
 from .workdir import (Layout, identity_of, note_others, os_error, overwrite_hint, refuse_shape,
                       repair, scan, status_lines, write_tagged, write_text)
-from .strategies import HEURISTIC, HEURISTIC_LIMITS, get, resolve
+from .strategies import HEURISTIC, HEURISTIC_LIMITS, get, resolve, resolve_for
 
 TUNE_JSON = "_tune.json"
 RESULT_JSON = "result.json"
@@ -310,8 +312,9 @@ def format_report(r: dict) -> str:
     s = r["search"]
     lines = [
         f"tuned {', '.join(c['params'])} of {c['base']} ({c['rules_name']} rules): "
-        f"{r['generations']} generations of {c['popsize']} candidates, {c['hands_per_eval']:,} "
-        f"deals each, {r['hands_used']:,} deals of the budget {c['budget']:,} (seed {c['seed']}); "
+        f"{plural(r['generations'], 'generation')} of {plural(c['popsize'], 'candidate')}, "
+        f"{plural(c['hands_per_eval'], 'deal')} each, {plural(r['hands_used'], 'deal')} of the "
+        f"budget {c['budget']:,} (seed {c['seed']}); "
         f"reference: {c['against'] or 'the search mean of the previous generation'}",
         f"the answer (the search's final mean): {r['spec']}",
         "",
@@ -322,7 +325,8 @@ def format_report(r: dict) -> str:
         f"{'the luckiest point':<34}{est(s['best_gain'], s['best_gain_se']):<34}"
         f"{est(vb['mean_diff'], vb['se'])}",
         f"{'the mean, last generation':<34}{est(s['last_mean_gain'], s['last_mean_se'])}",
-        f"validation: {v['hands']:,} deals of seed {v['seed']} (never played by the search), "
+        f"validation: {plural(v['hands'], 'deal')} of seed {v['seed']} (never played by the "
+        "search), "
         "each twice, seats swapped",
         f"winner's curse (during - validated): the answer {est(s['answer_gain'] - v['mean_diff'])}"
         f", the luckiest point {est(s['best_gain'] - vb['mean_diff'])}",
@@ -337,10 +341,7 @@ def _check_spec(what: str, spec) -> str:
     from .pystrategy import is_python_spec
     if not isinstance(spec, str) or is_python_spec(spec):
         raise ValueError(f"{what} must be a built-in strategy spec, got {spec!r}")
-    try:
-        return resolve(spec)[0]
-    except ValueError as exc:
-        raise ValueError(f"{what}: {exc}") from None
+    return resolve_for(what, spec)[0]
 
 
 def _params(params, strat) -> tuple:
@@ -445,6 +446,7 @@ def tune(base: str, hands_per_eval: int, budget: int, seed: int, out=None, rules
     if not isinstance(base, str) or is_python_spec(base):
         raise ValueError(f"base must be a built-in strategy of the heuristic family (heuristic, "
                          f"expert, tuned_*), got {base!r}")
+    resolve_for("base", base)
     strat = get(base.partition(":")[0].strip())
     if strat.kind != L.POLICY_HEURISTIC or set(strat.params) != set(HEURISTIC.params):
         family = sorted(n for n, s in _strategies().items() if s.kind == L.POLICY_HEURISTIC)
@@ -452,12 +454,12 @@ def tune(base: str, hands_per_eval: int, budget: int, seed: int, out=None, rules
                          f"{', '.join(family)}")
     base_spec, _, vector = resolve(base)
     names = _params(params, strat)
-    hands_per_eval = _count("hands_per_eval", hands_per_eval, 2)
-    budget = _count("budget", budget, 1, 10**13)
+    hands_per_eval = check_int("hands_per_eval", hands_per_eval, 2, 10**9)
+    budget = check_int("budget", budget, 1, 10**13)
     seed = check_int("seed", seed, 0, 2**64 - 1)
-    validate_hands = _count("validate_hands", validate_hands, 2)
+    validate_hands = check_int("validate_hands", validate_hands, 2, 10**9)
     popsize = default_popsize(len(names)) if popsize is None else \
-        _count("popsize", popsize, 2, 10_000)
+        check_int("popsize", popsize, 2, 10_000)
     rules = paired_rules(rules, "tune")
     against = None if against is None else _check_spec("against", against)
     validate_against = _check_spec("validate_against", validate_against)
@@ -468,12 +470,12 @@ def tune(base: str, hands_per_eval: int, budget: int, seed: int, out=None, rules
         raise ValueError(f"overwrite must be True or False, got {overwrite!r}")
     per_gen = (popsize + 1) * hands_per_eval
     if budget < per_gen:
-        raise ValueError(f"budget: {budget:,} deals are less than one generation, (popsize "
-                         f"{popsize} + the mean) x {hands_per_eval:,} deals = {per_gen:,}; give "
-                         f"a budget of at least {per_gen:,}")
+        raise ValueError(f"budget: {plural(budget, 'deal')} (less than one generation: (popsize "
+                         f"{popsize} + the mean) x {plural(hands_per_eval, 'deal')} = "
+                         f"{per_gen:,}); give a budget of at least {per_gen:,}")
     generations = budget // per_gen
     if generations > MAX_GENERATIONS:
-        raise ValueError(f"budget: {generations:,} generations; at most {MAX_GENERATIONS:,} "
+        raise ValueError(f"budget: {plural(generations, 'generation')}; at most {MAX_GENERATIONS:,} "
                          "(raise hands_per_eval)")
     cma = _import_cma()
     base_values = {n: (int(vector[s]) if HEURISTIC_LIMITS[n][2] else float(vector[s]))
@@ -507,13 +509,6 @@ def tune(base: str, hands_per_eval: int, budget: int, seed: int, out=None, rules
 def _strategies() -> dict:
     from .strategies import STRATEGIES
     return STRATEGIES
-
-
-def _count(name: str, value, lo: int, hi: int = 10**9) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
-            or not lo <= value <= hi:
-        raise ValueError(f"{name} must be a whole number in {lo:,}..{hi:,}, got {value!r}")
-    return int(value)
 
 
 class _Run:
@@ -642,7 +637,8 @@ class _Run:
             raise ValueError("tune: the validation seed is one of the search's blocks; use "
                              "another seed")
         if self.progress:
-            print(f"validating the answer and the luckiest point: {c['validate_hands']:,} deals "
+            print(f"validating the answer and the luckiest point: "
+                  f"{plural(c['validate_hands'], 'deal')} "
                   f"of seed {vseed} against {c['validate_against']}", file=sys.stderr,
                   flush=True)
         vh = c["validate_hands"]
@@ -736,17 +732,20 @@ def _check_replay(log, cands: list, mean: dict, g: int, space: _Space, out=None)
 
 def strategy_toml(values: dict, report: dict) -> str:
     """The strategy file of an answer: ``[all]`` with ``name = "heuristic"`` and every
-    parameter; comments say how it was found and validated."""
+    parameter; comments say how it was found and validated, and how to play it (both
+    commands with the rules it was tuned for; the file itself is ``THIS_FILE``, so that it
+    reads the same wherever it is copied)."""
     c, v = report["config"], report["validation"]
     lines = [
-        f"# burraco tune {c['base']}: the search's mean after {report['generations']} "
-        f"generations ({report['hands_used']:,} deals, seed {c['seed']}, {c['rules_name']} rules)",
+        f"# burraco tune {c['base']}: the search's mean after "
+        f"{plural(report['generations'], 'generation')} ({plural(report['hands_used'], 'deal')}, "
+        f"seed {c['seed']}, {c['rules_name']} rules)",
         f"# tuned: {', '.join(c['params'])}",
         f"# validated against {c['validate_against']}: {v['mean_diff']:+.1f} points per hand "
         f"(95% interval {v['ci95_low']:+.1f} .. {v['ci95_high']:+.1f}),",
-        f"#   {v['hands']:,} deals of seed {v['seed']}, never played by the search",
+        f"#   {plural(v['hands'], 'deal')} of seed {v['seed']}, never played by the search",
         f"# found by: {command_of(c)}",
-        "# play it: burraco simulate --strategy-file THIS_FILE --hands N --seed S --out DIR",
+        f"# play it: {play_command('THIS_FILE', c['rules'])}",
         "",
         "[all]",
         'name = "heuristic"',
@@ -757,13 +756,24 @@ def strategy_toml(values: dict, report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _rule_options(rules: dict) -> list:
+    from .rules import Rules
+    return Rules.from_dict(rules).command_options()
+
+
+def play_command(path, rules: dict) -> str:
+    """The ``burraco simulate`` command that plays the strategy file ``path`` under the rules
+    it was tuned for (``rules``, a :meth:`sim.Rules.to_dict`), 20,000 hands of seed 1 into
+    ``DIR``."""
+    parts = ["burraco", "simulate", "--strategy-file", os.fspath(path), *_rule_options(rules),
+             "--hands", "20000", "--seed", "1", "--out", "DIR"]
+    return shlex.join(parts)
+
+
 def command_of(config: dict) -> str:
-    """The ``burraco tune`` command of a configuration (``--out DIR`` left as is; custom rules
-    said in words)."""
-    parts = ["burraco tune", config["base"]]
-    name = config.get("rules_name") or _rules_name_of(config["rules"])
-    if name != "default":
-        parts += ["--rules", name if name != "custom" else "CUSTOM_RULES"]
+    """The ``burraco tune`` command of a configuration, its rules as ``--rules``, ``--players``
+    and ``--rule`` options (:meth:`sim.Rules.command_options`), ``--out DIR`` left as is."""
+    parts = ["burraco", "tune", config["base"], *_rule_options(config["rules"])]
     parts += ["--hands-per-eval", str(config["hands_per_eval"]), "--budget",
               str(config["budget"]), "--seed", str(config["seed"])]
     if config["params"] != list(HEURISTIC.params):
@@ -776,7 +786,7 @@ def command_of(config: dict) -> str:
         parts += ["--validate-hands", str(config["validate_hands"])]
     if config["validate_against"] != "expert":
         parts += ["--validate-against", config["validate_against"]]
-    return " ".join(parts) + " --out DIR"
+    return shlex.join([*parts, "--out", "DIR"])
 
 
 def _jsonable(x):

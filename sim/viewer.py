@@ -41,6 +41,7 @@ from kernels.cards import RANK, SUIT, VALUE
 
 from . import notation
 from ._cards import check_int, counts
+from ._text import plural
 from .rules import Rules
 
 #: Display order of the suits (ids 0 clubs, 1 diamonds, 2 hearts, 3 spades): colours alternate.
@@ -166,7 +167,7 @@ class _Table:
             self.side_of = list(range(n)) if n != 4 else [0, 1, 0, 1]
             self.merged = False
         if len(self.hands) != n:
-            raise ValueError(f"viewer: the document has {len(self.hands)} hands, but its rules "
+            raise ValueError(f"viewer: the document has {plural(len(self.hands), 'hand')}, but its rules "
                              f"have num_players = {n}")
 
     def _start_meld(self, m: dict) -> _Meld:
@@ -201,7 +202,7 @@ class _Table:
             if t == "meld":
                 if mi != len(table):
                     raise ValueError(f"viewer: {where}: meld {mi} of side {side}, which has "
-                                     f"{len(table)} melds")
+                                     f"{plural(len(table), 'meld')}")
                 table.append(_Meld(check(ids, self.r), self.r, self.set_mask))
             else:
                 if mi >= len(table):
@@ -300,14 +301,15 @@ def _event_text(e: dict, mark: dict, before: dict, seat) -> str:
     if t == "pozzetto":
         k = mark["pozzetto"]
         n = len(e["cards"])
-        return (f"{head} takes pozzetto {k} ({n} cards; {_MODE_WORDS.get(e['mode'], e['mode'])}).")
+        return (f"{head} takes pozzetto {k} ({plural(n, 'card')}; "
+                f"{_MODE_WORDS.get(e['mode'], e['mode'])}).")
     if t == "pozzetto_to_stock":
         return (f"{head}: the stock is down to its reserve, so pozzetto {e['pozzetto']} becomes "
                 "the stock (R53).")
     if t == "discard":
         return f"{head} discards {e['card']}" + (" and closes the hand." if e["closes"] else ".")
     if t == "end":
-        return (f"The hand ends after {e['turn']} turns: "
+        return (f"The hand ends after {plural(e['turn'], 'turn')}: "
                 f"{_END_WORDS.get(e['reason'], e['reason'])}.")
     return f"{head}: {t}"
 

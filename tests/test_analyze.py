@@ -316,13 +316,13 @@ def test_cli_bad_input_is_one_line_exit_2(argv, needle, capsys):
 
 def test_cli_bad_position_file_is_one_line_exit_2(tmp_path, capsys):
     assert main(["analyze", str(tmp_path / "none.toml")]) == 2
-    assert capsys.readouterr().err == (f"burraco: error: POSITION_FILE: no such file "
-                                       f"'{tmp_path / 'none.toml'}'\n")
+    assert capsys.readouterr().err == (f"burraco: error: POSITION_FILE: "
+                                       f"'{tmp_path / 'none.toml'}' does not exist\n")
     bad = tmp_path / "bad.toml"
     bad.write_text(positions.dump({**positions.load(EXAMPLE), "stock": 30}))
     assert main(["analyze", str(bad), "--quiet"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("burraco: error: position: the counts do not add up to the 108-card "
+    assert err.startswith("burraco: error: POSITION_FILE: the counts do not add up to the 108-card "
                           "deck") and err.count("\n") == 1
 
 

@@ -13,6 +13,7 @@ Python rollout strategies (issue 14, sim.analysis_game).
   and match objectives).
 """
 import json
+import os
 
 import numpy as np
 import pandas as pd
@@ -171,12 +172,14 @@ def test_a_turn_past_the_end_and_a_missing_decision():
     (["--seed", "1", "--hand", "0", "--turn", "999", "--decision", "pickup"],
      "burraco: error: --turn: hand 0 has turns 1.."),
     (["--seed", "1", "--hand", "0", "--decision", "pickup"], "burraco: error: --turn: give it"),
-    (["--hand", "0", "--turn", "1", "--decision", "pickup"], "burraco: error: --seed: give the"),
+    (["--hand", "0", "--turn", "1", "--decision", "pickup"],
+     "burraco: error: --hand needs a run directory or --seed: burraco analyze DIR --hand I"),
     ([EXAMPLE, "--turn", "3"], "burraco: error: --turn applies to a decision of a simulated"),
     ([EXAMPLE, "--strategy", "random"], "burraco: error: --strategy applies to a decision"),
     ([], "burraco: error: POSITION_FILE: give a position file, or --hand I"),
     ([EXAMPLE, "--hand", "0", "--turn", "1", "--decision", "pickup"],
-     "burraco: error: DIR: with --hand the positional argument is a run directory"),
+     f"burraco: error: --hand: {EXAMPLE!r} is a file; --hand I analyzes a decision of a "
+     "simulated hand, of the run in a directory"),
     (["--seed", "1", "--hand", "0", "--turn", "1", "--decision", "pickup",
       "--analysis-seed", "-1"], "burraco: error: --analysis-seed must be an integer"),
     ([f"{DATA}/last_turn_discard_4p.toml", "--objective", "match"],
@@ -195,12 +198,62 @@ def test_cli_decision_errors_are_one_line(argv, needle, capsys):
     assert err.startswith(needle) and err.count("\n") == 1
 
 
+def test_cli_every_combination_of_the_arguments_names_its_problem(hand_run, tmp_path, capsys):
+    """The positional argument (a position file, a directory, a run directory, nothing or a
+    missing path) with and without --hand, --turn, --decision and --seed: each refusal names
+    the argument at fault and what analyze takes; nothing is analyzed."""
+    run, _ = hand_run
+    empty, missing = tmp_path / "empty", str(tmp_path / "missing")
+    empty.mkdir()
+    decision = ["--turn", "1", "--decision", "pickup"]
+    is_dir = "is a directory; analyze takes a position file (burraco analyze POSITION_FILE), " \
+             "or a decision of the run in a directory: burraco analyze "
+    is_file = "is a file; --hand I analyzes a decision of a simulated hand"
+    needs = "--hand needs a run directory or --seed: burraco analyze DIR --hand I"
+    cases = [
+        ([str(empty)], f"DIR: {str(empty)!r} {is_dir}{empty} --hand I --turn T --decision D"),
+        ([str(run)], f"DIR: {str(run)!r} {is_dir}{run} --hand I"),
+        ([str(run), "--turn", "1"], f"DIR: {str(run)!r} {is_dir}"),
+        ([missing], f"POSITION_FILE: {missing!r} does not exist"),
+        ([EXAMPLE, "--hand", "3"], f"--hand: {EXAMPLE!r} {is_file}"),
+        ([EXAMPLE, "--hand", "3", *decision], f"--hand: {EXAMPLE!r} {is_file}"),
+        ([EXAMPLE, "--turn", "3"], "--turn applies to a decision of a simulated hand"),
+        ([EXAMPLE, "--decision", "meld"], "--decision applies to a decision of a simulated"),
+        (["--hand", "3"], needs),
+        (["--hand", "3", *decision], needs),
+        (["--turn", "3"], "--turn applies to a decision of a simulated hand (--hand I"),
+        ([missing, "--hand", "3"], f"DIR: {missing!r} does not exist"),
+        ([str(empty), "--hand", "3", *decision],
+         f"DIR: {str(empty)!r} holds no _manifest.json"),
+        ([str(run), "--hand", "3"], "--turn: give it with --hand"),
+        ([str(run), "--hand", "3", "--turn", "1"], "--decision: give it with --hand"),
+        ([str(run), "--hand", "3", *decision, "--seed", "4"],
+         "--seed is taken from the run in DIR; leave it out (the sampled worlds' seed is "
+         "--analysis-seed)"),
+        ([str(run), "--hand", "3", *decision, "--rules", "fibur_italian"],
+         "--rules is taken from the run in DIR"),
+        ([str(run), "--hand", "3", *decision, "--strategy", "expert"],
+         f"--strategy is taken from the run in {str(run)!r}; leave it out (with a run, "
+         "--strategy only says where a Python strategy file of the run is now, and this run "
+         "has none)"),
+        ([str(run), "--hand", "12", *decision], f"--hand: the run in {str(run)!r} has hands "
+                                                "0..11, not hand 12"),
+        (["--seed", "1", "--hand", "3"], "--turn: give it with --hand"),
+    ]
+    for argv, needle in cases:
+        assert main(["analyze", "--rollouts", "10", "--quiet", *argv]) == 2, argv
+        err = capsys.readouterr().err
+        assert err.startswith(f"burraco: error: {needle}") and err.count("\n") == 1, (argv, err)
+    assert sorted(p.name for p in empty.iterdir()) == []
+
+
 def test_cli_a_run_directory_fixes_the_settings(hand_run, capsys):
     out, _ = hand_run
     assert main(["analyze", str(out), "--hand", "0", "--turn", "1", "--decision", "pickup",
                  "--seed", "3", "--quiet"]) == 2
     assert capsys.readouterr().err == ("burraco: error: --seed is taken from the run in DIR; "
-                                       "leave it out\n")
+                                       "leave it out (the sampled worlds' seed is "
+                                       "--analysis-seed)\n")
 
 
 # ---------------------------------------------------------------- the match objective
@@ -343,8 +396,9 @@ def test_a_python_strategy_file_as_rollout_policy(capsys):
     assert main(["analyze", f"{DATA}/next_opponent_closes_4p.toml", "--policy", spec,
                  "--rollouts", "12", "--quiet", "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert doc["analysis"]["policy"] == spec and len(doc["candidates"]) == 3
+    named = f"{os.path.realpath('docs/examples/pile_taker.py')}:PileTaker"   # where it is
+    assert doc["analysis"]["policy"] == named and len(doc["candidates"]) == 3
     assert all(c["rollouts"] == 12 for c in doc["candidates"])
     mixed = sim.analyze(f"{DATA}/next_opponent_closes_4p.toml", rollouts=12, seed=1,
                         policy={"all": "expert", "seat1": spec})
-    assert mixed.attrs["policy"] == ["expert", spec, "expert", "expert"]
+    assert mixed.attrs["policy"] == ["expert", named, "expert", "expert"]

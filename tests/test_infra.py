@@ -477,7 +477,7 @@ def test_cli_help_subprocess():
     (["--strategy", "nope"], "nope"),
     (["--strategy", "heuristic", "--strategy", "random"], "--strategy"),
     (["--threads", "0"], "threads"),
-    (["--shard-size", "0"], "shard_size"),
+    (["--shard-size", "0"], "--shard-size must be an integer"),
 ])
 def test_cli_bad_input_one_line_exit_2(argv, needle, tmp_path, capsys):
     base = {"--hands": "10", "--seed": "1", "--out": str(tmp_path / "run")}
@@ -496,7 +496,7 @@ def test_cli_bad_input_subprocess(tmp_path):
     r = run_cli("simulate", "--hands", "0", "--seed", "1", "--out", str(tmp_path / "x"))
     assert r.returncode == 2
     assert r.stderr.strip().splitlines() == [r.stderr.strip()]
-    assert r.stderr.startswith("burraco: error: hands")
+    assert r.stderr.startswith("burraco: error: --hands must be an integer")
     r = run_cli("simulate", "--hands", "ten", "--seed", "1", "--out", str(tmp_path / "x"))
     assert r.returncode == 2 and "Traceback" not in r.stderr
 

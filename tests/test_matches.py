@@ -239,8 +239,8 @@ def test_cli_match_run_and_summarize(tmp_path, capsys):
     (["--matches", "0"], "matches must be"),
     (["--matches", "5", "--hands", "5"], "not allowed with"),
     ([], "give --hands N or --matches N"),
-    (["--matches", "5", "--max-hands-per-match", "-1"], "max_hands_per_match"),
-    (["--matches", "5", "--max-hands-per-match", "0"], "max_hands_per_match"),
+    (["--matches", "5", "--max-hands-per-match", "-1"], "--max-hands-per-match must be"),
+    (["--matches", "5", "--max-hands-per-match", "0"], "--max-hands-per-match must be"),
     (["--hands", "5", "--max-hands-per-match", "10"], "--max-hands-per-match applies"),
 ])
 def test_cli_bad_input(argv, needle, tmp_path, capsys):

@@ -446,10 +446,17 @@ def test_errors_are_one_line_value_errors(strat_file):
 
 def test_what_takes_built_in_strategies_only_says_so(strat_file, tmp_path):
     spec = f"{strat_file}:FirstLegal"
-    with pytest.raises(ValueError, match="BASE must be a built-in strategy"):
+    with pytest.raises(ValueError, match="base: .* is a Python strategy, which has no "
+                                         "parameters for a sweep to vary; compare it with "
+                                         "'burraco compare'"):
         sim.sweep(spec, {"pile_threshold": [1]}, hands=2, seed=1)
-    with pytest.raises(ValueError, match="the reference must be a built-in strategy"):
+    with pytest.raises(ValueError) as exc:
         sim.sweep("heuristic", {"pile_threshold": [1]}, hands=2, seed=1, reference=spec)
+    assert str(exc.value) == (
+        f"reference: {spec!r} is a Python strategy, and a sweep's reference must be a built-in "
+        "one: a sweep names its reference by its spec in _sweep.json and in every point file, "
+        "to resume and check them, and a Python strategy's file may change under the same spec; "
+        f"play a point against it with 'burraco compare BASE:NAME=VALUE {spec}' (sim.compare)")
     with pytest.raises(ValueError, match="plays hand runs only"):
         sim.simulate_matches(2, 1, strategies=spec)
     with pytest.raises(ValueError, match="executor 'dask'.*plays in this process only"):
@@ -559,14 +566,111 @@ def test_cli(strat_file, tmp_path):
     (["replay", "--seed", "1", "--hand", "0", "--strategy", "{f}:Illegal"],
      "hand 0 (turn 1): action 2 (end the meld phase) is illegal"),
     (["sweep", "{f}:FirstLegal", "--param", "pile_threshold=1", "--hands", "2", "--seed", "1"],
-     "BASE must be a built-in strategy"),
+     "BASE: '{f}:FirstLegal' is a Python strategy, which has no parameters"),
+    (["sweep", "heuristic", "--param", "pile_threshold=1", "--hands", "2", "--seed", "1",
+      "--reference", "{f}:FirstLegal"],
+     "--reference: '{f}:FirstLegal' is a Python strategy, and a sweep's reference must be a "
+     "built-in one"),
 ])
 def test_cli_errors_are_one_line(strat_file, tmp_path, args, message):
     d = str(Path(strat_file).parent)
     args = [a.format(f=strat_file, d=d) for a in args]
+    message = message.format(f=strat_file, d=d)
     if args[0] == "simulate":
         args += ["--out", str(tmp_path / "o"), "--quiet"]
     r = run_cli(*args)
     assert r.returncode == 2, r.stderr
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("burraco: error: ") and message in lines[0]
+
+
+@pytest.mark.slow
+def test_a_run_of_a_strategy_file_replays_and_resumes_from_any_folder(tmp_path):
+    """A run started with a relative FILE.py:CLASS records the file's resolved path, so
+    replay, analyze --hand and resume work from another folder; once the file has moved,
+    each says in one line where it was and how to point at it (--strategy NEW/FILE.py:CLASS,
+    the same file name and class), and pointing at it replays and resumes the same run."""
+    first, other, moved = tmp_path / "first", tmp_path / "other", tmp_path / "moved"
+    for d in (first, other, moved):
+        d.mkdir()
+    (first / "mine.py").write_text(SOURCE)
+    run = str(tmp_path / "run")
+    r = run_cli("simulate", "--hands", "6", "--seed", "3", "--out", run, "--quiet",
+                "--strategy", "mine.py:FirstLegal", "--team1", "heuristic", cwd=first)
+    assert r.returncode == 0, r.stderr
+    recorded = f"{os.path.realpath(first / 'mine.py')}:FirstLegal"
+    manifest = json.loads((tmp_path / "run" / "_manifest.json").read_text())
+    assert manifest["config"]["strategies"] == [recorded, "heuristic"] * 2
+    # from another folder: replay, analyze a decision, resume and extend
+    r = run_cli("replay", run, "--hand", "2", "--format", "json", cwd=other)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["strategies"] == [recorded, "heuristic"] * 2
+    r = run_cli("analyze", run, "--hand", "1", "--turn", "1", "--decision", "pickup",
+                "--rollouts", "4", "--quiet", cwd=other)
+    assert r.returncode == 0, r.stderr
+    r = run_cli("simulate", "--out", run, "--hands", "8", "--quiet", cwd=other)
+    assert r.returncode == 0, r.stderr
+    # the file moves: each command names the old place and how to point at the new one
+    (first / "mine.py").rename(moved / "mine.py")
+    hint = (f"the Python strategy file {os.path.realpath(first / 'mine.py')!r} of the run in "
+            f"{run!r} does not exist (moved or deleted?); point at it with ")
+    for argv, how in (
+            (["replay", run, "--hand", "2"], "--strategy NEW_PLACE/mine.py:FirstLegal"),
+            (["analyze", run, "--hand", "1", "--turn", "1", "--decision", "pickup"],
+             "--strategy NEW_PLACE/mine.py:FirstLegal"),
+            (["simulate", "--out", run, "--hands", "10"],
+             "the run's strategy options again, its --strategy as NEW_PLACE/mine.py:FirstLegal")):
+        r = run_cli(*argv, cwd=other)
+        lines = r.stderr.strip().splitlines()
+        assert r.returncode == 2 and len(lines) == 1, r.stderr
+        assert hint + how + " (the same file name and class)" in lines[0], lines[0]
+    new = str(moved / "mine.py")
+    r = run_cli("replay", run, "--hand", "2", "--format", "json", "--strategy",
+                f"{new}:FirstLegal", cwd=other)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["strategies"] == [recorded, "heuristic"] * 2
+    r = run_cli("analyze", run, "--hand", "1", "--turn", "1", "--decision", "pickup",
+                "--rollouts", "4", "--quiet", "--strategy", f"{new}:FirstLegal", cwd=other)
+    assert r.returncode == 0, r.stderr
+    r = run_cli("simulate", "--out", run, "--hands", "10", "--quiet", "--strategy",
+                f"{new}:FirstLegal", "--team1", "heuristic", cwd=other)
+    assert r.returncode == 0, r.stderr
+    df = sim.load(run)
+    assert len(df) == 10 and set(df["strategy_s0"].astype(str)) == {recorded}
+    # what --strategy with DIR refuses: another class, a built-in, an edited file
+    for spec, needle in ((f"{new}:PileFirst", "the file name and class match none of the "
+                                              "Python strategies of the run"),
+                         ("expert", "with a run, --strategy only says where the run's Python "
+                                    "strategy file is now")):
+        r = run_cli("replay", run, "--hand", "2", "--strategy", spec, cwd=other)
+        assert r.returncode == 2 and needle in r.stderr and r.stderr.count("\n") == 1, r.stderr
+    (moved / "mine.py").write_text(SOURCE + "\n# edited\n")
+    r = run_cli("replay", run, "--hand", "2", "--strategy", f"{new}:FirstLegal", cwd=other)
+    assert r.returncode == 2 and "changed since the run" in r.stderr, r.stderr
+
+
+@pytest.mark.slow
+def test_a_run_that_recorded_a_relative_file_name_still_replays_and_resumes(tmp_path):
+    """A run recorded before files were named by their resolved path (its seats named
+    ``mine.py:FirstLegal``) replays and resumes from its folder as before: the file is
+    loaded from there and keeps the recorded name."""
+    import dataclasses
+    from sim import pystrategy
+    first = tmp_path / "first"
+    first.mkdir()
+    (first / "mine.py").write_text(SOURCE)
+    old = dataclasses.replace(pystrategy.load(f"{first / 'mine.py'}:FirstLegal"),
+                              spec="mine.py:FirstLegal")
+    run = str(tmp_path / "run")
+    sim.simulate(6, 3, strategies=[old, "heuristic"] * 2, out=run, return_frame=False)
+    manifest = json.loads((tmp_path / "run" / "_manifest.json").read_text())
+    assert manifest["config"]["strategies"] == ["mine.py:FirstLegal", "heuristic"] * 2
+    r = run_cli("replay", run, "--hand", "2", "--format", "json", cwd=first)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["strategies"] == ["mine.py:FirstLegal", "heuristic"] * 2
+    for extra in ([], ["--strategy", "mine.py:FirstLegal", "--team1", "heuristic"]):
+        hands = "8" if not extra else "10"
+        r = run_cli("simulate", "--out", run, "--hands", hands, "--quiet", *extra, cwd=first)
+        assert r.returncode == 0, r.stderr
+    df = sim.load(run)
+    assert len(df) == 10 and set(df["strategy_s0"].astype(str)) == {"mine.py:FirstLegal"}

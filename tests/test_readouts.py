@@ -214,7 +214,7 @@ def test_sigterm_stops_like_ctrl_c_and_the_same_command_resumes(tmp_path):
     assert 1 <= len(kept) < hands // shard               # stopped mid-run
     last = stderr.strip().splitlines()[-1]
     assert last == (f"burraco: terminated by SIGTERM; {len(kept) * shard:,} hands in completed "
-                    f"shards are kept in {str(out)!r}; run the same command again to resume")
+                    f"shards kept in {str(out)!r}; run the same command again to resume")
     assert "Traceback" not in stderr and stdout == ""
     assert not list(out.rglob("*.tmp"))                 # the shard being written was discarded
     manifest = json.loads((out / "_manifest.json").read_text())

@@ -81,7 +81,7 @@ def test_cli_replay_json_and_text():
     assert "turn   1" in text and "team 0: score" in text
     bad = subprocess.run([sys.executable, "-m", "sim", "replay", "--seed", "3", "--hand", "-2"],
                          capture_output=True, text=True)
-    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "hand_index" in bad.stderr
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "--hand must be" in bad.stderr
 
 
 # ---------------------------------------------------------------- replay from the run (issue 12)
@@ -216,8 +216,9 @@ def _one_line_error(capsys, argv, needle):
                                     ["--dealer", "0"]])
 def test_cli_refuses_options_the_run_fixes(mixed_run, capsys, option):
     out, _ = mixed_run
+    where = f"the run in {str(out)!r}" if option[0] == "--strategy" else "the run in DIR"
     _one_line_error(capsys, ["replay", str(out), "--hand", "3", *option],
-                    f"{option[0]} is taken from the run in DIR; leave it out")
+                    f"{option[0]} is taken from {where}; leave it out")
 
 
 def test_refuses_hands_the_run_does_not_hold(mixed_run, match_run, capsys):
@@ -249,7 +250,7 @@ def test_refuses_exit_code_in_a_process(mixed_run):
     out, _ = mixed_run
     r = subprocess.run([sys.executable, "-m", "sim", "replay", str(out), "--hand", "-1"],
                        capture_output=True, text=True)
-    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "hand_index" in r.stderr
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--hand must be" in r.stderr
     r = subprocess.run([sys.executable, "-m", "sim", "replay", str(out), "--hand", "1",
                         "--seed", "21"], capture_output=True, text=True)
     assert r.returncode == 2 and r.stderr == ("burraco: error: --seed is taken from the run in "

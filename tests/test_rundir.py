@@ -128,7 +128,7 @@ def test_a_second_writer_is_refused_at_once(tmp_path, second):
         assert first.poll() is None, "the first writer ended before the second was refused"
         assert r.returncode == 2, r.stderr
         lines = r.stderr.strip().splitlines()
-        assert len(lines) == 1 and lines[0].startswith("burraco: error: out: ")
+        assert len(lines) == 1 and lines[0].startswith("burraco: error: --out: ")
         assert f"{str(out)!r} is being written by pid {info['pid']}" in lines[0]
         assert time.monotonic() - t0 < 60          # at once (start-up included), not after
     finally:

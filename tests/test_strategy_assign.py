@@ -32,6 +32,25 @@ def test_seat_specs_refuses_bad_assignments(bad, needle):
         seat_specs(bad)
 
 
+def test_every_list_of_strategy_names_is_the_full_one(tmp_path):
+    """A table without ``name`` and an unknown name list the same names: every built-in
+    strategy and every peer bot (compiled on first use), from one function."""
+    import sim.strategies as S
+    full = S.names()
+    assert {"heuristic", "expert", "rollout", "tuned_default", "masu_normal",
+            "goodwin_ismcts"} <= set(full) and full == sorted(full)
+    f = tmp_path / "s.toml"
+    f.write_text("[team0]\npile_threshold = 3\n")
+    with pytest.raises(ValueError) as nameless:
+        load_file(f)
+    with pytest.raises(ValueError) as unknown:
+        S.get("nope")
+    for exc in (nameless, unknown):
+        assert f"{', '.join(full)}, or a Python strategy FILE.py:CLASS or MODULE:CLASS" \
+            in str(exc.value)
+    assert str(nameless.value).startswith("strategies: team0 needs a 'name' (one of ")
+
+
 def test_toml_strategy_file(tmp_path):
     f = tmp_path / "s.toml"
     f.write_text('team1 = "random"\n\n[team0]\nname = "heuristic"\npile_threshold = 3\n')

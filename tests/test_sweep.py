@@ -242,7 +242,7 @@ def test_a_point_file_of_another_sweep_is_refused_and_kept(reference, tmp_path, 
     for extra in ([], ["--overwrite"]):
         assert main(CLI + ["--out", str(out)] + extra) == 2
         err = capsys.readouterr().err
-        assert err.count("\n") == 1 and err.startswith("burraco: error: out: ")
+        assert err.count("\n") == 1 and err.startswith("burraco: error: --out: ")
         assert f"{str(out / 'points' / 'point-002.parquet')!r} belongs to another sweep ({why})" in err
         assert "move it out of the directory" in err and "nothing was changed" in err
         assert data_files(out) == before and holder(out) is None
@@ -388,7 +388,7 @@ def test_cli_ctrl_c_keeps_points_and_the_same_command_resumes(reference, tmp_pat
     monkeypatch.setattr(sweeps, "compare_hands", ctrl_c_on_third)
     assert main(CLI + ["--out", str(out)]) == 130
     err = capsys.readouterr().err
-    assert err == (f"burraco: interrupted; 2 of 4 points are kept in {str(out)!r}; "
+    assert err == (f"burraco: interrupted; 2 points of 4 kept in {str(out)!r}; "
                    "run the same command again to resume\n")
     monkeypatch.setattr(sweeps, "compare_hands", real)
     assert main(CLI + ["--out", str(out)]) == 0
@@ -424,7 +424,7 @@ def test_cli_sweep_ctrl_c_then_sigkill_then_the_same_command_finishes_it(tmp_pat
     err = proc.communicate(timeout=120)[1]
     kept = len(list(out.glob("points/point-*.parquet")))
     assert proc.returncode == 130 and 2 <= kept < len(values)
-    assert err == (f"burraco: interrupted; {kept} of {len(values)} points are kept in "
+    assert err == (f"burraco: interrupted; {kept} points of {len(values)} kept in "
                    f"{str(out)!r}; run the same command again to resume\n")
     proc = start_and_wait_for(kept)
     try:
@@ -464,7 +464,7 @@ def test_second_writer_is_refused_while_the_lock_is_held(reference, tmp_path):
         r = subprocess.run([sys.executable, "-m", "sim"] + CLI + ["--out", str(out)], cwd=ROOT,
                            capture_output=True, text=True, timeout=300)
         assert r.returncode == 2 and r.stdout == ""
-        assert r.stderr.count("\n") == 1 and r.stderr.startswith("burraco: error: out: ")
+        assert r.stderr.count("\n") == 1 and r.stderr.startswith("burraco: error: --out: ")
         assert repr(str(out)) in r.stderr and f"pid {child.pid}" in r.stderr
         for overwrite in (False, True):
             with pytest.raises(LockedError, match=f"pid {child.pid}"):

@@ -149,8 +149,8 @@ def test_resume_after_kill_9(tmp_path):
 # ------------------------------------------------------------------ refusals
 @pytest.mark.parametrize("change,needle", [
     (["--params", "pile_threshold,foo"], "--params: strategy 'expert' has no parameter 'foo'"),
-    (["--budget", "499"], "--budget: 499 deals are less than one generation"),
-    (["--hands-per-eval", "1"], "--hands-per-eval must be a whole number in 2..1,000,000,000"),
+    (["--budget", "499"], "--budget: 499 deals (less than one generation"),
+    (["--hands-per-eval", "1"], "--hands-per-eval must be an integer in 2..1000000000"),
     (["--validate-hands", "0"], "--validate-hands must be"),
     (["--popsize", "1"], "--popsize must be"),
     (["--against", "nosuch"], "--against: strategy: unknown name 'nosuch'"),
@@ -338,3 +338,84 @@ def test_refused_tunings_leave_the_directory_as_it_was(tmp_path):
     with pytest.raises(ValueError, match="different tuning"):
         tuning.tune("expert", 20, 3 * 5 * 20, 5, out=out, objective=toy, **SMALL)
     assert everything(out) == before
+
+
+# ------------------------------------------------------------------ the commands it prints
+def _command(line: str, prefix: str) -> list:
+    """The arguments of a printed ``burraco ...`` command (after ``prefix``), as a shell
+    would split them."""
+    import shlex
+    assert prefix in line, line
+    words = shlex.split(line.split(prefix, 1)[1].split("\n", 1)[0])
+    assert words[0] == "burraco"
+    return words[1:]
+
+
+@pytest.mark.parametrize("rule_args", [
+    ["--players", "2"],
+    ["--rules", "fibur_italian"],
+    ["--rules", "fibur_international", "--players", "2", "--rule", "target_score=1505"],
+    ["--rule", "set_ranks=A,3,K", "--rule", "semi_clean_bonus=75",
+     "--rule", "take_pile_requires_meld=true"],
+])
+def test_found_by_and_play_it_carry_the_rules_it_was_tuned_for(tmp_path, capsys, monkeypatch,
+                                                                rule_args):
+    """The strategy file's "found by" and "play it" lines and the printed play command parse
+    as burraco commands with the rules of the tuning (the toy objective plays no game); the
+    file's play command names it THIS_FILE (the file reads the same wherever it is copied),
+    the printed one by its path."""
+    from sim.cli import _rules, build_parser
+    monkeypatch.setattr(tuning, "paired_objective", lambda rules, threads: toy)
+    out = tmp_path / "t w"                              # a space: the commands quote it
+    argv = ["tune", "heuristic", "--params", ",".join(OPTIMUM), "--popsize", "3",
+            "--hands-per-eval", "20", "--budget", "80", "--seed", "5", "--validate-hands",
+            "20", "--out", str(out), "--quiet", *rule_args]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    tuned = _rules(build_parser().parse_args(argv))
+    assert tuned != sim.Rules()
+    text = (out / "strategy.toml").read_text()
+    assert "CUSTOM_RULES" not in text
+    found = build_parser().parse_args(_command(text, "# found by: "))
+    assert _rules(found) == tuned
+    assert (found.command, found.base, found.hands_per_eval, found.budget, found.seed,
+            found.popsize, found.validate_hands) == ("tune", "heuristic", 20, 80, 5, 3, 20)
+    assert found.params == ",".join(OPTIMUM) and found.out == "DIR"
+    play_lines = [next(x for x in text.splitlines() if x.startswith("# play it: ")),
+                  printed.split("(play it: ", 1)[1].split("); log:", 1)[0]]
+    for line in play_lines:
+        play = build_parser().parse_args(_command("(play it: " + line.removeprefix("# play it: "),
+                                                  "(play it: "))
+        assert play.command == "simulate"
+        assert play.strategy_file == ("THIS_FILE" if line.startswith("#")
+                                      else str(out / "strategy.toml"))
+        assert _rules(play) == tuned and (play.hands, play.seed, play.out) == (20000, 1, "DIR")
+
+
+def test_command_options_give_back_every_rule_set():
+    """Rules.command_options parsed by the CLI's rule options is the same rule set: every
+    preset, 2, 3 and 4 players, and each option changed from its preset."""
+    from sim.cli import _rules, build_parser
+    for preset in sim.rules.PRESETS:
+        for players in (2, 3, 4):
+            base = sim.Rules.preset(preset).replace(num_players=players)
+            variants = [base]
+            for k in sim.Rules.options()[1:]:
+                v = getattr(base, k)
+                if k in sim.rules.ENUMS:
+                    new = next(x for x in sim.rules.ENUMS[k] if x != v)
+                else:
+                    new = {bool: lambda: not v, tuple: lambda: ("A", "3", "K"),
+                           type(None): lambda: 75}.get(type(v), lambda: v + 1)()
+                try:
+                    variants.append(base.replace(**{k: new}))
+                except ValueError:
+                    continue                            # not a valid change of this preset
+            assert len(variants) > 20
+            for rules in variants:
+                args = rules.command_options()
+                parsed = _rules(build_parser().parse_args(["rules", *args]))
+                assert parsed == rules, (preset, players, args)
+    assert sim.Rules().command_options() == []
+    assert sim.Rules.preset("fibur_italian").replace(num_players=2).command_options() == \
+        ["--rules", "fibur_italian", "--players", "2"]
