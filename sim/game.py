@@ -249,28 +249,17 @@ def _face_text(f: int) -> str:
     return "JK" if f == 52 else notation.format_card(int(f))
 
 
-def _meld_faces(cnt) -> list[int]:
-    """The faces of a meld's counts in reading order: a sequence by slot (the ace
-    high when the meld reaches the king), a set by suit; the wild last."""
-    kind, nwild, nat2, key, lo, hi, wslot, why = KM.analyze(np.asarray(cnt, np.int64), KM.ANY_RANK)
-    faces = []
-    for f in range(N_COUNT):
-        faces += [f] * int(cnt[f])
-    if kind == KM.KIND_SEQ:
-        def slot(f):
-            if f == 52 or (f % 13 == 1 and not (f // 13 == key and nat2)):
-                return 99                      # the wild
-            r = f % 13
-            if r == 0:
-                return 14 if hi == 14 else 1
-            return r + 1
-        aces = [f for f in faces if f % 13 == 0 and f // 13 == key and f != 52]
-        if len(aces) == 2:                     # A ... K A: one ace at each end
-            faces.remove(aces[0])
-            rest = sorted(faces, key=slot)
-            return [aces[0]] + rest
-        return sorted(faces, key=slot)
-    return sorted(faces, key=lambda f: (f == 52 or f % 13 != key, f))
+#: the card ids of the copies of each face a meld's counts stand for (R1: copies are alike)
+_FACE_IDS = tuple((f, f + 54) if f < 52 else (52, 53, 106, 107) for f in range(N_COUNT))
+
+
+def _meld_faces(cnt, nat=None) -> list[int]:
+    """The faces of a meld's counts in reading order (:func:`sim.melds.reading_order`:
+    a set by suit, a sequence by slot with the wild where it stands); ``nat``: the
+    sequence's natural 2s under ``lock_two_roles`` (None: the canonical reading)."""
+    from .melds import reading_order
+    ids = [c for f in range(N_COUNT) for c in _FACE_IDS[f][:int(cnt[f])]]
+    return [int(CIDX[c]) for c in reading_order(ids, nat, KM.ANY_RANK).cards]
 
 
 _CREATE_ROW = None
@@ -280,14 +269,14 @@ _FACE_TEXT = tuple(_face_text(f) for f in range(N_COUNT))         # face -> text
 _MELD_CARDS: dict = {}         # a meld's counts (bytes) -> (texts, faces) in reading order
 
 
-def _meld_cards(cnt) -> tuple:
+def _meld_cards(cnt, nat=None) -> tuple:
     """``(texts, faces)`` of a meld's cards in reading order (:func:`_meld_faces`), cached."""
-    key = cnt.tobytes()
+    key = (cnt.tobytes(), nat)
     cards = _MELD_CARDS.get(key)
     if cards is None:
         if len(_MELD_CARDS) > 200_000:
             _MELD_CARDS.clear()
-        faces = tuple(_meld_faces(cnt))
+        faces = tuple(_meld_faces(cnt, nat))
         cards = _MELD_CARDS[key] = (tuple(_FACE_TEXT[f] for f in faces), faces)
     return cards
 
@@ -1031,7 +1020,8 @@ class Game:
                 continue
             info = st.minfo[t, :nm[t]].tolist()
             for mi in range(nm[t]):
-                texts, faces = _meld_cards(st.mcnt[t, mi])
+                nat = info[mi][KS.MI_NAT2] if self.rules.lock_two_roles else None
+                texts, faces = _meld_cards(st.mcnt[t, mi], nat)
                 melds.append({"team": t, "index": mi, "cards": list(texts), "faces": list(faces),
                               "kind": "set" if info[mi][KS.MI_KIND] == KM.KIND_SET
                               else "sequence",

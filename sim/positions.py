@@ -949,7 +949,8 @@ def from_game(game, seat: int | None = None) -> dict:
     for t in range(KS.NTEAMS):
         for mi in range(int(st.nm[t])):
             cnt = st.mcnt[t, mi]
-            m = {"side": t, "cards": _faces_text(_meld_faces(cnt))}
+            nat = int(st.minfo[t, mi, KS.MI_NAT2]) if rules.lock_two_roles else None
+            m = {"side": t, "cards": _faces_text(_meld_faces(cnt, nat))}
             key = int(st.minfo[t, mi, KS.MI_KEY])
             if rules.lock_two_roles and st.minfo[t, mi, KS.MI_KIND] == KM.KIND_SEQ \
                     and cnt[13 * key + 1] > 0:
