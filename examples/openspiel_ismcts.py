@@ -26,7 +26,8 @@ import numpy as np
 def parse(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--hands", type=int, default=200,
-                   help="hands to play, an even number: each deal twice (default 200)")
+                   help="hands to play, an even number of at least 4: each deal twice, and "
+                        "the 95%% interval needs two deals (default 200)")
     p.add_argument("--players", type=int, default=2, choices=(2, 4),
                    help="2 or 4 players (4: ISMCTS plays both seats of its side)")
     p.add_argument("--simulations", type=int, default=40,
@@ -37,8 +38,9 @@ def parse(argv=None):
     p.add_argument("--opponent", default="expert", help="the built-in opponent (default expert)")
     p.add_argument("--seed", type=int, default=1, help="seed of the deals and of the search")
     a = p.parse_args(argv)
-    if a.hands < 2 or a.hands % 2:
-        p.error(f"--hands: {a.hands} is not an even number >= 2 (each deal is played twice)")
+    if a.hands < 4 or a.hands % 2:
+        p.error(f"--hands: {a.hands} is not an even number >= 4 (each deal is played twice, "
+                "and the margin's 95% interval needs at least two deals)")
     if a.simulations < 1:
         p.error(f"--simulations: {a.simulations} is not >= 1")
     return a
@@ -96,7 +98,7 @@ def main(argv=None) -> int:
                   file=sys.stderr, flush=True)
     x = np.asarray(per_deal, float)
     mean = float(x.mean())
-    half = 1.96 * float(x.std(ddof=1)) / math.sqrt(len(x)) if len(x) > 1 else float("nan")
+    half = 1.96 * float(x.std(ddof=1)) / math.sqrt(len(x))     # two deals at least (parse)
     print(f"ISMCTS ({args.simulations} simulations, {args.evaluator} evaluator) minus "
           f"{args.opponent}, {args.players} players: {mean:+.1f} points a hand, 95% interval "
           f"[{mean - half:+.1f}, {mean + half:+.1f}], {args.hands} hands ({deals} deals, "

@@ -22,6 +22,7 @@ from __future__ import annotations
 import base64
 import functools
 import json
+import operator
 import re
 import zlib
 from dataclasses import dataclass, field
@@ -42,7 +43,7 @@ from ._cards import check_int, rules_or_default
 from .rules import Rules
 
 __all__ = ["Game", "Observation", "N_ACTIONS", "PHASES", "action_reason", "action_kind",
-           "action_faces", "action_meld", "A_DRAW", "A_TAKE", "A_END_MELD"]
+           "action_faces", "action_meld", "check_action", "A_DRAW", "A_TAKE", "A_END_MELD"]
 
 N_ACTIONS = KA.N_ACTIONS
 PHASES = KA.PHASES
@@ -115,10 +116,10 @@ def action_kind(action: int) -> str:
 
     Raises
     ------
-    ValueError
-        ``action`` is not an id of the action space.
+    TypeError, ValueError
+        ``action`` is not an id of the action space (:func:`check_action`).
     """
-    a = _action_id(action)
+    a = check_action(action)
     if a <= KA.A_END_MELD:
         return ("draw", "take", "end")[a]
     if a < KA.A_LAYOFF:
@@ -133,10 +134,10 @@ def action_faces(action: int) -> tuple:
 
     Raises
     ------
-    ValueError
-        ``action`` is not an id of the action space.
+    TypeError, ValueError
+        ``action`` is not an id of the action space (:func:`check_action`).
     """
-    a = _action_id(action)
+    a = check_action(action)
     kind = action_kind(a)
     if kind == "discard":
         return (a - KA.A_DISCARD,)
@@ -156,7 +157,7 @@ def _create_faces(row: int) -> tuple:
 def action_meld(action: int) -> int | None:
     """The index of the own side's meld a lay-off goes on (as
     ``Observation.melds[...]["index"]``); None for any other action."""
-    a = _action_id(action)
+    a = check_action(action)
     return (a - KA.A_LAYOFF) // N_COUNT if action_kind(a) == "lay_off" else None
 
 
@@ -194,11 +195,61 @@ def _unpacked(text, what: str) -> np.ndarray:
     return np.frombuffer(raw, np.int64).copy()
 
 
-def _action_id(action) -> int:
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) \
-            or not 0 <= action < N_ACTIONS:
-        raise ValueError(f"action: {action!r} is not an action id (0..{N_ACTIONS - 1})")
-    return int(action)
+def check_action(action, limit: int = N_ACTIONS, what: str = "action", ids: str | None = None,
+                 noun: str = "an action id") -> int:
+    """``action`` as an ``int`` action id 0 .. ``limit - 1``, the one check of an action's
+    type and range that :meth:`Game.apply`, :meth:`Game.action_text`, the ``action_*``
+    helpers and the environments of :mod:`sim.envs` share.
+
+    An action id is an integer: a Python ``int``, a numpy integer (``np.int64`` as
+    Gymnasium's ``Discrete.sample`` returns it) or a 0-dimensional integer array
+    (anything ``operator.index`` takes), never a ``bool``.  A float is refused even
+    with an integral value (``1.0``), as are strings, None and arrays of one or more
+    elements.
+
+    Parameters
+    ----------
+    action : object
+        What was given as an action.
+    limit : int
+        One past the largest id accepted: :data:`N_ACTIONS` (the action space), or
+        ``N_ACTIONS + 108`` where a discard of one copy (``N_ACTIONS + card id``)
+        is accepted too.
+    what : str
+        How the message names the action (``"step: action"``).
+    ids, noun : str
+        What the message says the allowed ids are (default: the action space's)
+        and what an allowed id is (default ``"an action id"``).
+
+    Returns
+    -------
+    int
+        The action id.
+
+    Raises
+    ------
+    TypeError
+        ``action`` is not an integer (a bool, a float, a string, None, an array).
+    ValueError
+        ``action`` is an integer outside 0 .. ``limit - 1``.
+    """
+    if ids is None:
+        ids = f"ids are 0..{min(limit, N_ACTIONS) - 1}"
+        if limit > N_ACTIONS:
+            ids += f" (and N_ACTIONS + card id up to {limit - 1}, a discard of that copy)"
+    try:
+        if isinstance(action, bool):
+            raise TypeError
+        a = operator.index(action)
+    except TypeError:
+        kind = (f"an array of shape {action.shape} and dtype {action.dtype}"
+                if isinstance(action, np.ndarray) else
+                "None" if action is None else f"a {type(action).__name__}")
+        raise TypeError(f"{what} {action!r} is not {noun}: expected an integer, got "
+                        f"{kind}; {ids}") from None
+    if not 0 <= a < limit:
+        raise ValueError(f"{what} {a} is not {noun}: {ids}")
+    return a
 
 
 def _random_seed(seed: int, hand_index: int, seat: int) -> int:
@@ -210,28 +261,17 @@ def _face_text(f: int) -> str:
     return "JK" if f == 52 else notation.format_card(int(f))
 
 
-def _meld_faces(cnt) -> list[int]:
-    """The faces of a meld's counts in reading order: a sequence by slot (the ace
-    high when the meld reaches the king), a set by suit; the wild last."""
-    kind, nwild, nat2, key, lo, hi, wslot, why = KM.analyze(np.asarray(cnt, np.int64), KM.ANY_RANK)
-    faces = []
-    for f in range(N_COUNT):
-        faces += [f] * int(cnt[f])
-    if kind == KM.KIND_SEQ:
-        def slot(f):
-            if f == 52 or (f % 13 == 1 and not (f // 13 == key and nat2)):
-                return 99                      # the wild
-            r = f % 13
-            if r == 0:
-                return 14 if hi == 14 else 1
-            return r + 1
-        aces = [f for f in faces if f % 13 == 0 and f // 13 == key and f != 52]
-        if len(aces) == 2:                     # A ... K A: one ace at each end
-            faces.remove(aces[0])
-            rest = sorted(faces, key=slot)
-            return [aces[0]] + rest
-        return sorted(faces, key=slot)
-    return sorted(faces, key=lambda f: (f == 52 or f % 13 != key, f))
+#: the card ids of the copies of each face a meld's counts stand for (R1: copies are alike)
+_FACE_IDS = tuple((f, f + 54) if f < 52 else (52, 53, 106, 107) for f in range(N_COUNT))
+
+
+def _meld_faces(cnt, nat=None) -> list[int]:
+    """The faces of a meld's counts in reading order (:func:`sim.melds.reading_order`:
+    a set by suit, a sequence by slot with the wild where it stands); ``nat``: the
+    sequence's natural 2s under ``lock_two_roles`` (None: the canonical reading)."""
+    from .melds import reading_order
+    ids = [c for f in range(N_COUNT) for c in _FACE_IDS[f][:int(cnt[f])]]
+    return [int(CIDX[c]) for c in reading_order(ids, nat, KM.ANY_RANK).cards]
 
 
 _CREATE_ROW = None
@@ -241,14 +281,14 @@ _FACE_TEXT = tuple(_face_text(f) for f in range(N_COUNT))         # face -> text
 _MELD_CARDS: dict = {}         # a meld's counts (bytes) -> (texts, faces) in reading order
 
 
-def _meld_cards(cnt) -> tuple:
+def _meld_cards(cnt, nat=None) -> tuple:
     """``(texts, faces)`` of a meld's cards in reading order (:func:`_meld_faces`), cached."""
-    key = cnt.tobytes()
+    key = (cnt.tobytes(), nat)
     cards = _MELD_CARDS.get(key)
     if cards is None:
         if len(_MELD_CARDS) > 200_000:
             _MELD_CARDS.clear()
-        faces = tuple(_meld_faces(cnt))
+        faces = tuple(_meld_faces(cnt, nat))
         cards = _MELD_CARDS[key] = (tuple(_FACE_TEXT[f] for f in faces), faces)
     return cards
 
@@ -675,21 +715,22 @@ class Game:
 
         Raises
         ------
+        TypeError
+            ``action`` is not an integer (:func:`check_action`: a bool, a float,
+            a string, None, an array of one or more elements).
         ValueError
-            The action is illegal here: the message names the action and the
-            rule it breaks; the game is unchanged.
+            ``action`` is an integer outside 0 .. ``N_ACTIONS + 107``, the hand is
+            over, or the action is illegal here (the message names the action
+            and the rule it breaks); the game is unchanged.
         """
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise ValueError(f"action: expected an integer action id 0..{N_ACTIONS - 1}, "
-                             f"got {action!r}")
-        a = int(action)
+        a = check_action(action, N_ACTIONS + 108)
         code = KA.apply_action(self._work, np.int64(a))
         if code != 0:
-            if not 0 <= a < N_ACTIONS + 108:
-                raise ValueError(f"action {a} is not an action id: ids are 0..{N_ACTIONS - 1} "
-                                 f"(and N_ACTIONS + card id, a discard of that copy)")
             what = (self._describe(a) if a < N_ACTIONS else
                     f"discard the copy with card id {a - N_ACTIONS}")
+            if self.is_over:
+                raise ValueError(f"action {a} ({what}) is illegal: the hand is over "
+                                 f"(turn {self.turn}); nothing more is played in it")
             raise ValueError(f"action {a} ({what}) is illegal: {action_reason(code)}")
 
     def choose(self) -> int:
@@ -701,10 +742,14 @@ class Game:
 
         Raises
         ------
+        ValueError
+            The hand is over: no seat is to move.
         sim.pystrategy.StrategyError
             A Python strategy raised, or returned something that is not an
             action id (the message names the seat and the hand).
         """
+        if self.is_over:
+            raise ValueError(f"choose: the hand is over (turn {self.turn}); no seat is to move")
         player = self._player(self.current_seat)
         if player is None:
             a = int(_kernels().choose(self._work))
@@ -735,11 +780,12 @@ class Game:
         except Exception as exc:
             raise StrategyError(f"{self._who(seat, name)}: choose raised "
                                 f"{_exc_text(exc)}") from exc
-        if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)) \
-                or not 0 <= a < N_ACTIONS:
+        try:
+            return check_action(a)
+        except (TypeError, ValueError):
             raise StrategyError(f"{self._who(seat, name)}: choose returned {a!r}, not an action "
-                                f"id 0..{N_ACTIONS - 1} (one of the legal_actions it was given)")
-        return int(a)
+                                f"id 0..{N_ACTIONS - 1} (one of the legal_actions it was given)"
+                                ) from None
 
     def _who(self, seat: int, name) -> str:
         strategy = f" (strategy {name!r})" if isinstance(name, str) else ""
@@ -869,13 +915,10 @@ class Game:
 
         Raises
         ------
-        ValueError
-            ``action`` is not an id of the action space.
+        TypeError, ValueError
+            ``action`` is not an id of the action space (:func:`check_action`).
         """
-        a = int(action)
-        if not 0 <= a < N_ACTIONS:
-            raise ValueError(f"action: {a} is not an action id (0..{N_ACTIONS - 1})")
-        return self._describe(a)
+        return self._describe(check_action(action))
 
     def _describe(self, a: int) -> str:
         st = self.state
@@ -989,7 +1032,8 @@ class Game:
                 continue
             info = st.minfo[t, :nm[t]].tolist()
             for mi in range(nm[t]):
-                texts, faces = _meld_cards(st.mcnt[t, mi])
+                nat = info[mi][KS.MI_NAT2] if self.rules.lock_two_roles else None
+                texts, faces = _meld_cards(st.mcnt[t, mi], nat)
                 melds.append({"team": t, "index": mi, "cards": list(texts), "faces": list(faces),
                               "kind": "set" if info[mi][KS.MI_KIND] == KM.KIND_SET
                               else "sequence",

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -81,6 +82,94 @@ class MeldCheck:
         """The meld's cards in the project notation."""
         from . import notation
         return notation.format(self.cards)
+
+    def reading(self, rules=None) -> "Reading":
+        """The meld's cards in reading order (:func:`reading_order`), its 2s read with
+        the roles this check carries under ``lock_two_roles`` (R25), else canonically
+        (R20).
+
+        Raises
+        ------
+        ValueError
+            The meld is not valid.
+        """
+        if not self.valid:
+            raise ValueError(f"reading: {self.text} is not a valid meld ({self.reason})")
+        r = _cards.rules_or_default(rules)
+        from kernels import layout as L
+        return reading_order(self.cards, int(self.natural_two) if r.lock_two_roles else None,
+                             int(r.to_vector()[L.RV_SET_RANKS_MASK]))
+
+
+class Reading(NamedTuple):
+    """A meld's cards in reading order (:func:`reading_order`)."""
+
+    #: card ids in reading order
+    cards: tuple
+    #: the ids of the cards read as a wild (at most one in a valid meld, R14)
+    wilds: tuple
+    #: the id of the 2 read as the sequence's natural 2 (R13), or None
+    natural_two: int | None
+
+
+def reading_order(cards, nat=None, set_mask=0x1FFF) -> Reading:
+    """The cards of a valid meld in reading order, the one order the text trace, the
+    hand viewer and :meth:`sim.Game.observation` write melds in.
+
+    A set by suit as the notation numbers them (♣ ♦ ♥ ♠, R16), its wild last; a
+    sequence by slot, low to high (R17): the ace low (before the 2) or high (after
+    the king) as it stands in the sequence, a 2 read as natural in slot 2 (R13), the
+    wild in the slot of the card it stands for (R19) or, when it is free, just above
+    the highest card (below the lowest when that is the high ace).
+
+    Parameters
+    ----------
+    cards : array_like of int
+        The meld's card ids (0..107), in any order.
+    nat : int or None
+        Under ``lock_two_roles``, how many of the sequence's own-suit 2s hold the
+        natural role (R25); None reads the meld canonically (R20).
+    set_mask : int
+        The rule set's ranks that may form a set (``set_ranks``).
+
+    Returns
+    -------
+    Reading
+        ``cards`` (ids in reading order), ``wilds`` and ``natural_two``.  An
+        invalid meld's cards come back in the order given, with no wild.
+    """
+    from kernels.cards import RANK, SUIT
+    ids = [int(c) for c in cards]
+    kind, _nwild, nat2, key, lo, hi, wslot, _why = meld_reading(
+        _cards.counts(np.array(ids, np.int64)), nat, set_mask)
+    if kind == KM.KIND_NONE:
+        return Reading(tuple(ids), (), None)
+    wilds = [c for c in ids if RANK[c] < 0 or RANK[c] == 1]
+    natural_two = None
+    if kind == KM.KIND_SEQ and nat2:
+        natural_two = next(c for c in wilds if RANK[c] == 1 and SUIT[c] == key)
+        wilds.remove(natural_two)
+    if kind == KM.KIND_SET:
+        naturals = sorted((c for c in ids if c not in wilds), key=lambda c: (int(SUIT[c]), c))
+        return Reading(tuple(naturals + wilds), tuple(wilds), None)
+    ace = 1 if lo == 1 else 14
+    slot = {}
+    for c in ids:
+        if c not in wilds:
+            slot[c] = 2 if c == natural_two else (ace if RANK[c] == 0 else int(RANK[c]) + 1)
+    for c in wilds:                                 # at most one wild in a valid meld (R14)
+        slot[c] = wslot if wslot >= 0 else (hi + 1 if hi < 14 else lo - 1)
+    return Reading(tuple(sorted(ids, key=lambda c: (slot[c], c))), tuple(wilds), natural_two)
+
+
+def table_meld(card_ids, rules=None, natural_twos=None) -> MeldCheck:
+    """The check of a meld as it lies on the table (a replay document's ``start``
+    block, a position): its cards, and under ``lock_two_roles`` the number of its
+    own-suit 2s holding the natural role (``natural_twos``; None: the canonical
+    reading's, R20)."""
+    r = _cards.rules_or_default(rules)
+    ids = np.asarray(card_ids, np.int64)
+    return _verdict(_cards.counts(ids), r, ids, natural_twos if r.lock_two_roles else None)
 
 
 def meld_reading(cnt: np.ndarray, nat=None, set_mask=0x1FFF) -> tuple:

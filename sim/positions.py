@@ -310,7 +310,7 @@ def normalize(position: dict) -> dict:
     """A position in canonical form (the fields of docs/positions.md, in order).
 
     Fills the defaults (``to_move`` the viewer, ``dealer`` from the turn,
-    ``stall`` 0, an empty ``this_turn`` after a stock draw ...), writes every
+    ``stall`` 0, ``this_turn.actions`` 0 ...), writes every
     card list in output notation and checks each field's type and range.
 
     Raises
@@ -354,8 +354,15 @@ def normalize(position: dict) -> dict:
         if tt:
             _fail("this_turn", "a position at the pickup has no this_turn (nothing is done yet)")
     else:
-        tt = _table("this_turn", tt or {}, _THIS_TURN)
-        t = {"pickup": _choice("this_turn.pickup", tt.get("pickup", "stock"), PICKUPS)}
+        # what the turn did so far decides what is legal now (R34, R36, R51): never assumed
+        if tt is None:
+            _fail("this_turn", f"missing (required in the {phase!r} phase: what the seat to "
+                  "move did this turn, at least pickup = 'stock' or 'pile')")
+        tt = _table("this_turn", tt, _THIS_TURN)
+        if "pickup" not in tt:
+            _fail("this_turn.pickup", "missing (required: 'stock' if the seat drew from the "
+                  "stock, 'pile' if it took the discard pile)")
+        t = {"pickup": _choice("this_turn.pickup", tt["pickup"], PICKUPS)}
         t["one_card_pile"] = _bool("this_turn.one_card_pile", tt.get("one_card_pile", False))
         t["actions"] = _int("this_turn.actions", tt.get("actions", 0), 0, 10 * N_CARDS)
         if tt.get("barred") not in (None, ""):
@@ -942,7 +949,8 @@ def from_game(game, seat: int | None = None) -> dict:
     for t in range(KS.NTEAMS):
         for mi in range(int(st.nm[t])):
             cnt = st.mcnt[t, mi]
-            m = {"side": t, "cards": _faces_text(_meld_faces(cnt))}
+            nat = int(st.minfo[t, mi, KS.MI_NAT2]) if rules.lock_two_roles else None
+            m = {"side": t, "cards": _faces_text(_meld_faces(cnt, nat))}
             key = int(st.minfo[t, mi, KS.MI_KEY])
             if rules.lock_two_roles and st.minfo[t, mi, KS.MI_KIND] == KM.KIND_SEQ \
                     and cnt[13 * key + 1] > 0:

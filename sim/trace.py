@@ -66,6 +66,7 @@ from kernels.actions import PHASES
 
 from . import dataset, notation
 from .deal import deal as _deal
+from .melds import check, lay_off, table_meld
 from .match import MATCH_STRIDE
 from ._cards import check_int, rules_or_default
 from ._text import plural
@@ -522,15 +523,16 @@ def _hands(doc: dict) -> list:
     return (doc["start"] if "start" in doc else doc["deal"])["hands"]
 
 
-def _start_lines(start: dict) -> list:
-    """The trace lines of a ``start`` block (a sampled world)."""
+def _start_lines(start: dict, r) -> list:
+    """The trace lines of a ``start`` block (a sampled world), its melds in reading order."""
     out = [f"start (a world sampled for seat {start['sampled_for']}): turn {start['turn']}, "
            f"seat {start['seat']} to {start['phase']}, stall {start['stall']}"]
     for s, h in enumerate(start["hands"]):
         out.append(f"  seat {s}: {' '.join(h)}")
     for t, side in enumerate(start["melds"]):
         for i, m in enumerate(side):
-            out.append(f"  team {t} meld {i}: {' '.join(m['cards'])}")
+            chk = table_meld(m["card_ids"], r, m.get("natural_twos"))
+            out.append(f"  team {t} meld {i}: {' '.join(_cards(chk.reading(r).cards))}")
     for k, p in enumerate(start["pozzetti"]):
         if p["state"] == "left":
             what = " ".join(p["cards"])
@@ -548,6 +550,11 @@ def _start_lines(start: dict) -> list:
                    + f", {plural(tt['actions'], 'meld or lay-off', 'melds and lay-offs')}"
                    + (f", {tt['barred']} may not be discarded" if tt["barred"] else ""))
     return out
+
+
+def _sentence(line: str) -> str:
+    """A turn's line as a sentence: its last clause ends with a full stop."""
+    return line.rstrip(";") + "."
 
 
 def format_text(doc: dict) -> str:
@@ -568,9 +575,16 @@ def format_text(doc: dict) -> str:
     tables = {0: {}, 1: {}, 2: {}}
     solo18 = n_hands == 3 and doc["rules"].get("three_player_mode") == "solo_18"
     team_of = list(range(3)) if n_hands == 3 else [0, 1, 0, 1]
+    r = rules_or_default(doc["rules"])
+
+    def read(chk) -> str:
+        """A meld's cards in reading order (the viewer's and Game.observation's)."""
+        return " ".join(_cards(chk.reading(r).cards))
+
     if "start" in doc:
-        out += _start_lines(doc["start"])
-        tables.update({t: {i: list(m["cards"]) for i, m in enumerate(side)}
+        out += _start_lines(doc["start"], r)
+        tables.update({t: {i: table_meld(m["card_ids"], r, m.get("natural_twos"))
+                           for i, m in enumerate(side)}
                        for t, side in enumerate(doc["start"]["melds"])})
         team_of = list(doc["start"]["team_of"]) + (["pair"] if doc["start"]["solo_seat"] >= 0
                                                    else [])
@@ -589,7 +603,7 @@ def format_text(doc: dict) -> str:
         s = e["seat"]
         if t in ("draw", "take_pile") or line is None:
             if line:
-                out.append(line)
+                out.append(_sentence(line))
             turn = e["turn"]
             line = f"turn {turn:3d}  seat {s}:"
         if t == "draw":
@@ -600,15 +614,17 @@ def format_text(doc: dict) -> str:
             line += f" takes the pile ({len(e['cards'])}: {' '.join(e['cards'])});"
         elif t == "meld":
             hand_size[s] -= len(e["cards"])
-            tables[e["team"]][e["meld"]] = list(e["cards"])
-            line += f" melds [{' '.join(e['cards'])}];"
+            tables[e["team"]][e["meld"]] = chk = check(e["card_ids"], r)
+            line += f" melds [{read(chk)}];"
         elif t == "lay_off":
             hand_size[s] -= len(e["cards"])
-            tables[e["team"]][e["meld"]] += e["cards"]
-            line += f" lays off {' '.join(e['cards'])} on meld {e['meld']};"
+            mi = e["meld"]
+            tables[e["team"]][mi] = lay_off(tables[e["team"]][mi], e["card_ids"], r)
+            line += f" lays off {' '.join(e['cards'])} on meld {mi};"
         elif t == "pozzetto":
             hand_size[s] += len(e["cards"])
-            line += f" takes the pozzetto ({e['mode']});"
+            line += (" and takes the pozzetto;" if e["mode"] == "discard" else  # R41
+                     " takes the pozzetto (al volo);")
             if solo18 and not any(x == "pair" for x in team_of):
                 # R62: the other two become partners on the lower seat's table
                 a, b = [x for x in range(3) if x != s]
@@ -627,17 +643,17 @@ def format_text(doc: dict) -> str:
             line += f" discards {e['card']}" + (" and CLOSES" if e["closes"] else "")
             line += f" (hand {hand_size[s]})"
         elif t == "end":
-            out.append(line)
+            out.append(_sentence(line))
             line = None
             out.append(f"end: {e['reason']} after {plural(e['turn'], 'turn')}")
     if line:
-        out.append(line)
+        out.append(_sentence(line))
     groups = (0, 1, 2) if n_hands == 3 else (0, 1)
     for team in groups:
         if tables[team] or n_hands != 3:
             out.append(f"team {team} table:")
         for mi in sorted(tables[team]):
-            out.append(f"  meld {mi}: {' '.join(tables[team][mi])}")
+            out.append(f"  meld {mi}: {read(tables[team][mi])}")
     for team in groups:
         who = f"seat {team} (credited)" if n_hands == 3 else f"team {team}"
         out.append(

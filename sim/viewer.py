@@ -4,7 +4,7 @@
 (:mod:`sim.trace`): step 0 is the deal (or the ``start`` block of a sampled
 world), step ``k >= 1`` the table right after event ``k - 1`` of
 ``doc["events"]``.  Each step holds every hand, each side's melds (the cards in
-their reading's order, the wilds marked, clean / dirty and the burraco class as
+reading order, :func:`sim.melds.reading_order`, the wilds marked, clean / dirty and the burraco class as
 the scoring kernel judges them, R27-R31), the discard pile, the stock count,
 the pozzetti (left, taken by whom and when, or turned into the stock, R53), the
 running table points of each side (card points of its melds, R2, plus their
@@ -33,14 +33,10 @@ import math
 import os
 import tempfile
 
-import numpy as np
-
-from kernels import layout as L
-from kernels import melds as KM
 from kernels.cards import RANK, SUIT, VALUE
 
 from . import notation
-from ._cards import check_int, counts
+from ._cards import check_int
 from ._text import plural
 from .rules import Rules
 
@@ -82,7 +78,7 @@ class _Meld:
 
     __slots__ = ("check", "view")
 
-    def __init__(self, chk, r: Rules, set_mask: int):
+    def __init__(self, chk, r: Rules):
         from .scoring import score_team
         if not chk.valid:
             raise ValueError(f"viewer: meld {notation.format(chk.cards)} is not valid: "
@@ -91,39 +87,10 @@ class _Meld:
         ts = score_team([chk], [], False, "taken", r)
         burraco = ("clean" if ts.clean_burracos else "semi-clean" if ts.semi_clean_burracos
                    else "dirty" if ts.dirty_burracos else None)
-        order, wild, natural_two = _meld_order(chk, r, set_mask)
-        self.view = {"cards": order, "wild": wild, "natural_two": natural_two,
+        order, wild, natural_two = chk.reading(r)        # the one reading order (sim.melds)
+        self.view = {"cards": list(order), "wild": list(wild), "natural_two": natural_two,
                      "kind": chk.kind, "clean": bool(chk.clean), "burraco": burraco,
                      "points": ts.meld_points, "bonus": ts.burraco_bonus}
-
-
-def _meld_order(chk, r: Rules, set_mask: int) -> tuple:
-    """The meld's card ids in their reading's order (a sequence low to high, its wild in
-    the slot it holds, R19; a set by suit, the wild last), its wild's ids and the id of
-    the 2 read as natural (R13) or None."""
-    from .melds import meld_reading
-    ids = [int(c) for c in chk.cards]
-    nat = int(chk.natural_two) if r.lock_two_roles else None
-    reading = meld_reading(counts(np.array(ids)), nat, set_mask)
-    kind, _nwild, nat2, key, lo, hi, wslot, _why = reading
-    wilds = [c for c in ids if RANK[c] < 0 or RANK[c] == 1]
-    natural_two = None
-    if kind == KM.KIND_SEQ and nat2:
-        natural_two = next(c for c in wilds if RANK[c] == 1 and SUIT[c] == key)
-        wilds.remove(natural_two)
-    if kind != KM.KIND_SEQ:
-        naturals = sorted((c for c in ids if c not in wilds),
-                          key=lambda c: (_SUIT_ORDER[int(SUIT[c])], c))
-        return naturals + wilds, wilds, natural_two
-    ace = 1 if lo == 1 else 14
-    slot = {}
-    for c in ids:
-        if c in wilds:
-            continue
-        slot[c] = 2 if c == natural_two else (ace if RANK[c] == 0 else int(RANK[c]) + 1)
-    for c in wilds:                                 # at most one wild in a valid meld (R14)
-        slot[c] = wslot if wslot >= 0 else (hi + 1 if hi < 14 else lo - 1)
-    return sorted(ids, key=lambda c: (slot[c], c)), wilds, natural_two
 
 
 def _sides(n: int) -> int:
@@ -136,7 +103,6 @@ class _Table:
 
     def __init__(self, doc: dict, r: Rules):
         self.r = r
-        self.set_mask = int(r.to_vector()[L.RV_SET_RANKS_MASK])
         n = r.num_players
         self.n = n
         self.solo18 = n == 3 and r.three_player_mode == "solo_18"
@@ -171,10 +137,8 @@ class _Table:
                              f"have num_players = {n}")
 
     def _start_meld(self, m: dict) -> _Meld:
-        from .melds import _verdict
-        ids = np.array(m["card_ids"], np.int64)
-        nat = m.get("natural_twos") if self.r.lock_two_roles else None
-        return _Meld(_verdict(counts(ids), self.r, ids, nat), self.r, self.set_mask)
+        from .melds import table_meld
+        return _Meld(table_meld(m["card_ids"], self.r, m.get("natural_twos")), self.r)
 
     def apply(self, e: dict) -> dict:
         """Apply event ``e``; returns what the step marks: ``{"ids": [...], "meld": [side, i]}``."""
@@ -203,11 +167,11 @@ class _Table:
                 if mi != len(table):
                     raise ValueError(f"viewer: {where}: meld {mi} of side {side}, which has "
                                      f"{plural(len(table), 'meld')}")
-                table.append(_Meld(check(ids, self.r), self.r, self.set_mask))
+                table.append(_Meld(check(ids, self.r), self.r))
             else:
                 if mi >= len(table):
                     raise ValueError(f"viewer: {where}: side {side} has no meld {mi}")
-                table[mi] = _Meld(lay_off(table[mi].check, ids, self.r), self.r, self.set_mask)
+                table[mi] = _Meld(lay_off(table[mi].check, ids, self.r), self.r)
             mark.update(ids=ids, meld=[side, mi])
         elif t == "pozzetto":
             ids = list(map(int, e["card_ids"]))

@@ -466,6 +466,126 @@ def test_render_and_bad_options(pz, gym):
         Env(illegal_action="ignore")
 
 
+#: (what is given as an action, the exception every entry point raises): not an integer,
+#: or an integer outside the action space (16308 is the first id past it)
+NOT_ACTION_IDS = [("take", TypeError), (1.5, TypeError), (1.0, TypeError), (0.0, TypeError),
+                  (np.float64(0.0), TypeError), (True, TypeError), (False, TypeError),
+                  (np.bool_(True), TypeError), (None, TypeError), (np.array([0]), TypeError),
+                  (np.array(0.0), TypeError), (-1, ValueError), (N_ACTIONS + 200, ValueError),
+                  (2**70, ValueError)]
+
+
+def _entry_points(pz, gym, spiel):
+    """A fresh decision at the pickup of each entry point: ``(name, step, state)``, where
+    ``step(a)`` plays ``a`` and ``state()`` tells whether anything changed."""
+    pyspiel, _ = spiel
+    game = Game.new(seed=1, hand_index=0, rules={"num_players": 2})
+    raw = pz.raw_env(rules={"num_players": 2})
+    raw.reset(seed=1)
+    aec = pz.env(rules={"num_players": 2})
+    aec.reset(seed=1)
+    env = gym[1](opponents="expert", rules={"num_players": 2})
+    env.reset(seed=1)
+    state = pyspiel.load_game("python_burraco", {"players": 2}).new_initial_state()
+    state.apply_action(0)
+    return [("Game.apply", game.apply, game.to_json),
+            ("Game.action_text", game.action_text, game.to_json),
+            ("action_kind", sim.game.action_kind, game.to_json),
+            ("PettingZoo raw_env", raw.step, raw.game.to_json),
+            ("PettingZoo env", aec.step, lambda: (aec.game.to_json(), aec.terminations)),
+            ("Gymnasium", env.step, lambda: (env.game.to_json(), env._done)),
+            ("OpenSpiel", state.apply_action, state.serialize)]
+
+
+@pytest.mark.parametrize("bad,exc", NOT_ACTION_IDS, ids=[repr(b) for b, _ in NOT_ACTION_IDS])
+def test_every_entry_point_refuses_what_is_not_an_action_id(pz, gym, spiel, bad, exc):
+    """A wrong type (a bool, a float even with an integral value) is a TypeError, an integer
+    outside the space a ValueError, at every entry point alike: never a move."""
+    for name, step, state in _entry_points(pz, gym, spiel):
+        before = state()
+        if bad is None and name.startswith("PettingZoo"):     # None is the dead step's action
+            with pytest.raises(ValueError, match="None is only for a terminated agent"):
+                step(bad)
+            continue
+        with pytest.raises(exc, match=r"is not an action id: (expected an integer, got .*; )?"
+                                      r"ids are 0\.\.16307") as e:
+            step(bad)
+        assert "\n" not in str(e.value) and repr(bad)[:6] in str(e.value), name
+        assert state() == before, f"{name}: {bad!r} changed the game"
+
+
+def test_every_entry_point_takes_integer_ids_of_any_kind(pz, gym, spiel):
+    """int, numpy integers and 0-d integer arrays are the same id everywhere."""
+    for a in (0, np.int64(0), np.int32(0), np.uint8(0), np.array(0)):
+        for name, step, state in _entry_points(pz, gym, spiel):
+            before = state()
+            out = step(a)
+            if name == "Game.action_text":
+                assert out == "draw from the stock"
+            elif name == "action_kind":
+                assert out == "draw"
+            else:
+                assert state() != before, f"{name}: {a!r} was not played"
+
+
+def test_an_illegal_id_of_the_space_is_a_move_and_the_end_is_said(pz, gym, spiel):
+    """Only an in-range id that is illegal here is an illegal move (the documented
+    penalty); after the end every entry point says the hand is over."""
+    pyspiel, _ = spiel
+    env = gym[1](opponents="expert", rules={"num_players": 2})
+    for illegal in (KA.A_END_MELD, N_ACTIONS - 1):
+        env.reset(seed=1)
+        obs, reward, done, truncated, info = env.step(illegal)
+        assert (reward, done, truncated, info["illegal_action"]) == (-1.0, True, False, True)
+        with pytest.raises(ValueError, match=r"the episode is over \(an illegal action ended "
+                                             r"it\); call reset\(\)"):
+            env.step(0)
+    aec = pz.env(rules={"num_players": 2})
+    aec.reset(seed=1)
+    offender = aec.agent_selection
+    aec.step(N_ACTIONS - 1)
+    assert aec.rewards[offender] == -1.0 and all(aec.terminations.values())
+    # the end of the hand
+    g = Game.new(seed=1, hand_index=0).play()
+    with pytest.raises(ValueError, match=r"^action 0 \(draw from the stock\) is illegal: the "
+                                         r"hand is over \(turn \d+\); nothing more is played"):
+        g.apply(0)
+    with pytest.raises(ValueError, match=r"^choose: the hand is over"):
+        g.choose()
+    assert g.legal_actions() == []
+    env.reset(seed=1)
+    while not env._done:
+        env.step(env.game.legal_actions()[0])
+    with pytest.raises(ValueError, match=r"the episode is over \(the hand is over\)"):
+        env.step(0)
+    with pytest.raises(ValueError, match="no hand is dealt yet; call reset"):
+        gym[1]().step(0)
+    state = pyspiel.load_game("python_burraco", {"players": 2}).new_initial_state()
+    state.apply_action(0)
+    while not state.is_terminal():
+        state.apply_action(state.game.choose())
+    with pytest.raises(ValueError, match="the hand is over"):
+        state.apply_action(0)
+
+
+def test_an_openspiel_chance_outcome_must_be_one_of_the_deals(spiel):
+    """Outcome k of ``deals`` deals hand k; anything else is refused as an illegal
+    player action is, also through the C++ path of ``child``."""
+    pyspiel, _ = spiel
+    game = pyspiel.load_game("python_burraco", {"players": 2, "deals": 1000})
+    state = game.new_initial_state()
+    for bad in (1000, 5000, -1):
+        for apply in (state.apply_action, state.child):
+            with pytest.raises(ValueError, match=rf"^chance outcome {bad} is not a deal of this "
+                                                 r"game: the outcomes are 0\.\.999 \(parameter "
+                                                 r"deals\)$"):
+                apply(bad)
+            assert state.is_chance_node() and state.game is None
+    with pytest.raises(TypeError, match="chance outcome 1.0 is not a deal"):
+        state.apply_action(1.0)
+    state.apply_action(999)
+    assert state.game.hand_index == 999 and state.current_player() >= 0
+
 def test_openspiel_serialisation_and_parameters(spiel):
     pyspiel, og = spiel
     game = pyspiel.load_game("python_burraco", {"players": 2, "rules": '{"stock_reserve": 20}'})
@@ -513,15 +633,22 @@ def test_the_docs_training_loop_runs_as_written(pz):
 
 def test_the_ismcts_example_reports_a_margin(spiel):
     r = subprocess.run([sys.executable, str(ROOT / "examples" / "openspiel_ismcts.py"),
-                        "--hands", "2", "--simulations", "4"],
+                        "--hands", "4", "--simulations", "2"],
                        capture_output=True, text=True, cwd=ROOT, timeout=600,
                        env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert r.returncode == 0, r.stderr[-2000:]
     m = re.search(r"minus expert, 2 players: ([+-]\d+\.\d) points a hand, 95% interval "
-                  r"\[(\S+), (\S+)\], 2 hands \(1 deals, seats swapped\)", r.stdout)
+                  r"\[([+-]\d+\.\d), ([+-]\d+\.\d)\], 4 hands \(2 deals, seats swapped\)",
+                  r.stdout)
     assert m, r.stdout
-    assert abs(float(m.group(1))) < 3000
-    bad = subprocess.run([sys.executable, str(ROOT / "examples" / "openspiel_ismcts.py"),
-                          "--hands", "3"], capture_output=True, text=True, cwd=ROOT,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert bad.returncode == 2 and "--hands: 3 is not an even number" in bad.stderr
+    mean, low, high = map(float, m.groups())
+    assert abs(mean) < 3000 and low < mean < high
+    # one deal gives no interval: refused in one line before any hand is played
+    for hands, why in (("3", "--hands: 3 is not an even number >= 4"),
+                       ("2", "--hands: 2 is not an even number >= 4 (each deal is played "
+                             "twice, and the margin's 95% interval needs at least two deals)")):
+        bad = subprocess.run([sys.executable, str(ROOT / "examples" / "openspiel_ismcts.py"),
+                              "--hands", hands], capture_output=True, text=True, cwd=ROOT,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert bad.returncode == 2 and why in bad.stderr and bad.stdout == ""
+        assert bad.stderr.strip().splitlines()[-1].startswith("openspiel_ismcts.py: error:")

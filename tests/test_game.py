@@ -531,7 +531,8 @@ def test_play_takes_python_strategies_by_seat_and_names_them():
 def test_apply_refuses_what_is_not_an_action_id():
     g = Game.new(2, 5)
     for bad in ("x", None, 3.0, True):
-        with pytest.raises(ValueError, match="expected an integer action id"):
+        with pytest.raises(TypeError, match=f"action {bad!r} is not an action id: expected an "
+                                            "integer"):
             g.apply(bad)
     with pytest.raises(ValueError, match="is not an action id"):
         g.apply(N_ACTIONS + 500)

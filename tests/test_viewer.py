@@ -182,21 +182,79 @@ def test_steps_follow_the_document(doc):
 
 def test_meld_order_and_wilds():
     """A sequence is shown low to high with its wild in the slot it holds, a natural 2
-    apart from a wild 2 (R13, R19), a set with its wild last."""
+    apart from a wild 2 (R13, R19), a set by suit with its wild last."""
     rules = sim.Rules()
-    mask = int(rules.to_vector()[L.RV_SET_RANKS_MASK])
     ids = sim.notation.parse("7♥ 2♦ 4♥ 5♥ 3♥")            # the 2♦ stands for the 6♥
-    m = V._Meld(sim.melds.check(ids, rules), rules, mask).view
+    m = V._Meld(sim.melds.check(ids, rules), rules).view
     assert faces({"faces": {str(c): sim.notation.format_card(c) for c in ids}}, m["cards"]) \
         == ["3♥", "4♥", "5♥", "2♦", "7♥"]
     assert m["wild"] == [int(ids[1])] and m["natural_two"] is None and not m["clean"]
     ids = sim.notation.parse("A♠ 2♠ 3♠ 4♠ JK")
-    m = V._Meld(sim.melds.check(ids, rules), rules, mask).view
+    m = V._Meld(sim.melds.check(ids, rules), rules).view
     assert [sim.notation.format_card(c) for c in m["cards"]][:4] == ["A♠", "2♠", "3♠", "4♠"]
     assert m["natural_two"] == int(ids[1]) and m["wild"] == [int(ids[4])]
     ids = sim.notation.parse("2♣ Q♦ Q♠ Q♥")
-    m = V._Meld(sim.melds.check(ids, rules), rules, mask).view
+    m = V._Meld(sim.melds.check(ids, rules), rules).view
     assert m["cards"][-1] == int(ids[0]) and m["kind"] == "set" and m["wild"] == [int(ids[0])]
+
+
+@pytest.mark.parametrize("cards,order", [
+    ("A♦ Q♦ K♦ J♦ 10♦", "10♦ J♦ Q♦ K♦ A♦"),          # the ace high, as it stands
+    ("3♦ A♦ 2♦", "A♦ 2♦ 3♦"),                        # the ace low, a natural 2 in slot 2
+    ("5♠ 2♣ 7♠", "5♠ 2♣ 7♠"),                        # the wild in the gap it fills
+    ("7♠ 5♠ 2♣", "5♠ 2♣ 7♠"),
+    ("9♣ 10♣ 2♠", "9♣ 10♣ 2♠"),                      # a free wild above the top card
+    ("JK Q♥ K♥ A♥", "JK Q♥ K♥ A♥"),                  # ... below it when that is the high ace
+    ("3♥ 5♥ 2♥", "3♥ 2♥ 5♥"),                        # a 2 of the suit as the wild for 4♥
+    ("2♥ 2♠ 4♥ 5♥", "2♥ 2♠ 4♥ 5♥"),                  # a natural 2, then the wild for 3♥
+    ("K♠ K♥ JK K♣ K♦", "K♣ K♦ K♥ K♠ JK"),            # a set by suit ♣ ♦ ♥ ♠, the wild last
+    ("8♥ 2♦ 8♦ 8♥", "8♦ 8♥ 8♥ 2♦"),
+])
+def test_the_reading_order(cards, order):
+    got = sim.melds.reading_order(sim.notation.parse(cards)).cards
+    assert sim.notation.format(got) == order
+    chk = sim.melds.check(cards)
+    assert sim.notation.format(chk.reading().cards) == order
+    # the observation's faces, from the meld's counts alone
+    from sim.game import _meld_faces
+    from sim._cards import counts
+    faces = _meld_faces(counts(sim.notation.parse(cards)))
+    assert " ".join(sim.game._FACE_TEXT[f] for f in faces) == order
+
+
+def test_reading_order_under_lock_two_roles_keeps_the_stored_roles():
+    """3♦ 4♦ with 2♦ laid off as the wild for 5♦ keeps that role under lock_two_roles
+    (R25): it reads 3♦ 4♦ 2♦, where the canonical reading is 2♦ 3♦ 4♦."""
+    locked = sim.Rules(lock_two_roles=True)
+    stored = sim.melds.table_meld(sim.notation.parse("3♦ 4♦ 2♦"), locked, natural_twos=0)
+    assert sim.notation.format(stored.reading(locked).cards) == "3♦ 4♦ 2♦"
+    assert sim.notation.format(sim.melds.reading_order(stored.cards).cards) == "2♦ 3♦ 4♦"
+    with pytest.raises(ValueError, match="is not a valid meld"):
+        sim.melds.check("4♣ 5♦ 6♠").reading()
+
+
+@pytest.mark.parametrize("rules", [None, {"lock_two_roles": True}, {"num_players": 3}],
+                         ids=["default", "lock_two_roles", "3p"])
+def test_the_trace_the_viewer_and_the_observation_read_melds_alike(rules):
+    """One reading order everywhere: every meld on the table at the end of a hand, as
+    the text trace, the hand viewer and Game.observation write it."""
+    seen = 0
+    for hand in range(6):
+        g = sim.Game.new(seed=5, hand_index=hand, rules=rules).play()
+        doc = g.replay_document()
+        trace_lines = R.format_text(doc).splitlines()
+        last = V.table_steps(doc)[-1]
+        obs = g.observation(0)
+        for m in obs.melds:
+            team, mi = m["team"], m["index"]
+            text = " ".join(m["cards"])
+            viewer = last["melds"][team][mi]["cards"]
+            assert " ".join(sim.notation.format_card(c) for c in viewer) == text
+            at = trace_lines.index(next(line for line in trace_lines
+                                        if re.fullmatch(rf"(team|seat) {team} table:", line)))
+            assert f"  meld {mi}: {text}" in trace_lines[at:], (hand, team, mi)
+            seen += 1
+    assert seen > 20
 
 
 def test_a_wrong_record_or_event_is_refused(doc):

@@ -34,7 +34,7 @@ except ImportError as exc:      # the rl extra is optional
                       "pip install -e '.[rl]'") from exc
 
 from .._cards import rules_or_default
-from ..game import N_ACTIONS
+from ..game import N_ACTIONS, check_action
 from . import _core
 
 __all__ = ["env", "raw_env", "ILLEGAL_ACTIONS"]
@@ -97,9 +97,11 @@ class raw_env(AECEnv):
     ------
     ValueError
         A bad option (a one-line message naming it); in :meth:`step`, an
-        action that is not an id of the space, or an illegal one under
+        integer outside the action space, or an illegal action under
         ``illegal_action="raise"`` (naming the rule it breaks); a call before
         :meth:`reset`.
+    TypeError
+        In :meth:`step`, an action that is not an integer (a bool, a float).
     """
 
     metadata = {"render_modes": ["ansi"], "name": "burraco_v0", "is_parallelizable": False,
@@ -187,9 +189,13 @@ class raw_env(AECEnv):
 
         Raises
         ------
+        TypeError
+            The action is not an integer (:func:`sim.game.check_action`: a bool,
+            a float, a string, an array of one or more elements).
         ValueError
-            The action is not an action id, or (``illegal_action="raise"``) it is
-            illegal: the message names the rule it breaks; the game is unchanged.
+            The action is an integer outside the space (0..16307), None for an
+            agent that is to move, or (``illegal_action="raise"``) an illegal one:
+            the message names the rule it breaks; the game is unchanged.
         """
         g = self.game
         if g is None:
@@ -200,12 +206,7 @@ class raw_env(AECEnv):
             return
         if action is None:
             raise ValueError(f"step: {agent} is to move; None is only for a terminated agent")
-        if isinstance(action, np.ndarray) and action.shape == ():
-            action = action.item()
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) \
-                or not 0 <= action < N_ACTIONS:
-            raise ValueError(f"step: {action!r} is not an action id (0..{N_ACTIONS - 1})")
-        action = int(action)
+        action = check_action(action, what="step: action")
         self._cumulative_rewards[agent] = 0
         for a in self.rewards:
             self.rewards[a] = 0

@@ -25,7 +25,7 @@ except ImportError as exc:      # the rl extra is optional
         from exc
 
 from .._cards import check_int, rules_or_default
-from ..game import N_ACTIONS
+from ..game import N_ACTIONS, check_action
 from . import _core
 
 __all__ = ["BurracoGymEnv", "ILLEGAL_ACTIONS"]
@@ -134,21 +134,31 @@ class BurracoGymEnv(gymnasium.Env):
         """Play ``action`` for the learning seat, then the other seats until it is to
         move again or the hand is over; returns ``(obs, reward, terminated, truncated, info)``.
 
+        Only an id of the action space that is illegal in the position is an
+        illegal move (``illegal_action``); anything else raises.
+
         Raises
         ------
+        TypeError
+            ``action`` is not an integer (:func:`sim.game.check_action`: a bool, a
+            float even with an integral value, a string, an array of one or more
+            elements).
         ValueError
-            The hand is over (call :meth:`reset`), or an illegal action under
-            ``illegal_action="raise"`` (the message names the rule).
+            ``action`` is an integer outside the action space (0..16307), the
+            episode is over or no hand is dealt (call :meth:`reset`), or an
+            illegal action under ``illegal_action="raise"`` (the message names
+            the rule).
         """
         g = self.game
+        if g is None:
+            raise ValueError("step: no hand is dealt yet; call reset() first")
         if self._done:
-            raise ValueError("step: the episode is over (or no hand is dealt); call reset()")
-        if isinstance(action, np.ndarray) and action.shape == ():
-            action = action.item()
-        a = int(action) if isinstance(action, (int, np.integer)) else action
+            why = "the hand is over" if g.is_over else "an illegal action ended it"
+            raise ValueError(f"step: the episode is over ({why}); call reset()")
+        a = check_action(action, what="step: action")
         legal = g.legal_actions()
         extra = {}
-        if not isinstance(a, int) or isinstance(a, bool) or a not in legal:
+        if a not in legal:
             if self.illegal_action == "raise":
                 g.apply(a)            # raises ValueError naming the rule
             extra["illegal_action"] = True

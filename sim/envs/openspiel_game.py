@@ -33,11 +33,11 @@ except ImportError as exc:      # the rl extra is optional
     raise ImportError(f"sim.envs.openspiel_game needs OpenSpiel ({exc}); "
                       "pip install -e '.[rl]'") from exc
 
-from kernels.cards import CIDX, N_COUNT
+from kernels.cards import CIDX, N_CARDS, N_COUNT
 from kernels.state import G_POZ_NEXT
 
 from .._cards import rules_or_default
-from ..game import A_DRAW, N_ACTIONS, TENSOR_FIELDS, TENSOR_SIZE, Game
+from ..game import A_DRAW, N_ACTIONS, TENSOR_FIELDS, TENSOR_SIZE, Game, check_action
 from . import _core
 
 __all__ = ["BurracoGame", "BurracoState", "BurracoObserver", "PlayoutEvaluator",
@@ -218,8 +218,39 @@ class BurracoState(pyspiel.State):
         """Record what ``seat`` saw privately: its hand (face counts) now."""
         self._private[seat] += "".join(map(str, self.game.state.hcnt[seat].tolist())) + " "
 
+    def _check(self, action) -> int:
+        """``action`` as an int: at the chance node a deal 0 .. ``deals - 1``, else an id
+        :meth:`sim.Game.apply` takes (:func:`sim.game.check_action`)."""
+        if self.game is None:
+            deals = self.get_game().deals
+            return check_action(action, deals, what="chance outcome", noun="a deal of this game",
+                                ids=f"the outcomes are 0..{deals - 1} (parameter deals)")
+        return check_action(action, N_ACTIONS + N_CARDS)
+
+    def apply_action(self, action):
+        """Play ``action``: at the chance node a deal 0 .. ``deals - 1``, else a legal
+        action of the seat to move (:meth:`sim.Game.apply`; ``N_ACTIONS + card id``,
+        a discard of that copy as :meth:`sim.Game.choose` may return it, too).
+
+        Raises
+        ------
+        TypeError
+            ``action`` is not an integer (a bool, a float, a string).
+        ValueError
+            A chance outcome that is not one of the state's ``deals``, an action
+            id outside the space, an illegal action (naming the rule it breaks)
+            or an action after the end of the hand; the state is unchanged.
+        """
+        super().apply_action(self._check(action))
+
+    def child(self, action):
+        """A clone with ``action`` applied (:meth:`apply_action`, with its checks)."""
+        s = self.clone()
+        s.apply_action(action)
+        return s
+
     def _apply_action(self, action):
-        action = int(action)
+        action = self._check(action)
         if self.game is None:
             pg = self.get_game()
             g = _core.deal(pg.deal_seed, action, pg.rules, {}, agent_strategy=pg.strategy)
