@@ -43,6 +43,11 @@ def parse(argv=None):
                 "and the margin's 95% interval needs at least two deals)")
     if a.simulations < 1:
         p.error(f"--simulations: {a.simulations} is not >= 1")
+    from sim.strategies import resolve
+    try:
+        resolve(a.opponent)
+    except ValueError as exc:
+        p.error(f"--opponent: {' '.join(str(exc).split())}")
     return a
 
 

@@ -644,11 +644,12 @@ def test_the_ismcts_example_reports_a_margin(spiel):
     mean, low, high = map(float, m.groups())
     assert abs(mean) < 3000 and low < mean < high
     # one deal gives no interval: refused in one line before any hand is played
-    for hands, why in (("3", "--hands: 3 is not an even number >= 4"),
-                       ("2", "--hands: 2 is not an even number >= 4 (each deal is played "
-                             "twice, and the margin's 95% interval needs at least two deals)")):
+    for args, why in ((["--hands", "3"], "--hands: 3 is not an even number >= 4"),
+                      (["--hands", "2"], "--hands: 2 is not an even number >= 4 (each deal is "
+                       "played twice, and the margin's 95% interval needs at least two deals)"),
+                      (["--opponent", "nobody"], "--opponent: strategy: unknown name 'nobody'")):
         bad = subprocess.run([sys.executable, str(ROOT / "examples" / "openspiel_ismcts.py"),
-                              "--hands", hands], capture_output=True, text=True, cwd=ROOT,
+                              *args], capture_output=True, text=True, cwd=ROOT,
                              env={**os.environ, "PYTHONPATH": str(ROOT)})
         assert bad.returncode == 2 and why in bad.stderr and bad.stdout == ""
         assert bad.stderr.strip().splitlines()[-1].startswith("openspiel_ismcts.py: error:")
