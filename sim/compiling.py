@@ -76,7 +76,8 @@ def cold(*functions) -> bool | None:
 
 
 @contextlib.contextmanager
-def announce(what: str, cold: bool | None = True, enabled: bool = True, prefix: str = ""):
+def announce(what: str, cold: bool | None = True, enabled: bool = True, prefix: str = "",
+             note: str = "first use only; cached for later runs"):
     """``with announce("the search player rollout", cold(...)):`` around a compile.
 
     Parameters
@@ -91,9 +92,10 @@ def announce(what: str, cold: bool | None = True, enabled: bool = True, prefix: 
         :data:`ENABLED` set to False.
     prefix : str
         Put before the line (``"analyze: "``).
+    note : str
+        Said in brackets after ``what``: when the compile happens.
 
-    Writes ``<prefix>compiling <what> (first use only; cached for later
-    runs)... done in <s> s`` on stderr, the first part before the body runs;
+    Writes ``<prefix>compiling <what> (<note>)... done in <s> s`` on stderr, the first part before the body runs;
     if the body raises, the line ends with ``failed``.  Inside another
     announcement nothing more is said (its line is still open).
     """
@@ -101,7 +103,7 @@ def announce(what: str, cold: bool | None = True, enabled: bool = True, prefix: 
         yield                   # nothing to say, or an outer announcement covers the wait
         return
     verb = "compiling" if cold else "compiling or loading"
-    print(f"{prefix}{verb} {what} (first use only; cached for later runs)...", end=" ",
+    print(f"{prefix}{verb} {what} ({note})...", end=" ",
           file=sys.stderr, flush=True)
     t0 = time.perf_counter()
     _open.append(what)

@@ -97,10 +97,19 @@ PEERS = {
 
 def _loader(name: str):
     def load():
-        from kernels import peers as KP, peers_more as KM
         attr, params, doc = PEERS[name]
-        chooser = getattr(KP, attr, None) or getattr(KM, attr)
-        with compiling.announce(f"the peer bot {name}", compiling.cold(chooser)):
+        # the chooser is in one of the two modules; asked by file name, since importing
+        # the modules takes a moment that belongs inside the announcement
+        cached = [compiling.on_disk(f"{m}.{attr}") for m in ("peers", "peers_more")]
+        cold = None if None in cached else not any(cached)
+        if cold is False:   # the chooser is cached; its C callback is compiled in every process
+            notice = compiling.announce(f"the C callback of the peer bot {name}",
+                                        note="once per process; the bot itself is cached")
+        else:
+            notice = compiling.announce(f"the peer bot {name}", cold)
+        with notice:
+            from kernels import peers as KP, peers_more as KM
+            chooser = getattr(KP, attr, None) or getattr(KM, attr)
             _strategies.register(name, chooser, params=params, doc=doc)
     return load
 

@@ -286,7 +286,9 @@ def register(name: str, chooser, params: dict | None = None, doc: str = "") -> S
     params = dict(params or {})
     if len(params) > L.N_PARAMS:
         raise ValueError(f"register: at most {L.N_PARAMS} parameters, got {len(params)}")
-    callback = chooser_cfunc(chooser)
+    with compiling.announce(f"the chooser {name} as a C callback",
+                            note="once per process; the chooser's code may be cached"):
+        callback = chooser_cfunc(chooser)
     table = {p: (slot, float(default), "") for slot, (p, default) in enumerate(params.items())}
     strat = Strategy(name, int(callback.address), doc or f"registered Numba chooser {name}",
                      table)

@@ -97,14 +97,36 @@ def test_analyze_compiles_inside_the_announcement_not_in_the_timed_loop(monkeypa
     assert all(not inside for _, inside in calls[1:])
 
 
-def test_a_peer_bot_is_announced_when_its_chooser_is_not_cached(monkeypatch, capsys):
+@pytest.mark.parametrize("cached,line", [
+    (False, "compiling the peer bot masu_easy (first use only; cached for later runs)... "),
+    (True, "compiling the C callback of the peer bot masu_easy (once per process; the bot "
+           "itself is cached)... ")])
+def test_a_peer_bot_is_announced_cached_or_not(monkeypatch, capsys, cached, line):
     from sim import strategies
     monkeypatch.delitem(strategies.STRATEGIES, "masu_easy", raising=False)
-    monkeypatch.setattr(compiling, "cold", lambda *f: True)
+    monkeypatch.setattr(compiling, "on_disk", lambda *f: cached)
     strategies.get("masu_easy")
     err = capsys.readouterr().err
-    assert err.startswith("compiling the peer bot masu_easy (first use only")
-    assert "done in" in err
+    assert err.startswith(line) and err.count("done in") == 1     # register's own is inside
+
+
+@pytest.mark.slow
+def test_a_registered_chooser_is_announced(capsys):
+    from numba import njit
+
+    from kernels.policies import heuristic_chooser
+    from sim import strategies
+
+    @njit
+    def like_heuristic(work):
+        return heuristic_chooser(work)
+
+    strategies.register("announced_chooser", like_heuristic)
+    err = capsys.readouterr().err
+    assert err.startswith("compiling the chooser announced_chooser as a C callback (once per "
+                          "process; the chooser's code may be cached)... done in ")
+    strategies.STRATEGIES.pop("announced_chooser")
+    strategies._CALLBACKS.pop("announced_chooser")
 
 
 @pytest.mark.slow
