@@ -176,8 +176,8 @@ class DirectoryLock:
         return self
 
     def acquire_to_read(self) -> "DirectoryLock":
-        """Take the lock without writing anything: a command that finds nothing to write
-        (a complete run run again) in a directory it may not write.
+        """Take the lock without writing anything: a command that expects to write nothing
+        (a complete run, sweep or tuning run again), also in a directory it may not write.
 
         Locks the lock file opened read-only (``flock`` needs no write access) and writes
         no holder information; when there is no lock file, nothing can be locked and
@@ -334,9 +334,11 @@ def claim(out: str | os.PathLike, check, os_error, what: str = "out"):
     out : str or os.PathLike
     check : callable
         ``check(out)`` for an existing ``out``, before anything is created.  It returns
-        True when the command expects to write nothing (a complete run run again): then,
-        where the lock file cannot be opened to write (a read-only directory), the lock is
-        taken without writing (:meth:`DirectoryLock.acquire_to_read`).
+        True when the command expects to write nothing (a complete run, sweep or tuning run
+        again): then an existing lock file is locked without writing it
+        (:meth:`DirectoryLock.acquire_to_read`: the directory is left untouched, and a
+        second writer is told "another process" holds it, without a pid), and where none
+        can be created (a read-only directory) nothing is locked.
     os_error : callable
         ``os_error(path, exc)`` turns an ``OSError`` of steps 1-2 into the exception raised.
     what : str
@@ -369,12 +371,15 @@ def claim(out: str | os.PathLike, check, os_error, what: str = "out"):
             for d in reversed(missing):
                 d.mkdir()
                 made.append(d)
-        try:
-            lock.acquire()
-        except OSError as exc:
-            if not (read_only and _errno_readonly(exc)):
-                raise
-            lock.acquire_to_read()
+        if read_only and lock.path.is_file():
+            lock.acquire_to_read()      # the lock file keeps its bytes and its time
+        else:
+            try:
+                lock.acquire()
+            except OSError as exc:
+                if not (read_only and _errno_readonly(exc)):
+                    raise
+                lock.acquire_to_read()
     except OSError as exc:
         for d in reversed(made):
             with contextlib.suppress(OSError):

@@ -22,15 +22,16 @@ A sweep checks the directory before it creates anything and again under
 :class:`sim.lock.DirectoryLock` (:func:`sim.lock.claim`: a refusal leaves it as it was).
 Running the same sweep again (``_sweep.json`` equal in base, grid, hands, seed, reference
 and rules) resumes it: the sound point files are read back, the others computed, and the
-files end as those of an uninterrupted sweep.  A different sweep is refused, or replaced
-with ``overwrite``; files the sweep did not write beside it are kept and noted, a
-non-empty directory holding no sweep and a file in ``points/`` that is not a point file
-are refused, and only a sweep's own files are ever deleted: a point file of another sweep
-(its metadata names another configuration, or, in a file without that metadata, the
-parameter values, columns or deals are not those of its point) is refused with or
-without ``overwrite``, while a damaged point file of this sweep (unreadable, truncated,
-wrong rows) is computed again.  A sweep of format 1 (point files beside
-``_sweep.json``, the column ``diff``) is refused until :func:`repair_sweep` moves it.
+files end as those of an uninterrupted sweep; a complete sweep run again reads every point
+back and writes nothing (no file is touched, so it works in a directory it may not write).
+A different sweep is refused, or replaced with ``overwrite``; files the sweep did not
+write beside it are kept and noted, a non-empty directory holding no sweep and a file in
+``points/`` that is not a point file are refused, and only a sweep's own files are ever
+deleted: a point file of another sweep (its metadata names another configuration, or, in
+a file without that metadata, the parameter values, columns or deals are not those of its
+point) is refused with or without ``overwrite``, while a damaged point file of this sweep
+(unreadable, truncated, wrong rows) is computed again.  A sweep of format 1 (point files
+beside ``_sweep.json``, the column ``diff``) is refused until :func:`repair_sweep` moves it.
 """
 from __future__ import annotations
 
@@ -51,8 +52,8 @@ from ._cards import check_int
 from ._version import __version__
 from .comparison import compare_hands, paired_rules, summarize_pairs
 from .lock import claim
-from .workdir import (Layout, note_others, os_error, overwrite_hint, refuse_shape, repair, scan,
-                      status_lines, write_tagged, write_text)
+from .workdir import (Layout, complete, note_others, os_error, overwrite_hint, refuse_shape,
+                      repair, scan, state_text, status_lines, write_tagged, write_text)
 from .strategies import get, resolve, resolve_for
 
 SWEEP_JSON = "_sweep.json"
@@ -226,8 +227,7 @@ def sweep(base: str, grid: dict, hands: int, seed: int, reference: str | None = 
     out = Path(out)
 
     def check(d: Path) -> bool:
-        _check_out(d, config, overwrite, len(points))
-        return False
+        return _check_out(d, config, overwrite, len(points)).writes_nothing
 
     with claim(out, check, os_error(LAYOUT)) as hold:
         plan = _check_out(out, config, overwrite, len(points))    # again, under the lock
@@ -295,6 +295,7 @@ class _Plan:
     resume: dict            # index -> point file to read back
     delete: list            # files to delete before writing
     found: object           # sim.workdir.Scan
+    writes_nothing: bool    # a complete sweep run again (sim.workdir.complete)
 
 
 def _check_out(out: Path, config: dict, overwrite: bool, n_points: int) -> _Plan:
@@ -343,18 +344,22 @@ def _check_out(out: Path, config: dict, overwrite: bool, n_points: int) -> _Plan
         delete += [*found.files.values(), *found.legacy.values()]
         delete += [out / n for n in (SWEEP_JSON, SUMMARY_CSV) if (out / n).is_file()]
         resume = {}
-    return _Plan(resume, delete, found)
+    done = not overwrite and complete(out, LAYOUT, found, _identity(config, n_points), n_points)
+    return _Plan(resume, delete, found, done)
 
 
 def _open_out(out: Path, plan: _Plan, config: dict, points: list, names: list, hands: int,
               progress: bool) -> dict:
     """Carry out ``plan`` in a locked ``out`` whose checks passed; write its
-    ``_sweep.json``.  Returns ``{index: summary row}`` of the sound point files to resume."""
+    ``_sweep.json`` (unfinished) unless every point is read back: a complete sweep run
+    again writes nothing.  Returns ``{index: summary row}`` of the sound point files to
+    resume."""
     where = os.fspath(out)
     note_others(out, LAYOUT, plan.found)
     for p in plan.delete:
         p.unlink(missing_ok=True)
-    (out / POINTS_DIR).mkdir(exist_ok=True)
+    if not (out / POINTS_DIR).is_dir():
+        (out / POINTS_DIR).mkdir()
     resumed = {}
     for k, p in sorted(plan.resume.items()):
         row = _read_point(p, points[k], names, hands, config)
@@ -366,7 +371,8 @@ def _open_out(out: Path, plan: _Plan, config: dict, points: list, names: list, h
     if progress and resumed:
         print(f"resuming: {len(resumed)} of {len(points)} points are in {where!r}",
               file=sys.stderr, flush=True)
-    _write_meta(out, config, len(points), finished=False)
+    if len(resumed) < len(points):
+        _write_meta(out, config, len(points), finished=False)
     return resumed
 
 
@@ -377,8 +383,7 @@ def _identity(config: dict, n_points: int) -> dict:
 
 
 def _write_meta(out: Path, config: dict, n_points: int, finished: bool) -> None:
-    write_text(out / SWEEP_JSON, json.dumps(
-        {**_identity(config, n_points), "finished": finished}, indent=2) + "\n")
+    write_text(out / SWEEP_JSON, state_text(_identity(config, n_points), finished))
 
 
 def _old_sweep(meta):

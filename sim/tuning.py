@@ -51,10 +51,13 @@ Output directory (``out``)
     back the state of the interrupted run exactly; each replayed generation's candidates are
     checked against the log.  So running the same call again resumes an interrupted tuning
     and ends as an uninterrupted one; the generations after a damaged log file are kept and
-    replayed.  The directory is checked before anything is created and locked
-    (:func:`sim.lock.claim`); a directory of a different tuning is refused (or replaced with
-    ``overwrite``), files a tuning did not write beside it are kept and noted, and a
-    non-empty directory holding no tuning is refused (:mod:`sim.workdir`).  Every log file
+    replayed.  A complete tuning run again replays its log, reads its report back from
+    ``result.json`` (the validation is not played again) and writes nothing (no file is
+    touched, so it works in a directory it may not write).  The directory is checked before
+    anything is created and locked (:func:`sim.lock.claim`); a directory of a different
+    tuning is refused (or replaced with ``overwrite``), files a tuning did not write beside
+    it are kept and noted, and a non-empty directory holding no tuning is refused
+    (:mod:`sim.workdir`).  Every log file
     carries the configuration (:data:`GEN_META_KEY`), from which :func:`repair_tuning`
     rebuilds a damaged or missing ``_tune.json``.
 """
@@ -80,8 +83,9 @@ from ._text import plural
 from ._version import __version__
 from .comparison import Z95, paired_rules
 from .lock import claim
-from .workdir import (Layout, identity_of, note_others, os_error, overwrite_hint, refuse_shape,
-                      repair, scan, status_lines, write_tagged, write_text)
+from .workdir import (Layout, complete, identity_of, note_others, os_error, overwrite_hint,
+                      refuse_shape, repair, scan, state_text, status_lines, write_tagged,
+                      write_text)
 from .strategies import HEURISTIC, HEURISTIC_LIMITS, get, resolve, resolve_for
 
 TUNE_JSON = "_tune.json"
@@ -493,8 +497,7 @@ def tune(base: str, hands_per_eval: int, budget: int, seed: int, out=None, rules
     out = Path(out)
 
     def check(d: Path) -> bool:
-        _check_out(d, config, overwrite, cma.__version__)
-        return False
+        return _check_out(d, config, overwrite, cma.__version__)[3]
 
     with claim(out, check, os_error(LAYOUT)) as hold:
         plan = _check_out(out, config, overwrite, cma.__version__)   # again, under the lock
@@ -547,7 +550,7 @@ class _Run:
         from tqdm.auto import tqdm
 
         t0 = time.perf_counter()
-        logs, last = [], None
+        logs, last, played = [], None, False
         bar = tqdm(total=self.generations, desc="tune", unit="gen", disable=not self.progress,
                    file=sys.stderr, dynamic_ncols=True)
         try:
@@ -560,6 +563,7 @@ class _Run:
                     log = logged[g]
                     _check_replay(log, cands, mean, g, self.space, out)
                 else:
+                    played = True
                     log = self._evaluate(g, cands, mean)
                     if out is not None:
                         _write_gen(out, g, log, self.config, g)
@@ -579,7 +583,41 @@ class _Run:
         finally:
             bar.close()
         full = pd.concat(logs, ignore_index=True)
+        if out is not None and not played:
+            done = self._read_back(out, full)
+            if done is not None:
+                return done
         return self._finish(out, full, last, time.perf_counter() - t0)
+
+    def answer(self) -> tuple:
+        """The answer, the search's mean: ``(every parameter's value, its spec)``."""
+        answer = {**self.space.base, **self.space.decode(self.es.result.xfavorite, digits=4)}
+        return answer, self.space.spec({n: answer[n] for n in self.space.names})
+
+    def _read_back(self, out: Path, log) -> TuneResult | None:
+        """The result of a tuning whose every generation was read back from ``out``, from its
+        ``result.json``, when that and ``strategy.toml`` are those of this answer (the report
+        of this configuration and versions, the file as :func:`strategy_toml` writes it);
+        else None (they are written again).  Writes ``_tune.json`` finished only when it is
+        not so already: a complete tuning run again writes nothing."""
+        answer, spec = self.answer()
+        try:
+            report = json.loads((out / RESULT_JSON).read_text())
+            same = (report["spec"] == spec and report["values"] == _jsonable(answer)
+                    and _same_json(report["config"], {**self.config, "rules_name":
+                                                      _rules_name_of(self.config["rules"])})
+                    and report["versions"] == {"burraco_sim": __version__,
+                                               "cma": self.cma.__version__}
+                    and (out / STRATEGY_FILE).read_text() == strategy_toml(answer, report))
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            return None
+        if not same:
+            return None
+        try:
+            _write_meta(out, self.config, finished=True)
+        except OSError as exc:
+            raise os_error(LAYOUT, self.generations)(out / TUNE_JSON, exc) from None
+        return TuneResult(spec, answer, os.fspath(out / STRATEGY_FILE), log, report)
 
     def _evaluate(self, g: int, cands: list, mean: dict):
         import pandas as pd
@@ -616,8 +654,7 @@ class _Run:
 
     def _finish(self, out, log, last, seconds) -> TuneResult:
         c, space = self.config, self.space
-        answer = {**space.base, **space.decode(self.es.result.xfavorite, digits=4)}
-        spec = space.spec({n: answer[n] for n in space.names})
+        answer, spec = self.answer()
         cand = log[log["role"] == "candidate"]
         has_gain = cand["est_gain"].notna().any()
         best = cand.loc[(cand["est_gain"] if has_gain else cand["mean_diff"]).idxmax()]
@@ -816,8 +853,7 @@ def _identity(config: dict, cma_version: str) -> dict:
 def _write_meta(out: Path, config: dict, finished: bool, cma_version: str | None = None) -> None:
     if cma_version is None:
         cma_version = _import_cma().__version__
-    write_text(out / TUNE_JSON, json.dumps({**_identity(config, cma_version),
-                                            "finished": finished}, indent=2) + "\n")
+    write_text(out / TUNE_JSON, state_text(_identity(config, cma_version), finished))
 
 
 def _same_json(a, b) -> bool:
@@ -826,7 +862,8 @@ def _same_json(a, b) -> bool:
 
 def _check_out(out: Path, config: dict, overwrite: bool, cma_version: str):
     """Check ``out`` for this tuning and plan its writing; reads only (every refusal is
-    here).  Returns ``(generation files to read back, files to delete, the scan)``."""
+    here).  Returns ``(generation files to read back, files to delete, the scan, whether
+    it is a complete tuning run again, which expects to write nothing)``."""
     where = os.fspath(out)
     identity = _identity(config, cma_version)
     found = scan(out, LAYOUT, tuple(identity))
@@ -841,7 +878,7 @@ def _check_out(out: Path, config: dict, overwrite: bool, cma_version: str):
     if overwrite:                           # the tuning's own files, never the others
         delete += [*found.files.values()]
         delete += [out / n for n in (TUNE_JSON, RESULT_JSON, STRATEGY_FILE) if (out / n).is_file()]
-        return {}, delete, found
+        return {}, delete, found, False
     for g, p in sorted(found.files.items()):
         ident = identity_of(p, LAYOUT)
         if ident is not None and not _same_json(ident, identity):
@@ -849,16 +886,19 @@ def _check_out(out: Path, config: dict, overwrite: bool, cma_version: str):
             raise ValueError(f"out: {os.fspath(p)!r} belongs to another tuning (its metadata "
                              f"differs in: {why}); move it out of the directory, then run the "
                              "command again (nothing was changed)")
-    return dict(found.files), delete, found
+    return (dict(found.files), delete, found,
+            complete(out, LAYOUT, found, identity, _generations(identity)))
 
 
 def _open_out(out: Path, plan: tuple, config: dict, cma_version: str) -> dict:
     """Carry out the plan of :func:`_check_out` in a locked ``out`` whose checks passed;
-    the sound logged generations ``{g: DataFrame}`` to replay."""
+    the sound logged generations ``{g: DataFrame}`` to replay.  ``_tune.json`` is written
+    (unfinished) unless every generation is logged: a complete tuning run again writes
+    nothing."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    files, delete, found = plan
+    files, delete, found, _done = plan
     note_others(out, LAYOUT, found)
     for p in delete:
         p.unlink(missing_ok=True)
@@ -877,8 +917,10 @@ def _open_out(out: Path, plan: tuple, config: dict, cma_version: str) -> dict:
                   file=sys.stderr, flush=True)
             continue
         logged[g] = df
-    (out / LOG_DIR).mkdir(exist_ok=True)
-    _write_meta(out, config, finished=False, cma_version=cma_version)
+    if not (out / LOG_DIR).is_dir():
+        (out / LOG_DIR).mkdir()
+    if len(logged) < _generations(config):
+        _write_meta(out, config, finished=False, cma_version=cma_version)
     return logged
 
 

@@ -247,7 +247,14 @@ def os_error(layout: Layout, done: int = 0):
 
 def write_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through ``NAME.tmp`` renamed into place (``OSError``
-    passed on, the temporary file removed)."""
+    passed on, the temporary file removed).  A file that holds ``text`` already is left
+    as it is (not written, its time kept): a complete sweep or tuning run again writes
+    nothing, and so needs no write permission."""
+    try:
+        if path.read_text() == text:
+            return
+    except (OSError, UnicodeDecodeError):
+        pass
     tmp = path.with_name(path.name + ".tmp")
     try:
         tmp.write_text(text)
@@ -255,6 +262,30 @@ def write_text(path: Path, text: str) -> None:
     except OSError:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def state_text(identity: dict, finished: bool) -> str:
+    """The text of a state file: the identity of the work and whether it is ``finished``."""
+    return json.dumps({**identity, "finished": finished}, indent=2) + "\n"
+
+
+def complete(out: Path, layout: Layout, found: Scan, identity: dict, units: int) -> bool:
+    """``out`` holds the finished work of ``identity`` as its command left it, so that the
+    same command run again expects to write nothing (the ``check`` of :func:`sim.lock.claim`
+    says so, and the command then works in a directory it may not write).
+
+    The state file holds :func:`state_text` of ``identity`` finished, byte for byte; the
+    data files are the ``units`` numbered ``0 .. units-1`` in ``DATA/``, none of an earlier
+    layout at the top; every derived file is there; no temporary file is left to delete.
+    Reads only; whether the data files are sound is the command's to find out (a damaged
+    one is written again)."""
+    try:
+        if (out / layout.state).read_text() != state_text(identity, True):
+            return False
+    except (OSError, UnicodeDecodeError):
+        return False
+    return (not found.temps and not found.legacy and sorted(found.files) == list(range(units))
+            and all((out / n).is_file() for n in layout.derived))
 
 
 def write_tagged(frame, path: Path, key: bytes, identity: dict) -> None:
@@ -420,12 +451,10 @@ def repair(out, layout: Layout, group_key, convert, finish, current=dict) -> Rep
                     moved.append(p.name)
             backup = set_aside(out / layout.state)
             numbers = [k for k, *_ in use]
-            state = {**ident, "finished": False}
-            write_text(out / layout.state, json.dumps(state, indent=2) + "\n")
+            write_text(out / layout.state, state_text(ident, False))
             done = finish(out, ident, numbers)
             if done:
-                write_text(out / layout.state, json.dumps({**ident, "finished": True},
-                                                          indent=2) + "\n")
+                write_text(out / layout.state, state_text(ident, True))
         except OSError as exc:
             raise write_error(out, exc) from None
     return Repaired(where, layout, [rel for *_x, rel, _i in use], moved, left, backup, done)

@@ -26,6 +26,8 @@ import sim
 from sim import dataset, executors, lock, rundir, runner
 from sim.cli import main
 
+from _readonly import burraco, entries, read_only
+
 ROOT = Path(__file__).resolve().parents[1]
 HANDS, SHARD, SEED = 3000, 1000, 31
 
@@ -733,42 +735,21 @@ def test_refused_repair_leaves_the_directory_as_it_was(tmp_path, capsys):
 
 
 # ------------------------------------------------------------------ a complete run, read-only
-def without_write_permission() -> list:
-    """The command prefix of a child that cannot write a directory without write
-    permission: as root (CI), root without the capabilities that bypass file permissions;
-    otherwise nothing (chmod is enough)."""
-    if os.geteuid() != 0:
-        return []
-    setpriv = shutil.which("setpriv")
-    if setpriv is None:
-        pytest.skip("running as root without setpriv: chmod cannot stop root's writes")
-    return [setpriv, "--bounding-set=-dac_override,-dac_read_search,-fowner"]
-
-
 @pytest.mark.slow
 def test_a_complete_run_is_reported_from_a_read_only_directory_without_writing(tmp_path):
     out = make_run(tmp_path / "run", hands=300)
-    before = everything(out)
-    prefix = without_write_permission()
-    for p in [out, *out.rglob("*")]:
-        p.chmod(p.stat().st_mode & ~0o222)
-    try:
-        probe = subprocess.run([*prefix, sys.executable, "-c",
-                                f"open({os.fspath(out / 'probe')!r}, 'w')"], capture_output=True)
-        assert probe.returncode != 0, "the child could write: the test would prove nothing"
-        r = subprocess.run([*prefix, sys.executable, "-m", "sim", *cli_args(out, 300)], cwd=ROOT,
-                           capture_output=True, text=True, timeout=300)
+    before = entries(out)
+    with read_only(out) as prefix:
+        r = burraco(prefix, *cli_args(out, 300))
         assert r.returncode == 0, r.stderr
         assert f"(all read back from {str(out)!r})" in r.stdout and r.stderr == ""
-        r = subprocess.run([*prefix, sys.executable, "-m", "sim", *cli_args(out, 400)], cwd=ROOT,
-                           capture_output=True, text=True, timeout=300)   # extending must write
+        r = burraco(prefix, "summarize", str(out))
+        assert r.returncode == 0 and "300" in r.stdout and r.stderr == "", r.stderr
+        r = burraco(prefix, *cli_args(out, 400))                  # extending must write
         assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
         assert "cannot write" in r.stderr and "Permission denied" in r.stderr
         assert "kept" not in r.stderr
-    finally:
-        for p in [out, *out.rglob("*")]:
-            p.chmod(p.stat().st_mode | 0o200)
-    assert everything(out) == before
+    assert entries(out) == before
 
 
 def test_a_complete_run_run_again_writes_nothing(tmp_path, capsys):
@@ -780,6 +761,10 @@ def test_a_complete_run_run_again_writes_nothing(tmp_path, capsys):
     assert "all read back" in capsys.readouterr().out
     assert {k: v for k, v in everything(out).items() if k != lock.LOCK_NAME} == before
     assert (out / "_manifest.json").stat().st_mtime_ns == mtime
+    before = entries(out)                  # with its lock file: not even that is written
+    assert main(cli_args(out, 200)) == 0
+    assert "all read back" in capsys.readouterr().out
+    assert entries(out) == before
 
 
 @pytest.mark.parametrize("fail_at, kept", [(0, None), (1, "the completed shard is kept"),

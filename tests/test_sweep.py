@@ -3,6 +3,7 @@ an interrupted sweep, --overwrite and the lock on --out (issue 12)."""
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -19,6 +20,8 @@ from sim import sweeps
 from sim.cli import EXAMPLES, main
 from sim.lock import LOCK_NAME, LockedError, holder
 from sim.sweeps import parse_grid
+
+from _readonly import burraco, changed, entries, read_only
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -270,18 +273,75 @@ def test_point_files_without_sweep_metadata_of_this_sweep_are_resumed(reference,
 
 
 def test_finished_sweep_run_again_reads_everything_back(reference, tmp_path, capsys):
+    """... and writes nothing: every file (the lock file too) keeps its bytes and its time."""
     _ref_dir, ref_files, ref_summary = reference
     out = tmp_path / "sw"
     sim.sweep("heuristic", GRID, HANDS, SEED, out=out, threads=1)
-    mtimes = {p.name: p.stat().st_mtime_ns for p in out.glob("points/point-*.parquet")}
+    before = entries(out)
     capsys.readouterr()
     seen = []
     summary = sim.sweep("heuristic", GRID, HANDS, SEED, out=out, threads=1,
                         callback=lambda d: seen.append(d.resumed))
     assert seen == [True] * 4 and capsys.readouterr().err == ""
-    assert {p.name: p.stat().st_mtime_ns for p in out.glob("points/point-*.parquet")} == mtimes
+    assert entries(out) == before
     pd.testing.assert_frame_equal(summary, ref_summary)
     assert data_files(out) == ref_files
+
+
+@pytest.mark.parametrize("damage, written", [
+    ("summary deleted", {".", "_summary.csv", LOCK_NAME}),
+    ("point truncated", {".", "points", "points/point-002.parquet", "_sweep.json"}),
+    ("unfinished", {".", "_sweep.json", LOCK_NAME}),
+])
+def test_a_finished_sweep_missing_a_file_writes_that_file_only(reference, tmp_path, capsys,
+                                                              damage, written):
+    """A complete sweep run again writes nothing only when it finds nothing to write: a
+    missing summary, a damaged point file, a _sweep.json not marked finished are written
+    again, and nothing else (the summary not even after a point computed again)."""
+    ref_dir, ref_files, ref_summary = reference
+    out = tmp_path / "sw"
+    shutil.copytree(ref_dir, out)
+    if damage == "summary deleted":
+        (out / "_summary.csv").unlink()
+    elif damage == "point truncated":
+        point = out / "points" / "point-002.parquet"
+        point.write_bytes(point.read_bytes()[:500])
+    else:
+        meta = json.loads((out / "_sweep.json").read_text())
+        (out / "_sweep.json").write_text(json.dumps(dict(meta, finished=False), indent=2))
+    time.sleep(0.01)                                    # a write would show in the times
+    before = entries(out)
+    summary = sim.sweep("heuristic", GRID, HANDS, SEED, out=out, threads=1)
+    capsys.readouterr()
+    assert changed(before, entries(out)) == written
+    pd.testing.assert_frame_equal(summary, ref_summary)
+    assert data_files(out) == ref_files
+
+
+@pytest.mark.slow
+def test_a_complete_sweep_is_reported_from_a_read_only_directory_without_writing(reference,
+                                                                                 tmp_path):
+    ref_dir, _ref_files, _ref_summary = reference
+    out = tmp_path / "sw"
+    shutil.copytree(ref_dir, out)
+    cli = [*CLI, "--out", str(out)]
+    expected = burraco([], *cli)                        # the same command, where it may write
+    assert expected.returncode == 0 and expected.stderr == "", expected.stderr
+    before = entries(out)
+    with read_only(out) as prefix:
+        r = burraco(prefix, *cli)
+        assert r.returncode == 0 and r.stderr == "", r.stderr
+        assert r.stdout == expected.stdout and "diff vs ref" in r.stdout
+        r = burraco(prefix, "summarize", str(out))
+        assert r.returncode == 0 and "progress: 4 of 4 points; complete" in r.stdout, r.stderr
+    assert entries(out) == before
+    (out / "_summary.csv").unlink()                     # now it must write
+    before = entries(out)
+    with read_only(out) as prefix:
+        r = burraco(prefix, *cli)
+        assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+        assert "cannot write" in r.stderr and "Permission denied" in r.stderr
+    assert entries(out) == before
 
 
 @pytest.mark.parametrize("change, differs", [

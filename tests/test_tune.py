@@ -21,7 +21,9 @@ import sim                                                           # noqa: E40
 from sim import strategies as S                                     # noqa: E402
 from sim import tuning                                              # noqa: E402
 from sim.cli import main                                            # noqa: E402
-from sim.lock import DirectoryLock, LockedError                     # noqa: E402
+from sim.lock import LOCK_NAME, DirectoryLock, LockedError          # noqa: E402
+
+from _readonly import burraco, changed, entries, read_only         # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 PARAMS = ["pile_threshold", "discard_w_pair", "close_min_burracos"]
@@ -338,6 +340,80 @@ def test_refused_tunings_leave_the_directory_as_it_was(tmp_path):
     with pytest.raises(ValueError, match="different tuning"):
         tuning.tune("expert", 20, 3 * 5 * 20, 5, out=out, objective=toy, **SMALL)
     assert everything(out) == before
+
+
+# ------------------------------------------------------------------ a complete tuning run again
+def counted_toy(calls: list):
+    """:func:`toy` (under its name: the same configuration), counting the evaluations."""
+    def objective(candidate, reference, hands, seed):
+        calls.append(candidate)
+        return toy(candidate, reference, hands, seed)
+    objective.__name__ = toy.__name__
+    return objective
+
+
+@pytest.mark.parametrize("damage, written, played", [
+    (None, set(), 0),
+    ("result deleted", {".", "result.json", LOCK_NAME}, 2),
+    ("strategy edited", {".", "strategy.toml", "result.json"}, 2),
+    ("result of another answer", {".", "result.json"}, 2),
+    ("unfinished", {".", "_tune.json", LOCK_NAME}, 0),
+])
+def test_a_complete_tuning_run_again_writes_only_what_is_missing(tmp_path, damage, written,
+                                                                  played):
+    """A complete tuning run again replays its log, reads its report back and writes
+    nothing, not even the lock file; a report or strategy file that is missing or not this
+    answer's is written again (the validation played again: the answer's and the luckiest
+    point's, 2 evaluations), a _tune.json not marked finished is marked, and nothing else."""
+    out = tmp_path / "t"
+    first = toy_tune(out)
+    if damage == "result deleted":
+        (out / "result.json").unlink()
+    elif damage == "strategy edited":
+        (out / "strategy.toml").write_text("[all]\nname = \"heuristic\"\n")
+    elif damage == "result of another answer":
+        report = json.loads((out / "result.json").read_text())
+        report["spec"] = "heuristic"
+        (out / "result.json").write_text(json.dumps(report, indent=2) + "\n")
+    elif damage == "unfinished":
+        state = json.loads((out / "_tune.json").read_text())
+        (out / "_tune.json").write_text(json.dumps(dict(state, finished=False), indent=2))
+    time.sleep(0.01)                                    # a write would show in the times
+    before = entries(out)
+    calls, seen = [], []
+    again = tuning.tune("expert", 20, 3 * 5 * 20, 4, out=out, objective=counted_toy(calls),
+                        callback=lambda g: seen.append(g.resumed), **SMALL)
+    assert changed(before, entries(out)) == written
+    assert len(calls) == played and seen == [True] * 3
+    assert again.spec == first.spec and again.values == first.values
+    assert again.report == json.loads((out / "result.json").read_text())
+    assert again.report["validation"] == json.loads(json.dumps(first.report["validation"]))
+    assert (out / "strategy.toml").read_text() == tuning.strategy_toml(first.values,
+                                                                      first.report)
+    assert json.loads((out / "_tune.json").read_text())["finished"] is True
+
+
+@pytest.mark.slow
+def test_a_complete_tuning_is_reported_from_a_read_only_directory_without_writing(tmp_path):
+    out = tmp_path / "t"
+    first = burraco([], *cli_small(out))
+    assert first.returncode == 0, first.stderr
+    before = entries(out)
+    with read_only(out) as prefix:
+        r = burraco(prefix, *cli_small(out))
+        assert r.returncode == 0 and r.stderr == "", r.stderr
+        assert r.stdout == first.stdout and "validated on unseen deals" in r.stdout
+        r = burraco(prefix, "summarize", str(out))
+        assert r.returncode == 0 and "progress: 3 of 3 generations; complete" in r.stdout
+        assert "validated on unseen deals" in r.stdout
+    assert entries(out) == before
+    (out / "result.json").unlink()                      # now it must write
+    before = entries(out)
+    with read_only(out) as prefix:
+        r = burraco(prefix, *cli_small(out))
+        assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+        assert "cannot write" in r.stderr and "Permission denied" in r.stderr
+    assert entries(out) == before
 
 
 # ------------------------------------------------------------------ the commands it prints
