@@ -15,7 +15,6 @@ Needs the rl extra: pip install -e ".[rl]".
 """
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 import time
@@ -24,7 +23,8 @@ import numpy as np
 
 
 def parse(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from sim._text import OneLineParser        # refusals in one line, exit 2 (no usage block)
+    p = OneLineParser(description=__doc__.splitlines()[0])
     p.add_argument("--hands", type=int, default=200,
                    help="hands to play, an even number of at least 4: each deal twice, and "
                         "the 95%% interval needs two deals (default 200)")

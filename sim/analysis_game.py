@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import math
 import os
-import sys
 import time
 
 import numpy as np
@@ -131,9 +130,8 @@ def _batches(run, worlds: int, units: int, threads: int, progress: bool) -> floa
     if not progress:
         run(0, worlds)
         return time.perf_counter() - t0
-    from tqdm import tqdm
-    bar = tqdm(total=worlds * units, unit="rollout", unit_scale=True, file=sys.stderr,
-               dynamic_ncols=True, smoothing=0.1, desc="analyze")
+    from ._progress import progress_bar
+    bar = progress_bar(worlds * units, "analyze", "rollout")
     try:
         at, batch = 0, min(worlds, 8 * threads)
         while at < worlds:

@@ -18,7 +18,7 @@ import sys
 
 from . import compiling
 from ._version import __version__
-from ._text import not_a_directory, plural
+from ._text import OneLineParser, not_a_directory, plural
 from .rules import PRESETS, Rules
 
 EXAMPLES = """\
@@ -99,13 +99,6 @@ def _stopped(exc: KeyboardInterrupt) -> tuple[str, int]:
     return "interrupted", 130
 
 
-class _Parser(argparse.ArgumentParser):
-    """ArgumentParser whose errors are one line: ``burraco: error: ...`` (exit 2)."""
-
-    def error(self, message):
-        self.exit(2, f"burraco: error: {message} (see '{self.prog} --help')\n")
-
-
 def _team_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--team0", metavar="SPEC",
                    help="strategy of team 0 (seats 0 and 2); overrides --strategy")
@@ -117,8 +110,15 @@ def _team_options(p: argparse.ArgumentParser) -> None:
                         "--strategy, --team0 and --team1 override it")
 
 
-def _rules_options(p: argparse.ArgumentParser) -> None:
-    """--rules PRESET, --rule OPTION=VALUE (repeatable) and --players N."""
+#: What ``--players`` says of 3 players in a paired command (compare, sweep, tune), which
+#: refuses them (:func:`sim.comparison.paired_rules`).
+PAIRED_PLAYERS = ("not 3: the paired design plays each deal twice with the teams' seats "
+                  "swapped, and with three players the sides change during a hand (R62)")
+
+
+def _rules_options(p: argparse.ArgumentParser, paired: bool = False) -> None:
+    """--rules PRESET, --rule OPTION=VALUE (repeatable) and --players N (``paired``: the
+    help of a paired comparison, which refuses 3 players)."""
     p.add_argument("--rules", default=None, metavar="PRESET",
                    help=f"rule preset: {', '.join(PRESETS)} (default: default; see "
                         "'burraco rules')")
@@ -127,9 +127,11 @@ def _rules_options(p: argparse.ArgumentParser) -> None:
                         "--rule set_ranks=A,3 --rule take_pile_requires_meld=true (repeatable; "
                         "options in 'burraco rules')")
     p.add_argument("--players", type=int, choices=(2, 3, 4), metavar="N",
-                   help="number of players: 4 (two partnerships, the default), 2 (R61) or 3 "
-                        "(R62 solo_18, or R63 with --rule three_player_mode=individual_3x11); "
-                        "the same as --rule num_players=N")
+                   help=("number of players: 4 (two partnerships, the default) or 2 (R61); "
+                         + PAIRED_PLAYERS + "; the same as --rule num_players=N") if paired
+                   else ("number of players: 4 (two partnerships, the default), 2 (R61) or 3 "
+                         "(R62 solo_18, or R63 with --rule three_player_mode=individual_3x11); "
+                         "the same as --rule num_players=N"))
 
 
 def _rules(args: argparse.Namespace) -> Rules:
@@ -151,7 +153,7 @@ def _paired_options(p: argparse.ArgumentParser, hands_help: str) -> None:
     """Options shared by compare and sweep: deals, seed, rules, threads, quiet."""
     p.add_argument("--hands", type=_count, required=True, metavar="N", help=hands_help)
     p.add_argument("--seed", type=int, required=True, metavar="S", help="run seed")
-    _rules_options(p)
+    _rules_options(p, paired=True)
     p.add_argument("--threads", type=int, metavar="T",
                    help="Numba threads (default: all cores); with a Python strategy, worker "
                         "processes that play its hands (default 1)")
@@ -160,7 +162,7 @@ def _paired_options(p: argparse.ArgumentParser, hands_help: str) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``burraco`` argument parser (all sub-commands)."""
-    parser = _Parser(
+    parser = OneLineParser(
         prog="burraco",
         description="Fast Burraco simulator: simulate hands or matches under named strategies "
                     "and rule presets (one Parquet row per hand), compare, sweep and tune "
@@ -360,7 +362,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="validation deals, each played twice (default 20000)")
     p.add_argument("--validate-against", default="expert", metavar="SPEC",
                    help="the strategy the gains are measured against (default expert)")
-    _rules_options(p)
+    _rules_options(p, paired=True)
     p.add_argument("--threads", type=int, metavar="T", help="Numba threads (default: all cores)")
     p.add_argument("--overwrite", action="store_true",
                    help="replace another tuning in DIR instead of refusing it: its log, "

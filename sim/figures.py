@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._text import plural
+from ._text import OneLineParser, plural
 
 #: The sidecar listing the figures of an output directory.
 INDEX = "figures.json"
@@ -656,13 +656,8 @@ def _write_index(out: Path, entries: dict) -> None:
 
 
 # ---------------------------------------------------------------- command line
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        self.exit(2, f"figures: error: {message} (see '{PROG} --help')\n")
-
-
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog=PROG, description=(
+    p = OneLineParser(prog=PROG, name="figures", description=(
         "Render the strategy questions' figures (notebooks/) and the rule sets' comparison as "
         "small PNG files, with figures.json listing each one's command, hands, seed and "
         "answer. By default every figure runs its notebook's hand count and seed (474 s in "

@@ -355,11 +355,8 @@ def sequential_matrix(game, acts, estimator: Estimator, *, seed: int, policy, th
     parts, seconds, stop, done = [], 0.0, "cap", 0
     bar = None
     if progress:
-        import sys
-
-        from tqdm import tqdm
-        bar = tqdm(total=max_rollouts * len(acts), unit="rollout", unit_scale=True,
-                   file=sys.stderr, dynamic_ncols=True, smoothing=0.1, desc="analyze")
+        from ._progress import progress_bar
+        bar = progress_bar(max_rollouts * len(acts), "analyze", "rollout")
     try:
         for k, n in enumerate(looks, 1):
             m = rollout_matrix(game, acts, n - done, seed=seed, policy=policy, threads=threads,

@@ -581,8 +581,8 @@ class RepairReport:
     def format(self) -> str:
         """The report as ``burraco summarize --repair`` prints it."""
         head = (f"repaired: {self.directory}: a {'match' if self.kind == 'matches' else 'hand'}"
-                f" run ({self.run_id}); the manifest was rebuilt from {len(self.ok)} sound "
-                "shards (nothing was simulated or deleted)")
+                f" run ({self.run_id}); the manifest was rebuilt from "
+                f"{plural(len(self.ok), 'sound shard')} (nothing was simulated or deleted)")
         moved = (f"moved {plural(len(self.moved), 'file')} to the current layout (hands/, matches/)"
                  if self.moved else None)
         return "\n".join(rundir.repair_lines(head, "manifest", self.backup, moved, self.left))

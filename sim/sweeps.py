@@ -49,6 +49,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ._cards import check_int
+from ._text import resuming_line
 from ._version import __version__
 from .comparison import compare_hands, paired_rules, summarize_pairs
 from .lock import claim
@@ -369,8 +370,8 @@ def _open_out(out: Path, plan: _Plan, config: dict, points: list, names: list, h
         else:
             resumed[k] = row
     if progress and resumed:
-        print(f"resuming: {len(resumed)} of {len(points)} points are in {where!r}",
-              file=sys.stderr, flush=True)
+        print(resuming_line(len(resumed), len(points), "point", where), file=sys.stderr,
+              flush=True)
     if len(resumed) < len(points):
         _write_meta(out, config, len(points), finished=False)
     return resumed

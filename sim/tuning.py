@@ -79,7 +79,7 @@ import numpy as np
 from kernels import layout as L
 
 from ._cards import check_int
-from ._text import plural
+from ._text import plural, resuming_line
 from ._version import __version__
 from .comparison import Z95, paired_rules
 from .lock import claim
@@ -506,6 +506,9 @@ def tune(base: str, hands_per_eval: int, budget: int, seed: int, out=None, rules
             logged = _open_out(out, plan, config, cma.__version__)
         except OSError as exc:
             raise os_error(LAYOUT)(out, exc) from None
+        if progress and logged:
+            print(resuming_line(len(logged), generations, "generation", out), file=sys.stderr,
+                  flush=True)
         return run.go(out, logged)
 
 
@@ -547,12 +550,13 @@ class _Run:
 
     def go(self, out: Path | None, logged: list | None = None) -> TuneResult:
         import pandas as pd
-        from tqdm.auto import tqdm
+
+        from ._progress import progress_bar
 
         t0 = time.perf_counter()
         logs, last, played = [], None, False
-        bar = tqdm(total=self.generations, desc="tune", unit="gen", disable=not self.progress,
-                   file=sys.stderr, dynamic_ncols=True)
+        bar = progress_bar(self.generations, "tune", "gen", disable=not self.progress,
+                           smoothing=0.3, auto=True)
         try:
             for g in range(self.generations):
                 xs = self._ask()

@@ -388,7 +388,8 @@ def check_final(doc: dict, step: dict) -> None:
         raise ViewerMismatchError(
             f"viewer: hand {doc['hand_index']} of seed {doc['seed']}: the table rebuilt from "
             f"the events gives {bad[0]} = {got[bad[0]]}, the record {res[bad[0]]} "
-            f"({len(bad)} values differ: {', '.join(bad)}; please report this)")
+            f"({plural(len(bad), 'value')} {'differs' if len(bad) == 1 else 'differ'}: "
+            f"{', '.join(bad)}; please report this)")
 
 
 # ---------------------------------------------------------------------------------- the page

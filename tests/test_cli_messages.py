@@ -20,6 +20,46 @@ def test_plural_agrees_in_number():
     assert _text.plural(3, "meld or lay-off", "melds and lay-offs") == "3 melds and lay-offs"
 
 
+def test_the_verb_after_a_count_agrees_with_it():
+    assert _text.is_are(1) == "is" and _text.is_are(0) == "are" and _text.is_are(4) == "are"
+    assert _text.resuming_line(1, 1, "point", "sw1") == "resuming: 1 of 1 point is in 'sw1'"
+    assert _text.resuming_line(1, 4, "point", "sw1") == "resuming: 1 of 4 points is in 'sw1'"
+    assert _text.resuming_line(2, 10, "generation", "t") == \
+        "resuming: 2 of 10 generations are in 't'"
+
+
+@pytest.mark.parametrize("total, steps, shown", [
+    (10, [3, 7], ["0/10", "3/10", "10/10"]),
+    (1, [1], ["0/1", "1/1"]),
+    (30_000, [12_345], ["30.0k", "12.3k/30.0k"]),
+])
+def test_progress_bars_count_small_totals_in_whole_numbers(total, steps, shown, monkeypatch):
+    """tqdm's unit_scale prints a small count as ``3.00``: the project's bars scale only
+    totals of SCALE_FROM or more."""
+    import io
+
+    from sim import _progress
+
+    def bar_text():
+        out = io.StringIO()
+        bar = _progress.progress_bar(total, "analyze", "rollout", file=out)
+        for n in steps:
+            bar.update(n)
+            bar.refresh()
+        bar.close()
+        return out.getvalue()
+
+    assert (total >= _progress.SCALE_FROM) == (total == 30_000)
+    text = bar_text()
+    assert all(s in text for s in shown), text
+    assert text.lstrip("\r").startswith("analyze: ")
+    fractional = re.compile(r"\d\.\d+/")                      # "3.00/10.0"
+    if total < _progress.SCALE_FROM:
+        assert not fractional.search(text), text
+        monkeypatch.setattr(_progress, "SCALE_FROM", 1)      # the fault: every bar scaled
+        assert fractional.search(bar_text())
+
+
 def test_not_a_directory_says_what_the_path_is(tmp_path):
     f = tmp_path / "f"
     f.write_text("x")
@@ -170,3 +210,39 @@ def test_a_count_of_one_is_singular(tmp_path, capsys, monkeypatch):
         assert not ONE_PLURAL.search(text), (argv, ONE_PLURAL.search(text).group(0), text)
     text = (tmp_path / "t" / "strategy.toml").read_text()
     assert "after 1 generation (6 deals" in text and not ONE_PLURAL.search(text)
+
+
+def _players_help(command: str) -> str:
+    """The --players help of ``burraco COMMAND --help``, on one line."""
+    parser = build_parser()
+    sub = next(a for a in parser._actions if hasattr(a, "choices") and isinstance(a.choices, dict))
+    action = next(a for a in sub.choices[command]._actions if "--players" in a.option_strings)
+    return " ".join(action.help.split())
+
+
+@pytest.mark.parametrize("command", ["compare", "sweep", "tune"])
+def test_paired_commands_say_they_take_2_or_4_players(command, capsys, tmp_path):
+    """compare, sweep and tune refuse 3 players (the paired seating swaps the teams): their
+    --help, docs/cli.md's synopsis and the refusal say so."""
+    from pathlib import Path
+    text = _players_help(command)
+    assert text.startswith("number of players: 4 (two partnerships, the default) or 2 (R61); "
+                           "not 3: the paired design"), text
+    assert "R62 solo_18" not in text
+    argv = {"compare": ["compare", "heuristic", "expert", "--hands", "2", "--seed", "1"],
+            "sweep": ["sweep", "heuristic", "--param", "pile_threshold=1", "--hands", "2",
+                      "--seed", "1"],
+            "tune": ["tune", "expert", "--hands-per-eval", "2", "--budget", "30", "--seed",
+                     "1", "--out", str(tmp_path / "t")]}[command]
+    assert main(argv + ["--players", "3", "--quiet"]) == 2
+    assert "3-player games are not supported" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text()
+    synopsis = re.search(rf"^burraco {command} .*?(?=^burraco (?!{command}))", docs,
+                         re.M | re.S).group(0)
+    assert "[--players 2|4]" in synopsis and "2|3|4" not in synopsis, synopsis
+
+
+@pytest.mark.parametrize("command", ["simulate", "replay", "analyze"])
+def test_other_commands_say_they_take_3_players(command):
+    assert "or 3 (R62 solo_18, or R63" in _players_help(command)

@@ -647,9 +647,13 @@ def test_the_ismcts_example_reports_a_margin(spiel):
     for args, why in ((["--hands", "3"], "--hands: 3 is not an even number >= 4"),
                       (["--hands", "2"], "--hands: 2 is not an even number >= 4 (each deal is "
                        "played twice, and the margin's 95% interval needs at least two deals)"),
-                      (["--opponent", "nobody"], "--opponent: strategy: unknown name 'nobody'")):
+                      (["--opponent", "nobody"], "--opponent: strategy: unknown name 'nobody'"),
+                      (["--players", "3"], "argument --players: invalid choice: 3"),
+                      (["--bogus"], "unrecognized arguments: --bogus")):
         bad = subprocess.run([sys.executable, str(ROOT / "examples" / "openspiel_ismcts.py"),
                               *args], capture_output=True, text=True, cwd=ROOT,
                              env={**os.environ, "PYTHONPATH": str(ROOT)})
         assert bad.returncode == 2 and why in bad.stderr and bad.stdout == ""
-        assert bad.stderr.strip().splitlines()[-1].startswith("openspiel_ismcts.py: error:")
+        # the whole of stderr is the one line (no usage block before it)
+        assert bad.stderr.count("\n") == 1 and \
+            bad.stderr.startswith("openspiel_ismcts.py: error: "), bad.stderr

@@ -272,6 +272,21 @@ def test_point_files_without_sweep_metadata_of_this_sweep_are_resumed(reference,
     assert data_files(out) == ref_files | legacy         # read back, not rewritten
 
 
+@pytest.mark.parametrize("kept, line", [(1, "1 of 4 points is"), (4, "4 of 4 points are")])
+def test_resuming_a_sweep_says_how_many_points_are_read_back(reference, tmp_path, capsys,
+                                                              kept, line):
+    _ref_dir, ref_files, _ref_summary = reference
+    out = unfinished_copy(tmp_path / "sw", ref_files)
+    for k in range(kept, 4):
+        (out / "points" / f"point-00{k}.parquet").unlink()
+    capsys.readouterr()
+    sim.sweep("heuristic", GRID, HANDS, SEED, out=out, threads=1, progress=True)
+    err = capsys.readouterr().err
+    assert [x for x in err.splitlines() if x.startswith("resuming")] == \
+        [f"resuming: {line} in {str(out)!r}"]
+    assert data_files(out) == ref_files
+
+
 def test_finished_sweep_run_again_reads_everything_back(reference, tmp_path, capsys):
     """... and writes nothing: every file (the lock file too) keeps its bytes and its time."""
     _ref_dir, ref_files, ref_summary = reference

@@ -315,6 +315,20 @@ def test_a_damaged_tune_json_is_rebuilt_and_no_generation_played_again(tmp_path,
         [f"gen-000{g}.parquet" for g in range(3)]
 
 
+@pytest.mark.parametrize("stop, line", [(1, "1 of 3 generations is"),
+                                        (2, "2 of 3 generations are")])
+def test_resuming_a_tuning_says_so_like_a_sweep(tmp_path, capsys, stop, line):
+    out = tmp_path / "t"
+    with pytest.raises(KeyboardInterrupt):
+        toy_tune(out, callback=stop_after(stop))
+    capsys.readouterr()
+    toy_tune(out, progress=True)
+    err = capsys.readouterr().err
+    assert f"resuming: {line} in {str(out)!r}\n" in err
+    toy_tune(out)                                   # without progress: nothing is said
+    assert "resuming" not in capsys.readouterr().err
+
+
 def test_generations_after_a_damaged_one_are_kept_and_replayed(tmp_path, capsys):
     ref = toy_tune(tmp_path / "ref")
     out = tmp_path / "t"
