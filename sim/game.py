@@ -91,22 +91,33 @@ def _kernels():
     from kernels import game as KG
     if not _COLD_CHECKED:
         _COLD_CHECKED.append(True)
-        cold = compiling.cold(KG.play_out, KA.apply_action, KA.legal_actions)
+        cold = compiling.cold(*step_kernels())
         if cold:
             with compiling.announce("the step kernels of sim.Game", cold, prefix="sim.Game: "):
                 warm_up()
     return KG
 
 
+def step_kernels() -> tuple:
+    """The kernels :class:`Game` calls from Python, which :func:`warm_up` compiles."""
+    from kernels import game as KG, worlds as KWD
+    return (KG.new_hand, KG.play_turn, KG.play_out, KG.choose, KG.record, KA.apply_action,
+            KA.legal_actions, KW.work_words, KWD.sample_world)
+
+
 def warm_up() -> None:
-    """Compile (or load) the step kernels by playing one throwaway hand as a Python seat
-    does: observation, legal actions and actions for a turn, then the rest by the
-    heuristic, and the record.  Mutates nothing but Numba's caches."""
+    """Compile (or load) the step kernels by playing one throwaway hand as the step API
+    does: a choice, a sampled world, observation, legal actions and actions for a turn,
+    the rest played out by the kernels and (on a copy) turn by turn, and the record.
+    Mutates nothing but Numba's caches."""
     g = Game.new(0, 0)
+    g.choose()
+    g.sample_world(g.current_seat, 0, 0)
     for _ in range(3):                  # a turn of decisions as a Python seat makes
         g.observation(g.current_seat)
         g.apply(g.legal_actions()[0])
-    g._play_python()
+    g.clone().play()                    # the kernels' play-out
+    g._play_python()                    # turn by turn, as with a Python seat
     g._record()
 
 

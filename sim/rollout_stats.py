@@ -59,6 +59,8 @@ from statistics import NormalDist
 
 import numpy as np
 
+from . import compiling
+
 __all__ = ["ADJUSTMENTS", "ATTRS", "MIN_STRATUM", "SEQ_ALPHA", "STOP_PATHS", "Estimator",
            "adjusted_results", "check_options", "feature_matrix", "reductions", "schedule",
            "separated", "separation_z", "sequential_matrix", "stop_multiplier", "strata",
@@ -273,13 +275,16 @@ def feature_matrix(game, worlds: int, seed: int, first: int = 0, threads: int = 
     seat = np.int64(game.current_seat)
     x = np.zeros((worlds, KR.N_FEATURES))
     mu = np.zeros(KR.N_FEATURES)
-    KR.feature_means(src, seat, mu)
     scratch = np.zeros((max(1, min(worlds, 4 * threads)), 2, src.shape[0]), np.int64)
     old = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
-        KR.world_features(src, seat, np.uint64(seed), np.int64(first), np.int64(worlds),
-                          np.int64(KR.ROLL_WORDS), scratch, x)
+        with compiling.announce("the deal-feature kernels",
+                                compiling.cold(KR.feature_means, KR.world_features),
+                                prefix="analyze: "):
+            KR.feature_means(src, seat, mu)
+            KR.world_features(src, seat, np.uint64(seed), np.int64(first), np.int64(worlds),
+                              np.int64(KR.ROLL_WORDS), scratch, x)
     finally:
         numba.set_num_threads(old)
     return x, mu

@@ -311,6 +311,8 @@ def _run_locked(work: HandWork, total: int, config: dict, o: _Options, manifest:
         files = [work.files(out, a, b) if out is not None else None for a, b in bounds]
         # a shard is on disk once its last file is (each file is renamed into place when complete)
         on_disk = {i for i, f in enumerate(files) if f is not None and f[-1].exists()}
+        if len(on_disk) < len(bounds):
+            prepare()                    # before the bar, so the compile is not in its time
         if o.progress:
             from tqdm import tqdm
             # shards already on disk count as the bar's start, so the rate is honest

@@ -64,7 +64,7 @@ from kernels import layout as L
 from kernels import state as KS
 from kernels.actions import PHASES
 
-from . import dataset, notation
+from . import compiling, dataset, notation
 from .deal import deal as _deal
 from .melds import check, lay_off, table_meld
 from .match import MATCH_STRIDE
@@ -316,9 +316,10 @@ def _play(seed, hand_index, strategies, rules, dealer) -> dict:
         game._play_python()
         return document(seed, hand_index, r, specs, game._work, game._record())
     rec = np.zeros(L.N_REC, np.int32)
-    work = np.empty(work_words(EV_ROWS, EV_CARDS), np.int64)
-    play_hand(np.uint64(seed), np.int64(hand_index), np.int64(dealer_in), r.to_vector(),
-              kinds, params, np.int64(0), rec, EV_ROWS, EV_CARDS, work)
+    with compiling.announce("the replay kernel", compiling.cold(play_hand, work_words)):
+        work = np.empty(work_words(EV_ROWS, EV_CARDS), np.int64)
+        play_hand(np.uint64(seed), np.int64(hand_index), np.int64(dealer_in), r.to_vector(),
+                  kinds, params, np.int64(0), rec, EV_ROWS, EV_CARDS, work)
     return document(seed, hand_index, r, specs, work, rec)
 
 

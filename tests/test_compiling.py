@@ -152,3 +152,35 @@ def test_the_step_kernels_are_compiled_inside_their_announcement(monkeypatch, ca
     assert played == [True]
     err = capsys.readouterr().err
     assert err.startswith("sim.Game: compiling the step kernels of sim.Game (first use only")
+
+
+@pytest.mark.slow
+def test_the_step_kernels_checked_are_the_ones_warm_up_compiles():
+    """On a fresh process, warm_up adds machine code (compiled or loaded) to exactly the
+    kernels whose cache _kernels checks, so a cold cache is never missed or misjudged."""
+    import subprocess
+    from pathlib import Path
+    code = """
+import importlib, pkgutil, json
+import kernels
+from numba.core.registry import CPUDispatcher
+from sim import game
+mods = [importlib.import_module("kernels." + m.name) for m in pkgutil.iter_modules(kernels.__path__)
+        if m.name != "search"]
+def snap():
+    return {m.__name__ + "." + k: len(v.overloads) for m in mods for k, v in vars(m).items()
+            if isinstance(v, CPUDispatcher) and v.py_func.__module__ == m.__name__}
+before = snap()
+game._COLD_CHECKED.append(True)
+game.warm_up()
+after = snap()
+print(json.dumps({"compiled": sorted(k for k in after if after[k] > before.get(k, 0)),
+                  "checked": sorted(f.py_func.__module__ + "." + f.__name__
+                                    for f in game.step_kernels())}))
+"""
+    root = Path(__file__).resolve().parents[1]
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root,
+                       check=True)
+    import json
+    out = json.loads(r.stdout.strip().splitlines()[-1])
+    assert out["compiled"] == out["checked"]
