@@ -47,6 +47,7 @@ import pandas as pd
 from kernels import state as KS
 
 from . import compiling
+from ._progress import progress_bar
 from ._cards import check_int
 from ._text import plural
 from .comparison import Z95
@@ -252,9 +253,7 @@ def rollout_matrix(game, actions, worlds: int, seed: int = 0, policy="expert",
             run(0, 1)
         t0 = time.perf_counter()
         if progress:
-            from tqdm import tqdm
-            bar = tqdm(total=worlds * acts.shape[0], unit="rollout", unit_scale=True,
-                       file=sys.stderr, dynamic_ncols=True, smoothing=0.1, desc="analyze")
+            bar = progress_bar(worlds * acts.shape[0], "analyze", "rollout")
             at, batch = 0, min(worlds, 8 * threads)
             while at < worlds:
                 n = min(batch, worlds - at)

@@ -39,6 +39,7 @@ import pandas as pd
 import pyarrow as pa
 
 from . import compiling, dataset, rundir
+from ._progress import progress_bar
 from . import strategies as _strategies
 from ._cards import check_bool as _check_bool
 from ._cards import check_int, check_progress, rules_or_default
@@ -314,13 +315,10 @@ def _run_locked(work: HandWork, total: int, config: dict, o: _Options, manifest:
         if len(on_disk) < len(bounds):
             prepare()                    # before the bar, so the compile is not in its time
         if o.progress:
-            from tqdm import tqdm
             # shards already on disk count as the bar's start, so the rate is honest
-            bar = tqdm(total=sum(work.size(a, b) for a, b in bounds),
-                       initial=sum(work.size(a, b) for i, (a, b) in enumerate(bounds)
-                                   if i in on_disk),
-                       unit=work.unit, unit_scale=True, file=sys.stderr, dynamic_ncols=True,
-                       smoothing=0.1, desc=o.progress)
+            bar = progress_bar(sum(work.size(a, b) for a, b in bounds), o.progress, work.unit,
+                               initial=sum(work.size(a, b) for i, (a, b) in enumerate(bounds)
+                                           if i in on_disk))
 
         def finish(shard: ShardDone, shard_tables: list) -> None:
             name = Path(shard.path).name if shard.path is not None else None
