@@ -382,6 +382,9 @@ def sequential_matrix(game, acts, estimator: Estimator, *, seed: int, policy, th
             if separated(r, order, ddof, z_sep, margin):
                 stop = "separated"
                 break
+        if bar is not None:             # stopped before the cap: the bar ends at the worlds played
+            bar.total = bar.n
+            bar.refresh()
     finally:
         if bar is not None:
             bar.close()

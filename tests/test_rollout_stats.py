@@ -37,13 +37,18 @@ def test_separation_multiplier_and_schedule_by_hand():
     assert RS.separation_z(1, 2) == pytest.approx(1.644854, abs=1e-5)
 
 
-def test_the_rule_stops_where_the_bounds_say_and_threads_do_not_matter():
+def test_the_rule_stops_where_the_bounds_say_and_threads_do_not_matter(capsys):
     kw = {"seed": 3, "candidates": CLEAR, "until_separated": True, "batch": 60,
           "max_rollouts": 600}
     one = sim.analyze(EXAMPLE, threads=1, **kw)
+    capsys.readouterr()
     two = sim.analyze(EXAMPLE, threads=2, progress=True, **kw)
     pd.testing.assert_frame_equal(one, two)
     a = one.attrs
+    # the bar ends full at the rollouts played, not part-way to max_rollouts
+    last = capsys.readouterr().err.replace("\r", "\n").strip().splitlines()[-1]
+    played = a["worlds"] * 3
+    assert "100%" in last and f"{played}/{played}" in last, last
     assert a["stop"] == "separated" and a["worlds"] == 60 * a["looks"] and a["max_looks"] == 10
     assert one.iloc[0].text == "meld K♣ K♣ K♥"
     # the same rule by hand on the prefixes of the cap's matrix (the worlds are a prefix)
