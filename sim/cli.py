@@ -813,8 +813,13 @@ def _cmd_tune(args: argparse.Namespace) -> int:
 
 def _specs(args: argparse.Namespace) -> list:
     """Seat specs 0..3: the strategy file, then --strategy, then --team0/--team1."""
-    from .strategies import load_file
+    from .strategies import check_spec, load_file
 
+    for option, specs in (("--strategy", args.strategy or []), ("--team0", [args.team0]),
+                          ("--team1", [args.team1])):
+        for spec in specs:
+            if spec is not None:
+                check_spec(option, spec)
     seats = load_file(args.strategy_file) if args.strategy_file else ["heuristic"] * 4
     if args.strategy:
         if len(args.strategy) not in (1, 4):

@@ -346,6 +346,13 @@ def resolve(spec: str) -> tuple[str, int, np.ndarray]:
         Unknown name or parameter, a value that is not a number, or a Python
         strategy (:mod:`sim.pystrategy`; see :func:`resolve_seat`).
     """
+    strat, overrides, vector = _parse(spec)
+    return canonical_spec(strat, overrides), _kind(strat), vector
+
+
+def _parse(spec) -> tuple:
+    """``(Strategy, {parameter: value}, float64[N_PARAMS])`` of a built-in spec; raises
+    ``ValueError`` (a Python spec, an unknown name or parameter, a bad value)."""
     from .pystrategy import is_python_spec
     if not isinstance(spec, str):
         raise ValueError(f"strategy: expected a spec string, got {spec!r}")
@@ -370,8 +377,22 @@ def resolve(spec: str) -> tuple[str, int, np.ndarray]:
                 raise ValueError(
                     f"strategy: parameter {key.strip()!r} needs a finite number, got {val.strip()!r}")
             overrides[key.strip()] = number
-    vector = strat.vector(overrides)          # validates the parameter names
-    return canonical_spec(strat, overrides), _kind(strat), vector
+    return strat, overrides, strat.vector(overrides)      # vector validates the names
+
+
+def check_spec(what: str, spec) -> None:
+    """Check a strategy spec's name and parameters without compiling anything for it.
+
+    A Python strategy (``FILE.py:CLASS``, ``MODULE:CLASS``) passes: it is loaded where it
+    is used.  Raises ``ValueError`` beginning with ``what: `` (the option that gave it).
+    """
+    from .pystrategy import is_python_spec
+    if isinstance(spec, str) and is_python_spec(spec):
+        return
+    try:
+        _parse(spec)
+    except ValueError as exc:
+        raise ValueError(f"{what}: {exc}") from None
 
 
 def resolve_for(what: str, spec) -> tuple[str, int, np.ndarray]:

@@ -246,3 +246,24 @@ def test_paired_commands_say_they_take_2_or_4_players(command, capsys, tmp_path)
 @pytest.mark.parametrize("command", ["simulate", "replay", "analyze"])
 def test_other_commands_say_they_take_3_players(command):
     assert "or 3 (R62 solo_18, or R63" in _players_help(command)
+
+
+@pytest.mark.parametrize("argv,start", [
+    (["--team0", "nope"], "burraco: error: --team0: strategy: unknown name 'nope'; allowed: "),
+    (["--team1", "expert:nope=1"], "burraco: error: --team1: strategy 'expert' has no "
+                                   "parameter 'nope'"),
+    (["--strategy", "rollout:worlds=0"], "burraco: error: --strategy: strategy 'rollout': "
+                                         "worlds must be a whole number in 1..1000, got 0"),
+])
+def test_a_bad_strategy_option_is_named_as_typed_and_compiles_nothing(tmp_path, capsys, argv,
+                                                                       start, monkeypatch):
+    """--strategy, --team0 and --team1 are checked before anything is compiled or created,
+    and the error names the option that gave the spec."""
+    from sim import strategies
+    monkeypatch.setattr(strategies, "_kind", lambda s: (_ for _ in ()).throw(
+        AssertionError("compiled before the check")))
+    out = tmp_path / "run"
+    assert main(["simulate", "--hands", "5", "--seed", "1", "--out", str(out), *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(start) and err.count("\n") == 1
+    assert not out.exists()
