@@ -135,8 +135,15 @@ def _rules_options(p: argparse.ArgumentParser, paired: bool = False) -> None:
 
 
 def _rules(args: argparse.Namespace) -> Rules:
-    """The rule set of --rules, --rule and --players (ValueError if invalid)."""
-    changes = dict(Rules.parse_assignment(text) for text in args.rule)
+    """The rule set of --rules, --rule and --players (ValueError if invalid, beginning
+    with the option that gave the value: ``--rules: ...``, ``--rule: ...``)."""
+    changes = {}
+    for text in args.rule:
+        try:
+            key, value = Rules.parse_assignment(text)
+        except ValueError as exc:
+            raise ValueError(f"--rule: {_without_word(str(exc), 'rules')}") from None
+        changes[key] = value
     if args.players is not None:
         if changes.get("num_players", args.players) != args.players:
             raise ValueError(f"--players {args.players} and --rule num_players="
@@ -145,8 +152,23 @@ def _rules(args: argparse.Namespace) -> Rules:
     if getattr(args, "rules_dict", None) is not None:       # the manifest's (resume)
         base = Rules.from_dict(args.rules_dict)
         return base.replace(**changes) if changes else base
-    base = Rules.preset("default" if args.rules is None else args.rules)
-    return base.replace(**changes) if changes else base
+    try:
+        base = Rules.preset("default" if args.rules is None else args.rules)
+    except ValueError as exc:
+        raise ValueError(f"--rules: {_without_word(str(exc), 'rules')}") from None
+    try:
+        return base.replace(**changes) if changes else base
+    except ValueError as exc:
+        raise ValueError(f"--rule: {_without_word(str(exc), 'rules')}") from None
+
+
+def _without_word(message: str, word: str) -> str:
+    """``message`` without a leading ``word: `` or its singular (the library's name for
+    the option)."""
+    for w in (word, word.rstrip("s")):
+        if message.startswith(w + ": "):
+            return message[len(w) + 2:]
+    return message
 
 
 def _paired_options(p: argparse.ArgumentParser, hands_help: str) -> None:
