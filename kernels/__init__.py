@@ -4,7 +4,7 @@ Only numpy and numba are imported here, never :mod:`sim`.  Every kernel works
 on int-encoded cards (``id = 54*copy + face``, ``face = 13*suit + rank``,
 faces 52 and 53 are jokers, ``-1`` is "no card"); see :mod:`kernels.cards`.
 
-Speed conventions (issue 4):
+Speed conventions:
 
 * Functions on the hot path are compiled with ``_nrt=False``: no reference
   counting of the arrays they receive, so they must never allocate or return
@@ -12,7 +12,7 @@ Speed conventions (issue 4):
   the batch loops, the debug checks) keep Numba's runtime.
 * A hand's arrays are borrowed views of one work buffer
   (:func:`kernels.state.state_views`), allocated once per parallel chunk.
-* First compile (issue 16): a kernel compiled only as another kernel's callee
+* First compile: a kernel compiled only as another kernel's callee
   gets cheap code of its own (no module-level optimization, lowest code
   generation level) since only its caller's code, which links and optimizes
   it, runs; a call from Python compiles the full code first

@@ -1,4 +1,4 @@
-"""The interface of a strategy written in Numba: a *chooser* (issue 13).
+"""The interface of a strategy written in Numba: a *chooser*.
 
 A chooser is an ``@njit`` function ``choose(work) -> int64``: it gets the
 hand's work buffer (``int64[:]``, :mod:`kernels.work`) at a decision of the

@@ -1,4 +1,4 @@
-"""Cheap code for kernels compiled only to be linked into a caller (issue 16).
+"""Cheap code for kernels compiled only to be linked into a caller.
 
 Numba compiles every jitted function into a library of its own and links its
 callees' libraries into the caller's module, which is then optimized again as

@@ -1,4 +1,4 @@
-"""Features of the deal of each hand, for questions conditioned on the deal (issue 14).
+"""Features of the deal of each hand, for questions conditioned on the deal.
 
 :func:`deal_features` deals hands ``first .. first+count-1`` of a run with
 the code that deals them in the simulation (:func:`kernels.rng.seed_hand`,

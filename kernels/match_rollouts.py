@@ -1,4 +1,4 @@
-"""Rollouts of candidate actions played on to the end of the match (issue 14, ``--objective match``).
+"""Rollouts of candidate actions played on to the end of the match (``--objective match``, R60).
 
 :func:`match_rollouts` does what :func:`kernels.rollouts.rollouts` does for
 every world and candidate (the same world from the stream ``(seed, w)``, the

@@ -1,4 +1,4 @@
-"""The other engines' computer players as Numba choosers (issue 15, item 3).
+"""The other engines' computer players as Numba choosers.
 
 Each ``*_chooser(work) -> int64`` follows the behaviour of one bot of a public
 Burraco engine, re-implemented under our rules (docs/peer_bots.md): it lists

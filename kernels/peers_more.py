@@ -1,4 +1,4 @@
-"""More of the other engines' computer players as Numba choosers (issue 15, item 3).
+"""More of the other engines' computer players as Numba choosers.
 
 The bots of guglio1981/burraco-pwa (``guglio_easy/medium/hard``),
 burraco-legends (``legends_medium``), ValmirBP/card_game_buraco

@@ -1,4 +1,4 @@
-"""The two steps of a rollout on a sampled world (issue 14), as inlined helpers.
+"""The two steps of a rollout on a sampled world, as inlined helpers.
 
 :func:`load_world` deals world ``index`` for the seat to move into a buffer and gives
 every seat the rollout strategy; :func:`roll_candidate` plays one candidate on a copy

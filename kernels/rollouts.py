@@ -1,4 +1,4 @@
-"""Rollouts of candidate actions on sampled worlds (issue 14).
+"""Rollouts of candidate actions on sampled worlds.
 
 :func:`rollouts` evaluates the candidate actions of one decision: for each
 world ``w`` it deals the cards the seat to move cannot see again

@@ -1,4 +1,4 @@
-"""The ``rollout`` strategy: flat Monte Carlo search at a seat's decisions (issue 15).
+"""The ``rollout`` strategy: flat Monte Carlo search at a seat's decisions.
 
 At a searched decision (the pickup and the discard by default, the meld-phase
 decisions on request) the seat to move lists its candidates (the legal actions,

@@ -312,7 +312,7 @@ def state_of(work, ev_at, ev_rows, ev_cards):
     loop and ``sim.Game`` own it).  Numba reference-counts every array handed
     to a function, with an atomic operation; the state is handed around
     millions of times per second, and with owned arrays that bookkeeping took
-    three quarters of the run time (issue 4 profile).
+    three quarters of the run time (profiled).
     """
     return State(view_i64(work, S_HAND, (4, HMAX)), view_i64(work, S_HN, 4),
                  view_i64(work, S_HCNT, (4, 53)), view_i64(work, S_STOCK, HMAX),

@@ -1,4 +1,4 @@
-"""Sampled worlds: a hand dealt again where one seat cannot see (issue 13).
+"""Sampled worlds: a hand dealt again where one seat cannot see.
 
 A seat knows, by R11: its own hand, every meld, the whole discard pile, every
 hand size, the stock size, which pozzetti are taken, and the cards each other

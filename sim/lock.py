@@ -208,10 +208,8 @@ class DirectoryLock:
 
     def _open(self) -> tuple:
         """The lock file's descriptor, and whether this call created the file."""
-        try:
+        with contextlib.suppress(FileExistsError):      # there: open it below
             return os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644), True
-        except FileExistsError:
-            pass
         try:
             return os.open(self.path, os.O_RDWR), False
         except FileNotFoundError:       # removed in between by its holder: create it

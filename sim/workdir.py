@@ -30,6 +30,7 @@ are common:
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -250,11 +251,9 @@ def write_text(path: Path, text: str) -> None:
     passed on, the temporary file removed).  A file that holds ``text`` already is left
     as it is (not written, its time kept): a complete sweep or tuning run again writes
     nothing, and so needs no write permission."""
-    try:
+    with contextlib.suppress(OSError, UnicodeDecodeError):    # unreadable: written below
         if path.read_text() == text:
             return
-    except (OSError, UnicodeDecodeError):
-        pass
     tmp = path.with_name(path.name + ".tmp")
     try:
         tmp.write_text(text)
