@@ -62,7 +62,7 @@ def _set_joker_value(pkg: Path, value: int) -> None:
 
 def _run(pkg: Path, env_extra: dict, read_only: bool = False) -> dict:
     env = {k: v for k, v in os.environ.items()
-           if k not in ("NUMBA_CACHE_DIR", "BURRACO_KERNEL_LINKAGE", "BURRACO_CALLEE_CODE")}
+           if k not in ("NUMBA_CACHE_DIR", "BURRACO_CALLEE_CODE")}
     env.update(PYTHONPATH=str(pkg), PYTHONDONTWRITEBYTECODE="1", **env_extra)
     cmd = [sys.executable, "-W", "ignore", "-c", CHILD]
     if read_only:

@@ -35,7 +35,6 @@ print(json.dumps(out))
 def _run(cache, env_extra=None):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache),
            "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
-    env.pop("BURRACO_KERNEL_LINKAGE", None)
     env.update(env_extra or {})
     proc = subprocess.run([sys.executable, "-W", "ignore", "-c", CHILD], env=env, cwd=cache,
                           capture_output=True, text=True, check=True)

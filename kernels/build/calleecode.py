@@ -30,8 +30,7 @@ package (the outermost function's module is ``kernels.*``):
   callee request falls back to it when the full version is not cached.
 
 ``BURRACO_CALLEE_CODE=full`` in the environment switches it off (Numba's own
-behaviour).  It is also off with ``BURRACO_KERNEL_LINKAGE=internal``
-(:mod:`kernels.build.linkage`).  It hooks Numba internals
+behaviour).  It hooks Numba internals
 (``compiler.compile_extra``, ``JITCPUCodegen.create_library``,
 ``CPUCodeLibrary._optimize_final_module``, ``Dispatcher.compile`` and
 ``add_overload``, ``Cache.load_overload``, ``save_overload`` and ``_index_key``); if one is
