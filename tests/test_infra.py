@@ -22,7 +22,7 @@ from sim.cli import main
 from sim.rules import ENUMS, PRESETS, Rules
 
 ROOT = Path(__file__).resolve().parents[1]
-TEST_COMMAND = 'pip install -e ".[dev]" && pytest'
+TEST_COMMAND = 'pip install -e ".[dev]" -c .ci/constraints.txt && pytest'
 RUN_COMMAND = 'pip install -e ".[dev]" && burraco simulate --hands 1000000 --seed 1 --out runs/demo'
 
 
