@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """What the first use of each part of burraco-sim costs to compile, and where it goes (issue 16).
 
-    python benchmarks/compile_profile.py [--top K] [--out PATH]
+    python benchmarks/compile_profile.py [--top K] [--before PATH] [--out PATH]
 
 One child process with an empty Numba cache (a temporary NUMBA_CACHE_DIR) takes the
 steps a user meets in turn: import sim, a hand run (``simulate_range``), a match run
@@ -13,7 +13,10 @@ self time: a library's time without the libraries finalized inside it), largest
 first: a library holds its function and, linked in, every function it calls, so a
 deep call tree is optimized once per level.  The rest of a step's time is Numba's
 front end (typing, lowering) and Python.  Writes Markdown to ``--out`` (default
-``benchmarks/compile.md``) and prints it.
+``benchmarks/compile.md``) and prints it.  ``--before`` names an earlier report
+(of another checkout, say): its wall and CPU seconds per step are put beside
+this run's, to compare a change; on a shared machine compare the CPU seconds,
+the wall seconds depend on the load.
 """
 from __future__ import annotations
 
@@ -131,11 +134,29 @@ for name, fn in (("import sim", imports), ("hand run: simulate_range", hand_run)
 '''
 
 
+def _read_report(path: Path) -> dict:
+    """The wall and CPU seconds per step of a report this script wrote, and its command line."""
+    steps, command = {}, ""
+    for line in path.read_text().splitlines():
+        if line.startswith("Command: "):
+            command = line.removeprefix("Command: ")
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if line.startswith("| ") and len(cells) >= 3:
+            try:
+                steps[cells[0]] = (float(cells[1].split()[0]), float(cells[2].split()[0]))
+            except ValueError:
+                continue            # the header
+    return {"steps": steps, "command": command}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--top", type=int, default=6, help="libraries listed per step (default 6)")
+    ap.add_argument("--before", type=Path, help="an earlier report: its wall and CPU seconds "
+                    "per step are shown beside this run's")
     ap.add_argument("--out", type=Path, default=HERE / "compile.md", help="where to write the report")
     args = ap.parse_args(argv)
+    before = _read_report(args.before) if args.before else None
     with tempfile.TemporaryDirectory(prefix="burraco-compile-") as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache,
                "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
@@ -159,14 +180,26 @@ def main(argv=None) -> int:
              "finalized in the step (self time); the rest is Numba's front end and Python.", "",
              "| step | wall (s) | CPU (s) | libraries | finalize (s) | largest libraries: self s (functions) |",
              "|---|---:|---:|---:|---:|---|"]
+    if before is not None:
+        lines[-2:-2] = [f"Beside each figure, in brackets, the same step before: `{args.before.stem}` "
+                        f"({before['command']}).", ""]
     for r in rows:
         top = "; ".join(f"`{n}` {t:.1f} ({k})" for n, t, k in r["top"] if t >= 0.05)
-        lines.append(f"| {r['step']} | {r['wall']:.1f} | {r['cpu']:.1f} | {r['libraries']} | "
+        wall, cpu = f"{r['wall']:.1f}", f"{r['cpu']:.1f}"
+        if before is not None and r["step"] in before["steps"]:
+            wall += f" ({before['steps'][r['step']][0]:.1f})"
+            cpu += f" ({before['steps'][r['step']][1]:.1f})"
+        lines.append(f"| {r['step']} | {wall} | {cpu} | {r['libraries']} | "
                      f"{r['finalize']:.1f} | {top} |")
     total_wall = sum(r["wall"] for r in rows)
+    total_cpu = sum(r["cpu"] for r in rows)
     total_fin = sum(r["finalize"] for r in rows)
-    lines += ["", f"All steps: {total_wall:.1f} s wall, of which {total_fin:.1f} s finalizing "
-              "libraries.", ""]
+    total = f"All steps: {total_wall:.1f} s wall, {total_cpu:.1f} s CPU"
+    if before is not None:
+        old = before["steps"].values()
+        total += (f" (before: {sum(w for w, _ in old):.1f} s wall, "
+                  f"{sum(c for _, c in old):.1f} s CPU)")
+    lines += ["", f"{total}; {total_fin:.1f} s finalizing libraries.", ""]
     args.out.write_text("\n".join(lines))
     print("\n".join(lines))
     return 0
