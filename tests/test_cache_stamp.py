@@ -131,9 +131,9 @@ import json, sys
 import numpy as np
 import sim
 from kernels.play import game
-from kernels.peers import bots
+from kernels.peers import common
 sim.simulate(1, seed=1, threads=1)
-bots.trio_allowed(0, np.zeros(64, np.int64))
+common.trio_allowed(0, np.zeros(64, np.int64))
 
 def counts(module):
     hits = misses = 0
@@ -145,8 +145,8 @@ def counts(module):
     return {"hits": hits, "misses": misses}
 
 print(json.dumps({"sim": sim.__file__, "game": counts(game),
-                  "peer": {"hits": sum(bots.trio_allowed.stats.cache_hits.values()),
-                           "misses": sum(bots.trio_allowed.stats.cache_misses.values())}}))
+                  "peer": {"hits": sum(common.trio_allowed.stats.cache_hits.values()),
+                           "misses": sum(common.trio_allowed.stats.cache_misses.values())}}))
 '''
 
 
@@ -159,7 +159,7 @@ def test_edit_of_a_peer_bot_keeps_the_turn_loop_cached(tmp_path):
     first = _run(pkg, env, child=LAYER_CHILD)
     assert first["sim"] == str(pkg / "sim" / "__init__.py")
     assert first["game"]["misses"] > 0 and first["peer"]["misses"] == 1
-    bot = pkg / "kernels" / "peers" / "bots.py"
+    bot = pkg / "kernels" / "peers" / "common.py"
     bot.write_text(bot.read_text() + "\n# an edit of a peer bot\n")
     after = _run(pkg, env, child=LAYER_CHILD)
     assert after["game"]["misses"] == 0 and after["game"]["hits"] > 0, after
