@@ -52,6 +52,7 @@ from kernels.core.layout import (HP_MELD_DELAY_ROUNDS, HP_PILE_AVOID_OPP_2_OR_5,
                      HP_PILE_MIN_STOCK, HP_USE_WILD_TO_MELD, HP_WILD_LAYOFF_MIN_LEN)
 from kernels.engine.legal import OK, can_create, layoff_fits
 from kernels.strategies.policies import _hold_for_burracos, _is_wild_c, heuristic_chooser, open_lay_off_action
+from kernels.core.params import ROLLOUT_PARAMS, rp_name
 from kernels.core.rng import next_u64
 from kernels.search.rollout_steps import load_world, roll_candidate
 from kernels.search.rollouts import ROLL_WORDS
@@ -61,14 +62,16 @@ from kernels.table.state import (G_LEN, G_NPOZ, G_OPEN_LAYOFF, G_PHASE, G_PN, G_
 from kernels.table.work import (W_DEBUG, W_EV_CARDS, W_EV_ROWS, W_G, W_PARAMS, W_RNG, W_SEL,
                    W_VALS, views, work_words)
 
-RP_WORLDS = 17          # sampled worlds per searched decision
-RP_ROLLOUTS = 18        # rollout budget per decision: worlds = min(worlds, rollouts // candidates)
-RP_PICKUP = 19          # 1: search the pickup (draw or take the pile)
-RP_DISCARD = 20         # 1: search the discard
-RP_MELD = 21            # 1: search every meld-phase decision (each meld, lay-off, or end)
-RP_MAX_CANDIDATES = 22  # at most this many candidates (the base policy's choice first)
-RP_MARGIN = 23          # leave the base policy's choice only when the best candidate beats it
-                        # by more than this many standard errors of the paired difference
+# the search parameters' slots, from their table (kernels.core.params.ROLLOUT_PARAMS): the
+# sampled worlds per searched decision, the rollout budget per decision (worlds = min(worlds,
+# rollouts // candidates)), 1 to search the pickup / the discard / every meld-phase decision,
+# at most this many candidates (the base policy's choice first), and the margin: leave the base
+# policy's choice only when the best candidate beats it by more than this many standard errors
+# of the paired difference
+ROLLOUT_SLOTS = {rp_name(p): p.slot for p in ROLLOUT_PARAMS}
+RP_WORLDS, RP_ROLLOUTS, RP_PICKUP, RP_DISCARD, RP_MELD, RP_MAX_CANDIDATES, RP_MARGIN = (
+    ROLLOUT_SLOTS[n] for n in ("RP_WORLDS", "RP_ROLLOUTS", "RP_PICKUP", "RP_DISCARD", "RP_MELD",
+                              "RP_MAX_CANDIDATES", "RP_MARGIN"))
 
 LOST = -(10 ** 9)       # the result of a candidate that is illegal in a world (never, by R11)
 
