@@ -150,3 +150,38 @@ def test_heuristic_table_gives_slots_defaults_limits_and_steps():
     assert (player.RP_WORLDS, player.RP_PICKUP, player.RP_MARGIN) == (17, 19, 23)
     assert S.ROLLOUT.limits["max_candidates"] == (2, 16308, True)
     assert S.ROLLOUT.vector()[player.RP_ROLLOUTS] == 400.0
+
+
+@pytest.mark.parametrize("module,family", [
+    ("kernels.core.layout", "RV_"), ("kernels.core.layout", "HP_"), ("kernels.core.layout", "TC_"),
+    ("kernels.table.state", "MI_"), ("kernels.table.state", "EVC_"), ("kernels.table.work", "W_"),
+])
+def test_families_have_distinct_slots(module, family):
+    """Each family's constants are distinct (the import-time check_family covers the lengths)."""
+    import importlib
+    mod = importlib.import_module(module)
+    values = {k: v for k, v in vars(mod).items() if k.startswith(family) and isinstance(v, int)
+              and k not in ("MI_COLS", "W_G")}
+    assert len(values) >= 8 and len(set(values.values())) == len(values)
+
+
+def test_state_fields_keep_the_saved_layout():
+    """The readable names index the same words as before (positions and buffers are saved)."""
+    from kernels.table import state as S
+    assert (S.G_STOCK_TOP, S.G_STOCK_END, S.G_PILE_SIZE, S.G_NEXT_POZZETTO) == (0, 1, 2, 3)
+    assert (S.G_POZZETTO_TAKEN, S.G_POZZETTO_TURN, S.G_POZZETTO_MODE) == (7, 10, 13)
+    assert (S.G_POZZETTO_HIDDEN, S.G_PILE_PICKUPS, S.G_PILE_CARDS, S.G_ERRORS) == (16, 20, 23, 26)
+    assert (S.G_POZZETTO_SIZE, S.G_EVENT_ROWS, S.G_EVENT_CARDS, S.G_TEAM) == (29, 33, 34, 35)
+    assert (S.G_N_POZZETTI, S.G_SOLO_SEAT, S.G_SOLO_18, S.G_OPEN_ROW, S.G_LEN) == (39, 40, 41, 50, 51)
+
+
+def test_state_family_check_catches_a_shared_word():
+    """A field of several words that runs into the next one is refused."""
+    with pytest.raises(AssertionError, match="G: G_B and G_A share slot 3"):
+        check_family("G", {"G_A": (0, 4), "G_B": (3, 1)}, 5)
+
+
+def test_work_views_are_named():
+    from kernels.table.work import WorkViews
+    assert WorkViews._fields == ("state", "rules", "params", "kinds", "rng", "deck", "sel",
+                                 "scratch", "need", "vals", "side_counts", "candidates", "debug")

@@ -9,6 +9,7 @@
   parameter row per seat (``float64[N_PARAMS]``).
 """
 from .options import OPTIONS as _OPTIONS
+from .slots import check_family
 from .params import HEURISTIC_PARAMS as _HEURISTIC_PARAMS
 from .params import N_PARAMS  # noqa: F401  (the length of a parameter row, used with layout)
 from .params import hp_name as _hp_name
@@ -112,6 +113,9 @@ TC_POZ_MODE = 13
 TC_PILE_PICKUPS = 14
 TC_PILE_CARDS = 15
 assert N_TEAM_COLS == 16 and N_HAND_COLS == 8 and REC_COLUMNS[REC_SOLO_SEAT] == "solo_seat"
+check_family("TC", {k: v for k, v in globals().items() if k.startswith("TC_")}, N_TEAM_COLS)
+check_family("REC", {k: v for k, v in globals().items() if k.startswith("REC_")
+                     and k != "REC_COLUMNS"}, N_REC)
 
 # debug error codes (REC_ERROR), bit flags
 ERR_CONSERVATION = 1   # a card id was missing or in two places

@@ -17,7 +17,8 @@ def check_family(name: str, slots: dict, length: int) -> None:
     name : str
         The family, for the message (``"RV"``, ``"HP"`` ...).
     slots : dict
-        Slot constant name -> index.
+        Slot constant name -> index, or ``(index, words)`` for a field of
+        several consecutive words (one per team, seat ...).
     length : int
         The family's length constant: every index must be in ``0..length-1``.
 
@@ -27,9 +28,11 @@ def check_family(name: str, slots: dict, length: int) -> None:
         Two names share an index, or an index is outside ``0..length-1``.
     """
     seen = {}
-    for key, index in slots.items():
-        if not 0 <= index < length:
-            raise AssertionError(f"{name}: {key} = {index} is outside 0..{length - 1}")
-        if index in seen:
-            raise AssertionError(f"{name}: {key} and {seen[index]} share slot {index}")
-        seen[index] = key
+    for key, at in slots.items():
+        first, words = at if isinstance(at, tuple) else (at, 1)
+        for index in range(first, first + words):
+            if not 0 <= index < length:
+                raise AssertionError(f"{name}: {key} = {index} is outside 0..{length - 1}")
+            if index in seen:
+                raise AssertionError(f"{name}: {key} and {seen[index]} share slot {index}")
+            seen[index] = key
