@@ -8,7 +8,7 @@ from kernels.engine.legal import OK, can_create
 from kernels.peers.common import (_first_wild, finish_meld, has_action, has_burraco, mem, note,
                                   random_discard, single_layoff, take_if)
 from kernels.strategies.api import legal
-from kernels.table.state import G_PHASE, G_PN, G_SEAT, G_TEAM, G_TPOZ
+from kernels.table.state import G_PHASE, G_PILE_SIZE, G_SEAT, G_TEAM, G_POZZETTO_TAKEN
 from kernels.table.work import views
 
 
@@ -99,9 +99,9 @@ def babbo_coded_chooser(work):
     m = mem(work)
     h = st.hn[seat]
     B = has_burraco(st, team)
-    Z = st.g[G_TPOZ + team] != 0
+    Z = st.g[G_POZZETTO_TAKEN + team] != 0
     if ph == PH_PICKUP:
-        pn = st.g[G_PN]
+        pn = st.g[G_PILE_SIZE]
         if B:
             return take_if(ids, n, h == 2 and pn >= p[1])
         return take_if(ids, n, h == 1 or pn >= p[0])

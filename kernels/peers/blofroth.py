@@ -11,7 +11,7 @@ from kernels.peers.common import (NEG, action_cards, discard_ok, finish_meld, fi
                                   forms_trio, is_replacement, meld_value, opp_team,
                                   random_discard, result_meld, single_layoff, take_if)
 from kernels.strategies.api import legal
-from kernels.table.state import G_PHASE, G_PN, G_SEAT, G_TEAM, G_TURN
+from kernels.table.state import G_PHASE, G_PILE_SIZE, G_SEAT, G_TEAM, G_TURN
 from kernels.table.work import views
 
 
@@ -113,7 +113,7 @@ def blofroth_chooser(work, variant):
             return take_if(ids, n, bounded(rng, 2) == 1)
         if variant == 2:
             hc = st.hcnt[seat]
-            for i in range(st.g[G_PN]):
+            for i in range(st.g[G_PILE_SIZE]):
                 c = CIDX[st.pile[i]]
                 if fits_team(st, team, c) or forms_trio(hc, c, rv, False):
                     return take_if(ids, n, True)

@@ -49,7 +49,7 @@ from kernels.engine.actions import (A_CREATE, A_DISCARD, A_DRAW, A_END_MELD, A_L
                                     MELD_CNT, N_SET_MELDS, PH_PICKUP, meld_sel)
 from kernels.engine.legal import OK, can_discard, can_layoff, layoff_fits
 from kernels.table.scoring import burraco_bonus
-from kernels.table.state import (G_PHASE, G_PN, G_SEAT, G_SLEN, G_SP, G_TEAM, G_TURN, MI_KIND,
+from kernels.table.state import (G_PHASE, G_PILE_SIZE, G_SEAT, G_STOCK_END, G_STOCK_TOP, G_TEAM, G_TURN, MI_KIND,
                                  MI_LEN, MI_NWILD, MI_WSLOT)
 from kernels.table.work import CAND_ROWS, views
 
@@ -433,15 +433,15 @@ TRIO_NWILD, TRIO_OFF2, TRIO_JOKER, TRIO_RANK = _trio_tables()
 @njit(cache=True, _nrt=False)
 def stock_left(st):
     """Cards in the stock."""
-    return st.g[G_SLEN] - st.g[G_SP]
+    return st.g[G_STOCK_END] - st.g[G_STOCK_TOP]
 
 
 @njit(cache=True, _nrt=False)
 def pile_top(st):
     """Count face of the discard pile's top card, -1 for an empty pile."""
-    if st.g[G_PN] == 0:
+    if st.g[G_PILE_SIZE] == 0:
         return -1
-    return CIDX[st.pile[st.g[G_PN] - 1]]
+    return CIDX[st.pile[st.g[G_PILE_SIZE] - 1]]
 
 
 @njit(cache=True, _nrt=False)

@@ -18,7 +18,7 @@ from kernels.peers.common import (NEG, _first_wild, action_cards, finish_meld, f
                                   has_action, has_burraco, mem, note, random_discard,
                                   single_layoff, stock_left, take_if)
 from kernels.strategies.api import legal
-from kernels.table.state import G_OPEN_ROW, G_PHASE, G_PN, G_SEAT, G_TEAM, G_TPOZ, G_TURN, MI_KIND
+from kernels.table.state import G_OPEN_ROW, G_PHASE, G_PILE_SIZE, G_SEAT, G_TEAM, G_POZZETTO_TAKEN, G_TURN, MI_KIND
 from kernels.table.work import views
 from kernels.table.worlds import _card_at, deal_ids, unseen_places
 
@@ -126,7 +126,7 @@ def goodwin_low_chooser(work):
     ids, n = legal(work)
     m = mem(work)
     if ph == PH_PICKUP:
-        return take_if(ids, n, st.g[G_PN] >= p[0])
+        return take_if(ids, n, st.g[G_PILE_SIZE] >= p[0])
     if ph == PH_DISCARD:
         return first_discard(ids, n)
     a = -1
@@ -185,7 +185,7 @@ def ismcts_reward(st, rv, q, p):
         k = 5
     else:
         k = 6
-    return (p[GI_W_BURRACO] * has_burraco(st, team) + p[GI_W_POZZETTO] * (st.g[G_TPOZ + team] != 0)
+    return (p[GI_W_BURRACO] * has_burraco(st, team) + p[GI_W_POZZETTO] * (st.g[G_POZZETTO_TAKEN + team] != 0)
             + p[GI_H0 + k])
 
 

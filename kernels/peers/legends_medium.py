@@ -11,7 +11,7 @@ from kernels.peers.common import (NEG, _first_wild, _key_face, _low_rank_key, _s
                                   has_burraco, is_wild, mem, note, pile_top, single_layoff,
                                   stock_left, take_if)
 from kernels.strategies.api import legal
-from kernels.table.state import G_PHASE, G_PN, G_SEAT, G_TEAM, G_TPOZ
+from kernels.table.state import G_PHASE, G_PILE_SIZE, G_SEAT, G_TEAM, G_POZZETTO_TAKEN
 from kernels.table.work import views
 
 
@@ -36,7 +36,7 @@ def legends_new_meld(st, rv, team, seat, wilds_ok, sel):
     without a close.  Returns the create id or -1."""
     hc = st.hcnt[seat]
     hn = st.hn[seat]
-    took = st.g[G_TPOZ + team] != 0
+    took = st.g[G_POZZETTO_TAKEN + team] != 0
     burraco = has_burraco(st, team)
     w = _first_wild(hc)
     held = np.zeros(15, np.int64)
@@ -183,7 +183,7 @@ def legends_medium_chooser(work):
     hc = st.hcnt[seat]
     if ph == PH_PICKUP:
         top = pile_top(st)
-        return take_if(ids, n, top >= 0 and st.g[G_PN] <= p[0] and not is_wild(top)
+        return take_if(ids, n, top >= 0 and st.g[G_PILE_SIZE] <= p[0] and not is_wild(top)
                        and forms_trio(hc, top, rv, True))
     if ph == PH_DISCARD:
         return legends_discard(st, rv, team, seat)

@@ -8,7 +8,7 @@ from kernels.peers.common import (NEG, TRIOS, action_cards, class_rank, discard_
                                   result_meld, single_layoff, take_if, trio_allowed,
                                   trio_count_with, trio_fit, wilds_of)
 from kernels.strategies.api import legal
-from kernels.table.state import G_PHASE, G_PN, G_SEAT, G_TEAM, G_TPOZ, MI_LEN
+from kernels.table.state import G_PHASE, G_PILE_SIZE, G_SEAT, G_TEAM, G_POZZETTO_TAKEN, MI_LEN
 from kernels.table.work import views
 
 
@@ -41,7 +41,7 @@ def masu_meld_score(st, rv, team, seat, a, normal, sel, scratch):
         sel[(a - A_LAYOFF) % N_COUNT] -= 1
         before = class_rank(sel, rv)
         sel[(a - A_LAYOFF) % N_COUNT] += 1
-    took = st.g[G_TPOZ + team] != 0
+    took = st.g[G_POZZETTO_TAKEN + team] != 0
     poz = left == 0 and not took
     burraco = has_burraco(st, team) or k + (0 if mi < 0 else st.minfo[team, mi, MI_LEN]) >= 7
     closure = (not poz) and took and left == 1 and last >= 0 and not is_wild(last) and burraco
@@ -64,7 +64,7 @@ def masu_discard(st, rv, team, seat, normal, hc):
             continue
         s = (not is_wild(c)) * 1e9 + CVALUE[c]
         if normal:
-            closes = st.hn[seat] == 1 and st.g[G_TPOZ + team] != 0
+            closes = st.hn[seat] == 1 and st.g[G_POZZETTO_TAKEN + team] != 0
             hc[c] -= 1
             fut = trio_count_with(hc, c, rv) if hc[c] >= 0 else 0
             hc[c] += 1
@@ -93,7 +93,7 @@ def masu_chooser(work, normal):
             return A_DRAW
         for f in range(N_COUNT):
             need[f] = 0
-        for i in range(st.g[G_PN]):
+        for i in range(st.g[G_PILE_SIZE]):
             need[CIDX[st.pile[i]]] += 1
         want = False
         for f in range(N_COUNT):

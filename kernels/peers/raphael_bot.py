@@ -15,7 +15,7 @@ from kernels.peers.common import (NEG, _key_face, _low_rank_key, _suit_keys, dir
                                   discard_ok, finish_meld, first_legal_discard, has_action,
                                   opp_team, pile_top, single_layoff, take_if, trio_uses)
 from kernels.strategies.api import legal
-from kernels.table.state import G_PHASE, G_SEAT, G_TEAM, G_TPOZ, MI_KIND, MI_NWILD
+from kernels.table.state import G_PHASE, G_SEAT, G_TEAM, G_POZZETTO_TAKEN, MI_KIND, MI_NWILD
 from kernels.table.work import views
 
 
@@ -24,7 +24,7 @@ from kernels.table.work import views
 def raphael_dirty_ok(st, team, mi, dirty, closing):
     """raphael's proviso: a move that dirties a clean meld only before the team's
     pozzetto or when trying to close."""
-    return not dirty or st.minfo[team, mi, MI_NWILD] > 0 or st.g[G_TPOZ + team] == 0 or closing
+    return not dirty or st.minfo[team, mi, MI_NWILD] > 0 or st.g[G_POZZETTO_TAKEN + team] == 0 or closing
 
 
 @njit(cache=True)
@@ -122,7 +122,7 @@ def raphael_discard(st, rv, team, seat):
     hc = st.hcnt[seat]
     opp = opp_team(st, rv, seat)
     top = pile_top(st)
-    took = st.g[G_TPOZ + team] != 0
+    took = st.g[G_POZZETTO_TAKEN + team] != 0
     for pass_ in range(2):
         best = -1
         bs = NEG
@@ -179,7 +179,7 @@ def raphael_bot_chooser(work):
         return take_if(ids, n, raphael_pickup(st, rv, team, seat, sel))
     if ph == PH_DISCARD:
         return raphael_discard(st, rv, team, seat)
-    closing = st.g[G_TPOZ + team] != 0 and st.hn[seat] <= 2
+    closing = st.g[G_POZZETTO_TAKEN + team] != 0 and st.hn[seat] <= 2
     for mi in range(st.nm[team]):
         if st.minfo[team, mi, MI_KIND] != KIND_SEQ:
             continue

@@ -17,7 +17,7 @@ from kernels.peers.common import (NEG, TRIOS, TRIO_IS_SET, TRIO_JOKER, TRIO_NWIL
                                   has_seq_of_suit, is_wild, opp_team, pile_top, single_layoff,
                                   stock_left, take_if, team_points, trio_fit)
 from kernels.strategies.api import legal
-from kernels.table.state import (G_ACTIONS, G_PHASE, G_PN, G_SEAT, G_TEAM, G_TPOZ, MI_KIND,
+from kernels.table.state import (G_ACTIONS, G_PHASE, G_PILE_SIZE, G_SEAT, G_TEAM, G_POZZETTO_TAKEN, MI_KIND,
                                  MI_LEN, MI_NWILD)
 from kernels.table.work import views
 
@@ -36,8 +36,8 @@ def thil_modes(st, rv, team, seat, p):
     np_ = rv[L.RV_NUM_PLAYERS]
     opp = opp_team(st, rv, seat)
     stock = stock_left(st)
-    took = st.g[G_TPOZ + team] != 0
-    opp_took = st.g[G_TPOZ + opp] != 0
+    took = st.g[G_POZZETTO_TAKEN + team] != 0
+    opp_took = st.g[G_POZZETTO_TAKEN + opp] != 0
     short = False
     for s in range(np_):
         if st.g[G_TEAM + s] == opp and st.hn[s] <= 3:
@@ -54,7 +54,7 @@ def thil_modes(st, rv, team, seat, p):
 @njit(cache=True, _nrt=False)
 def thil_safe(st, team, k, panic, clean7):
     """thilanguis' ``safe``: an action leaving ``k`` cards."""
-    return (k > 1 or panic or st.g[G_TPOZ + team] == 0 or has_burraco(st, team) or clean7)
+    return (k > 1 or panic or st.g[G_POZZETTO_TAKEN + team] == 0 or has_burraco(st, team) or clean7)
 
 
 @njit(cache=True, _nrt=False)
@@ -112,7 +112,7 @@ def thil_pickup(st, rv, team, seat, p, sel):
     """thilanguis' pickup rules 1-6 (first match wins), under the endgame's
     refusal of a big pile."""
     panic, desperate, rushing, endgame = thil_modes(st, rv, team, seat, p)
-    pn = st.g[G_PN]
+    pn = st.g[G_PILE_SIZE]
     top = pile_top(st)
     if top < 0 or (endgame and pn >= p[TP_BIG_PILE_REFUSE] and not panic):
         return False

@@ -116,26 +116,6 @@ check_family("G", {name: (int(at), words) for (name, words, _), at in zip(G_FIEL
              G_LEN)
 assert (G_LEN, G_OPEN_ROW, G_TEAM) == (51, 50, 35)   # the layout of saved positions
 
-# old names: the peer bots (kernels/peers) still read these; /tmp/briefs/rename_state.py
-# --with-peers renames them there and deletes this block
-G_SP = G_STOCK_TOP
-G_SLEN = G_STOCK_END
-G_PN = G_PILE_SIZE
-G_POZ_NEXT = G_NEXT_POZZETTO
-G_TPOZ = G_POZZETTO_TAKEN
-G_PTURN = G_POZZETTO_TURN
-G_PMODE = G_POZZETTO_MODE
-G_HIDDEN = G_POZZETTO_HIDDEN
-G_PP = G_PILE_PICKUPS
-G_PC = G_PILE_CARDS
-G_ERR = G_ERRORS
-G_POZ_SIZE = G_POZZETTO_SIZE
-G_NEV = G_EVENT_ROWS
-G_NEVC = G_EVENT_CARDS
-G_NPOZ = G_N_POZZETTI
-G_SOLO = G_SOLO_SEAT
-G_SOLO18 = G_SOLO_18
-# end of the old names
 
 # event types (ev[:, EVC_TYPE]); np.int64 so that Numba compiles log_event
 # once, not once per literal
