@@ -38,7 +38,7 @@ from kernels import game, layout as L
 from kernels import rollouts as KR
 from kernels import work as KW
 from sim import Game, Rules
-from sim.runner import _resolve_strategies
+from sim.strategies import resolve_builtin_seats as _resolve_strategies
 from sim.strategies import resolve
 
 SEED = 1

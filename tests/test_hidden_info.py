@@ -11,7 +11,7 @@ import pytest
 import sim
 from kernels import state as KS
 from kernels.cards import CIDX
-from sim.game import Game
+from sim.play.game import Game
 
 
 def reshuffle_hidden(game, seat, gen):

@@ -27,7 +27,7 @@ from kernels import state as KS
 from kernels import work as KW
 from kernels.cards import CIDX
 from sim import positions
-from sim.game import Game
+from sim.play.game import Game
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "position.toml"

@@ -16,7 +16,7 @@ from kernels import search as KS_
 from kernels import state as KS
 from kernels import work as KW
 from kernels.cards import CIDX
-from sim.game import Game
+from sim.play.game import Game
 
 # cheap settings for the tests: the search still leaves the base policy's choice often
 CHEAP = "rollout:rollouts=24,worlds=3"
