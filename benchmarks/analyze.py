@@ -63,8 +63,8 @@ def _kernel_runner(game, acts, worlds, threads, words=None, prefix=None):
     ``prefix`` of them copied per world and rollout)."""
     import numba
 
-    from kernels import rollouts as KR
-    from kernels import work as KW
+    from kernels.search.player import rollouts as KR
+    from kernels.table import work as KW
     from sim.strategies import resolve_builtin_seats as _resolve_strategies
 
     words = KW.work_words(0, 0) if words is None else words
@@ -91,7 +91,7 @@ def measure(mode: str) -> tuple:
     rows, notes = [], []
     import numba
 
-    from kernels import work as KW
+    from kernels.table import work as KW
     from sim import Game, analyze
     from sim.play.game import EV_CARDS, EV_ROWS
 
@@ -112,7 +112,7 @@ def measure(mode: str) -> tuple:
     for t in sorted(runs):
         target = check(n / np.median(times[t]) >= ROLLOUTS_PER_S_2T,
                        f"≥ {ROLLOUTS_PER_S_2T:,} on 2 cores") if t == 2 else ""
-        rows.append(Row("1. rollouts, mid-hand", f"`kernels.rollouts.rollouts`, expert, {t} "
+        rows.append(Row("1. rollouts, mid-hand", f"`kernels.search.rollouts.rollouts`, expert, {t} "
                         f"thread{'s' if t > 1 else ''}", [n / x for x in times[t]], "rollouts/s",
                         f"{w:,} worlds x {len(mid_acts)} candidates of examples/position.toml",
                         target=target,
@@ -169,7 +169,7 @@ def measure(mode: str) -> tuple:
             for k, (words, prefix, _) in variants.items()}
     times = interleaved(runs, reps)
     n = cw * len(mid_acts)
-    from kernels import rollouts as KR
+    from kernels.search.player import rollouts as KR
     for k, (words, prefix, what) in variants.items():
         copied = KR.ROLL_WORDS if prefix is None else prefix
         rows.append(Row("3. copies per rollout", f"copy {copied:,} words ({copied * 8 / 1024:,.0f} "

@@ -3,7 +3,7 @@
 
     PYTHONPATH=. python benchmarks/deals.py [--hands N] [--repeats R]
 
-* ``kernels.deal_features.deal_features`` alone (int16 feature rows, all threads);
+* ``kernels.table.deal_features.deal_features`` alone (int16 feature rows, all threads);
 * ``sim.deals`` (the kernel plus the DataFrame with its documented columns);
 * ``sim.deal_features.select`` of ``s0_jokers + s2_jokers >= 2`` (deals plus the query);
 * ``sim.simulate(hand_index=...)`` of the selected hands beside a full run of the same
@@ -25,7 +25,7 @@ import numba
 import numpy as np
 
 import sim
-from kernels import deal_features as KF
+from kernels.table import deal_features as KF
 from sim import deal_features as DF
 
 

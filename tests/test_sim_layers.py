@@ -240,7 +240,7 @@ def _fake(**modules) -> dict:
 
 GOOD = dict(sim__core__a="import numpy\n", sim__table__b="from sim.core.a import x\n",
             sim__play__c="from sim.table import b\nfrom kernels import state\n"
-                         "def f():\n    from kernels.game import play_hand\n")
+                         "def f():\n    from kernels.play.game import play_hand\n")
 
 
 def test_checker_passes_a_layered_package():

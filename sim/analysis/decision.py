@@ -12,8 +12,8 @@ import os
 
 import pandas as pd
 
-from kernels import actions as KA
-from kernels.cards import CIDX
+from kernels.engine import actions as KA
+from kernels.core.cards import CIDX
 
 from sim.analysis.evaluate import analyze
 from sim.analysis.match_rollouts import DECISIONS, MAX_LATER_HANDS, OBJECTIVES

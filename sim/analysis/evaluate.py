@@ -1,7 +1,7 @@
 """Position analysis by rollouts: "what should I do here?" (docs/analyze.md).
 
 Every candidate action of the decision is rolled out on the same sampled
-worlds (:func:`kernels.rollouts.rollouts`): world ``w`` deals the cards the
+worlds (:func:`kernels.search.rollouts.rollouts`): world ``w`` deals the cards the
 seat to move cannot see again from the stream ``(seed, w)`` (R11: its hand,
 the table, the pile, the hand sizes and the known cards stay), then each
 candidate is applied to a copy of that world and the hand is played to its
@@ -43,7 +43,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from kernels import state as KS
+from kernels.table import state as KS
 
 from sim._util.stats import P_BEST_DRAWS
 from sim._util.text import plural, shortened, signed

@@ -26,7 +26,7 @@ MAX_ROLLOUTS = 10**8
 
 
 ANALYSIS_COLUMNS = {
-    "action": "action id (kernels.actions; docs/step_api.md)",
+    "action": "action id (kernels.engine.actions; docs/step_api.md)",
     "text": "the action in words (Game.action_text; Game.action_from_text reads it back)",
     "mean_result": "mean hand result for the side to move: own side's score minus the opponents' "
             "(points)",
@@ -150,17 +150,17 @@ def rollout_matrix(game, actions, worlds: int, seed: int = 0, policy="expert",
         Run the kernels' debug checks after every action of the rollouts.
     worlds_mode : int
         0: sampled worlds; 1: the game's true hidden cards, the generator
-        reseeded per world (``kernels.rollouts.WORLDS_TRUE``; the hand
+        reseeded per world (``kernels.search.rollouts.WORLDS_TRUE``; the hand
         objective with a built-in strategy only).
     objective : {"hand", "match"}
         ``"match"``: the match is played on after the hand as well
-        (:mod:`kernels.match_rollouts`; the game must carry ``match_totals``).
+        (:mod:`kernels.search.match_rollouts`; the game must carry ``match_totals``).
 
     Returns
     -------
     dict
         ``result``, ``own``, ``closed``, ``error``: int64[worlds, C] arrays
-        (:func:`kernels.rollouts.rollouts`; results in points), ``seconds``
+        (:func:`kernels.search.rollouts.rollouts`; results in points), ``seconds``
         (float, the kernel calls) and ``threads`` (int); with ``objective="match"``
         also ``win`` and ``later`` (:func:`sim.analysis_game.rollout_matrix`).
 
@@ -172,8 +172,8 @@ def rollout_matrix(game, actions, worlds: int, seed: int = 0, policy="expert",
     """
     import numba
 
-    from kernels import rollouts as KR
-    from kernels import work as KW
+    from kernels.search import rollouts as KR
+    from kernels.table import work as KW
 
     worlds = check_int("rollouts", worlds, 1, MAX_ROLLOUTS)
     seed = check_int("seed", seed, 0, 2**64 - 1)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels.cards import CIDX
+from kernels.core.cards import CIDX
 
 from sim.core import notation
 from sim.core.rules import Rules

@@ -4,7 +4,7 @@
 the wilds, jokers and twos of every hand, pozzetto and the stock, the pairs
 and longest natural run of every hand, the up-card and the dealer.  The
 hands are dealt by the kernel code that deals them in :func:`sim.simulate`
-(:mod:`kernels.deal_features`), so row ``i`` describes the hand whose record
+(:mod:`kernels.table.deal_features`), so row ``i`` describes the hand whose record
 has ``hand_index == i`` in a hand run with the same seed and rules (the
 dealer of a match hand rotates instead, R6).  Select hands with
 ``DataFrame.query`` and play only those with ``sim.simulate(...,
@@ -20,8 +20,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from kernels import cards as C
-from kernels import deal_features as KF
+from kernels.core import cards as C
+from kernels.table import deal_features as KF
 
 from sim.core import notation
 from sim.core.cards import check_int, rules_or_default
@@ -249,7 +249,7 @@ def decks(seed: int, hand_index, rules=None) -> tuple:
     tuple
         ``(decks, dealers)``: ``int64[n, 108]`` card ids in dealing order
         (seat ``s`` holds ``deck[11*s : 11*s + 11]`` with 11-card hands; the
-        full layout is in :mod:`kernels.deal`) and ``int64[n]`` dealer seats.
+        full layout is in :mod:`kernels.core.deal`) and ``int64[n]`` dealer seats.
 
     Raises
     ------

@@ -24,7 +24,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from kernels import layout as L
+from kernels.core import layout as L
 
 from sim._util.stats import Z95  # noqa: F401  (sim.comparison.Z95, the name the benchmarks use)
 from sim.core.cards import check_int, check_progress, rules_or_default

@@ -26,7 +26,7 @@ def play_decks(seed: int, hand_index, decks_in, strategies="heuristic", rules=No
     Row ``i`` plays hand ``hand_index[i]`` of the run seeded ``seed`` (its
     dealer, R6, and the generator as the deal leaves it) with the cards laid
     out from ``decks_in[i]`` instead of the hand's shuffle
-    (:func:`kernels.game.simulate_decks`).  With the unmodified decks of
+    (:func:`kernels.play.game.simulate_decks`).  With the unmodified decks of
     :func:`decks` the records are those of ``sim.simulate``; with a deck in
     which some cards changed places (the jokers moved to another seat, say)
     the hand is the same deal with that condition swapped, played with the
@@ -64,8 +64,8 @@ def play_decks(seed: int, hand_index, decks_in, strategies="heuristic", rules=No
     """
     import numba
 
-    from kernels import layout as L
-    from kernels.game import simulate_decks
+    from kernels.core import layout as L
+    from kernels.play.game import simulate_decks
 
 
     seed = check_int("seed", seed, 0, 2**64 - 1)

@@ -75,7 +75,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kernels import layout as L
+from kernels.core import layout as L
 
 from sim._util.lock import claim
 from sim._util.progress import progress_bar

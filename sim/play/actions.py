@@ -12,11 +12,11 @@ import re
 
 import numpy as np
 
-from kernels import actions as KA
-from kernels import legal as KL
-from kernels import melds as KM
-from kernels import state as KS
-from kernels.cards import CIDX, N_COUNT
+from kernels.engine import actions as KA
+from kernels.engine import legal as KL
+from kernels.core import melds as KM
+from kernels.table import state as KS
+from kernels.core.cards import CIDX, N_COUNT
 
 from sim.core import notation
 from sim.table.melds import reading_order

@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kernels import melds as KM
-from kernels import observe as KO
-from kernels import state as KS
-from kernels.cards import BURRACO_LEN, CVALUE
+from kernels.core import melds as KM
+from kernels.engine import observe as KO
+from kernels.table import state as KS
+from kernels.core.cards import BURRACO_LEN, CVALUE
 
 from sim.core.cards import check_int
 from sim.play.actions import _CARD_FACE, _CARD_TEXT, _FACE_TEXT, PHASES, _meld_cards
@@ -95,7 +95,7 @@ class Observation:
 
 
 # observation tensor layout: (name, length); float32, documented in docs/step_api.md and
-# filled by the kernel kernels.observe.observation_tensor
+# filled by the kernel kernels.engine.observe.observation_tensor
 TENSOR_FIELDS = KO.TENSOR_FIELDS
 
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels import actions as KA
-from kernels import layout as L
-from kernels import legal as KL
-from kernels import melds as KM
-from kernels import state as KS
-from kernels.cards import CIDX, N_CARDS, N_COUNT
+from kernels.engine import actions as KA
+from kernels.core import layout as L
+from kernels.engine import legal as KL
+from kernels.core import melds as KM
+from kernels.table import state as KS
+from kernels.core.cards import CIDX, N_CARDS, N_COUNT
 
 from sim.core import notation
 from sim.core.cards import check_int
@@ -364,7 +364,7 @@ class _Builder:
             if nat is not None:
                 KS.meld_info_roles(st.mcnt, st.minfo, np.int64(t), np.int64(mi), np.int64(nat),
                                    np.int64(0))
-        # the counters (kernels.state G_*), as the deal and the turns leave them
+        # the counters (kernels.table.state G_*), as the deal and the turns leave them
         g[KS.G_SP] = 0
         g[KS.G_SLEN] = p["stock"]
         g[KS.G_PN] = len(self.pile)

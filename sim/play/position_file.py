@@ -13,9 +13,9 @@ import tomllib
 
 import numpy as np
 
-from kernels import layout as L
-from kernels import state as KS
-from kernels.cards import CIDX, N_CARDS, N_COUNT
+from kernels.core import layout as L
+from kernels.table import state as KS
+from kernels.core.cards import CIDX, N_CARDS, N_COUNT
 
 from sim.core import notation
 from sim.core.rules import PRESETS, Rules
@@ -389,7 +389,7 @@ def normalize(position: dict) -> dict:
 
 
 def _pozzetto_sizes(rules: Rules) -> tuple:
-    """``(count, sizes)`` of the deal's pozzetti (R8, R61-R63; as kernels.deal)."""
+    """``(count, sizes)`` of the deal's pozzetti (R8, R61-R63; as kernels.core.deal)."""
     p = rules.pozzetto_size
     if rules.num_players == 3:
         if rules.three_player_mode == "solo_18":

@@ -20,7 +20,7 @@ canonical form (every field present, cards as ``"10♥"``, ``"JK"``);
 :func:`to_game` (``Game.from_position``) builds a complete game consistent
 with the view, the unseen cards dealt uniformly among the unseen places (the
 other hands beyond their known cards, the stock and the untaken pozzetti,
-:func:`kernels.worlds.sample_world`); :func:`from_game` (``Game.to_position``)
+:func:`kernels.table.worlds.sample_world`); :func:`from_game` (``Game.to_position``)
 writes the view of a game.  An impossible position raises a one-line
 ``ValueError`` that names the field.
 """
@@ -39,7 +39,7 @@ def to_game(position, seed: int = 0, strategies="heuristic") -> Game:
     The given cards are where the position puts them; every other card (the
     other hands beyond their known cards, the stock, the untaken pozzetti) is
     dealt uniformly at random among those places, from ``seed``
-    (:func:`kernels.worlds.sample_world`).  When the seat to move is not the
+    (:func:`kernels.table.worlds.sample_world`).  When the seat to move is not the
     viewer, worlds in which it has no legal action are drawn again.
 
     Parameters

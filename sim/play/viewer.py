@@ -36,7 +36,7 @@ import math
 import os
 import tempfile
 
-from kernels.cards import RANK, SUIT, VALUE
+from kernels.core.cards import RANK, SUIT, VALUE
 
 from sim._util.text import plural
 from sim.core import notation

@@ -12,7 +12,7 @@ import os
 import numpy as np
 import pandas as pd
 
-from kernels import layout as L
+from kernels.core import layout as L
 
 from sim._util import compiling
 from sim._util.text import plural
@@ -239,8 +239,8 @@ def replay(seed=None, hand_index=None, strategies=None, rules=None, dealer=None,
 
 def _play(seed, hand_index, strategies, rules, dealer) -> dict:
     """The replay document of hand ``hand_index`` under explicit settings."""
-    from kernels.game import play_hand
-    from kernels.work import work_words
+    from kernels.play.game import play_hand
+    from kernels.table.work import work_words
 
     seed = check_int("seed", seed, 0, 2**64 - 1)
     r = rules_or_default(rules)

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from kernels import layout as L
+from kernels.core import layout as L
 
 from sim._util.text import plural
 from sim.core import dataset

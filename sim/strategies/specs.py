@@ -30,7 +30,7 @@ def resolve(spec: str) -> tuple[str, int, np.ndarray]:
         The canonical spec (:func:`canonical_spec`): ``"heuristic"`` for
         ``"heuristic:pile_threshold=1"`` (the default value), parameters sorted.
     kind : int
-        Policy kind (``kernels.layout.POLICY_*``).
+        Policy kind (``kernels.core.layout.POLICY_*``).
     params : numpy.ndarray
         ``float64[N_PARAMS]``.
 
