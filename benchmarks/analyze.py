@@ -63,7 +63,7 @@ def _kernel_runner(game, acts, worlds, threads, words=None, prefix=None):
     ``prefix`` of them copied per world and rollout)."""
     import numba
 
-    from kernels.search.player import rollouts as KR
+    from kernels.search import rollouts as KR
     from kernels.table import work as KW
     from sim.strategies import resolve_builtin_seats as _resolve_strategies
 
@@ -169,7 +169,7 @@ def measure(mode: str) -> tuple:
             for k, (words, prefix, _) in variants.items()}
     times = interleaved(runs, reps)
     n = cw * len(mid_acts)
-    from kernels.search.player import rollouts as KR
+    from kernels.search import rollouts as KR
     for k, (words, prefix, what) in variants.items():
         copied = KR.ROLL_WORDS if prefix is None else prefix
         rows.append(Row("3. copies per rollout", f"copy {copied:,} words ({copied * 8 / 1024:,.0f} "

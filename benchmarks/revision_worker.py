@@ -36,7 +36,7 @@ import numpy as np
 
 from kernels.play import game
 from kernels.core import layout as L
-from kernels.search.player import rollouts as KR
+from kernels.search import rollouts as KR
 from kernels.table import work as KW
 from sim import Game, Rules
 from sim.strategies import resolve_builtin_seats as _resolve_strategies

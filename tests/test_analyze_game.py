@@ -24,7 +24,7 @@ import sim
 from kernels.engine import actions as KA
 from kernels.play import game as KG
 from kernels.core import layout as L
-from kernels.search.player import match_rollouts as KMR
+from kernels.search import match_rollouts as KMR
 from kernels.table import state as KS
 from kernels.table import work as KW
 from kernels.core.cards import CIDX, N_COUNT

@@ -80,7 +80,7 @@ def test_on_disk_names_match_numba_cache_files():
 def test_analyze_compiles_inside_the_announcement_not_in_the_timed_loop(monkeypatch, capsys):
     """The warm-up call runs the chunk kernel on a world (a call of no world compiles
     nothing), inside the announcement; the timed loop comes after it."""
-    from kernels.search.player import rollouts as KR
+    from kernels.search import rollouts as KR
     calls = []
     real = KR.rollouts
 

@@ -12,7 +12,7 @@ import referee as R
 from test_hidden_info import reshuffle_hidden
 
 import sim
-from kernels.search.player import player as KS_
+from kernels.search import player as KS_
 from kernels.table import state as KS
 from kernels.table import work as KW
 from kernels.core.cards import CIDX

@@ -272,7 +272,7 @@ def feature_matrix(game, worlds: int, seed: int, first: int = 0, threads: int = 
     means (:func:`kernels.search.rollouts.world_features`, ``feature_means``)."""
     import numba
 
-    from kernels.search.player import rollouts as KR
+    from kernels.search import rollouts as KR
     from kernels.table import work as KW
 
     src = np.zeros(KW.work_words(0, 0), np.int64)

@@ -108,7 +108,7 @@ def _loader(name: str):
         else:
             notice = compiling.announce(f"the peer bot {name}", cold)
         with notice:
-            from kernels.peers.bots import bots as KP, bots_more as KM
+            from kernels.peers import bots as KP, bots_more as KM
             chooser = getattr(KP, attr, None) or getattr(KM, attr)
             _strategies.register(name, chooser, params=params, doc=doc)
     return load
