@@ -116,7 +116,7 @@ def events_of(work, first: int = 0) -> list:
 def document(seed, hand_index, r, specs, work, rec, start=None) -> dict:
     """The replay document of a hand played in ``work`` (int64, :mod:`kernels.table.work`,
     with its event log) whose record is ``rec`` (int32[N_REC]); ``start``: the
-    ``sim.game.Start`` of a sampled world (see :func:`history`).
+    ``sim.play.records.Start`` of a sampled world (see :func:`history`).
 
     Raises
     ------
@@ -135,7 +135,7 @@ def history(seed, hand_index, r, specs, work, dealer, first_player, start=None) 
     """The replay document without its ``result``: the deal and the events logged
     in ``work`` so far (for a hand still being played, no ``end`` event).
 
-    With ``start`` (a sampled world's ``sim.game.Start``) the ``start`` block of
+    With ``start`` (a sampled world's ``sim.play.records.Start``) the ``start`` block of
     its state replaces the deal, and only the events logged since are written.
     """
     head = {"seed": seed, "hand_index": hand_index, "rules": r.to_dict(),
