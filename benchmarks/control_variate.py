@@ -72,9 +72,9 @@ def _unrevealed(st):
     """Card ids the stock and the untaken pozzetti still hide."""
     from kernels.table import state as KS
     g = st.g
-    ids = list(st.stock[g[KS.G_SP]:g[KS.G_SLEN]])
-    for k in range(g[KS.G_POZ_NEXT], g[KS.G_NPOZ]):
-        ids += list(st.poz[k, :g[KS.G_POZ_SIZE + k]])
+    ids = list(st.stock[g[KS.G_STOCK_TOP]:g[KS.G_STOCK_END]])
+    for k in range(g[KS.G_NEXT_POZZETTO], g[KS.G_N_POZZETTI]):
+        ids += list(st.poz[k, :g[KS.G_POZZETTO_SIZE + k]])
     return ids
 
 
@@ -109,10 +109,11 @@ def _game_luck(seed, i, strategies, team_a):
         seat = g.current_seat
         team = seat % 2
         hidden = _unrevealed(st)
-        nxt = int(st.g[KS.G_POZ_NEXT])
-        poz = list(st.poz[nxt, :st.g[KS.G_POZ_SIZE + nxt]]) if nxt < st.g[KS.G_NPOZ] else []
+        nxt = int(st.g[KS.G_NEXT_POZZETTO])
+        poz = (list(st.poz[nxt, :st.g[KS.G_POZZETTO_SIZE + nxt]])
+               if nxt < st.g[KS.G_N_POZZETTI] else [])
         if g.phase == "pickup" and a == 0:                        # a draw
-            top = int(st.stock[st.g[KS.G_SP]])
+            top = int(st.stock[st.g[KS.G_STOCK_TOP]])
             hc = st.hcnt[seat]
             sm = KP._hand_slot_masks(hc)
             use = {}
@@ -124,7 +125,7 @@ def _game_luck(seed, i, strategies, team_a):
             luck[team, 3] += use[int(face[top])] - np.mean([use[int(face[c])] for c in hidden])
         g.apply(a)
         after = state()
-        if after.g[KS.G_POZ_NEXT] != nxt:                          # a pozzetto handed out
+        if after.g[KS.G_NEXT_POZZETTO] != nxt:                          # a pozzetto handed out
             t = int(after.g[KS.G_TEAM + seat])
             luck[t, :3] += simple[poz].sum(axis=0) - len(poz) * simple[hidden].mean(axis=0)
     return luck[team_a] - luck[1 - team_a]

@@ -6,6 +6,7 @@ cache only watches this file, not the kernels these loops call, so the scripts
 clear their cache entries whenever the kernel sources change
 (:func:`harness.guard_helper_cache`).
 """
+from kernels.core.cards import N_COUNT
 import numpy as np
 from numba import njit
 
@@ -13,7 +14,7 @@ from kernels.engine.actions import N_ACTIONS, PH_OVER, apply_action, legal_actio
 from kernels.core.deal import deal_hand
 from kernels.play.game import choose, new_hand
 from kernels.core.melds import analyze
-from kernels.strategies.policies import meld_search
+from kernels.strategies.choosers import (meld_search)
 from kernels.core.rng import bounded, seed_hand
 from kernels.table.state import G_PHASE, G_SEAT
 from kernels.table.work import W_G
@@ -44,11 +45,11 @@ def analyze_loop(cnts, set_mask, passes):
 
 @njit(cache=True)
 def meld_search_loop(hands, rv, p, st):
-    """:func:`kernels.strategies.policies.meld_search` on every row of ``hands``
+    """:func:`kernels.strategies.choosers.meld_search` on every row of ``hands``
     (int64[n, k] card ids) with scratch state ``st``; returns
     ``(melds, cards melded)`` summed over the hands."""
-    sel = np.zeros(53, np.int64)
-    scratch = np.zeros(53, np.int64)
+    sel = np.zeros(N_COUNT, np.int64)
+    scratch = np.zeros(N_COUNT, np.int64)
     melds = 0
     cards = 0
     for i in range(hands.shape[0]):

@@ -17,6 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from kernels.core.cards import N_COUNT
 import numpy as np
 
 from harness import (HERE, REPO, SEED, RevisionWorker, Row, Run, check, child_env, copy_packages, git,
@@ -61,7 +62,7 @@ def burraco_cmd() -> list:
 def random_count_vectors(n: int, rng: np.random.Generator) -> np.ndarray:
     """Count vectors (int64[n, 53]) of 3-14 cards: a third any cards of the two packs
     (mostly invalid), a third runs of one suit, a third sets, half of those with a wild."""
-    cnt = np.zeros((n, 53), np.int64)
+    cnt = np.zeros((n, N_COUNT), np.int64)
     set_ranks = [r for r in range(13) if r != 1]
     for i in range(n):
         kind = i % 3

@@ -6,6 +6,7 @@ is a row. The buffer's fields must not overlap.
 """
 from __future__ import annotations
 
+from kernels.core.cards import N_COUNT
 import numpy as np
 import pytest
 
@@ -16,7 +17,7 @@ from kernels.table import work as KW
 
 
 def faces_of(cnt):
-    return [f for f in range(53) for _ in range(int(cnt[f]))]
+    return [f for f in range(N_COUNT) for _ in range(int(cnt[f]))]
 
 
 EVERY_RANK = frozenset(range(13))
@@ -35,7 +36,7 @@ def test_every_table_row_is_a_valid_meld_for_the_referee():
 def random_candidate(rng):
     """A multiset shaped like a meld: one rank's or one suit's cards, 0..2 copies each,
     plus at most two extra wilds."""
-    cnt = np.zeros(53, np.int64)
+    cnt = np.zeros(N_COUNT, np.int64)
     if rng.random() < 0.4:
         r = rng.integers(13)
         for s in range(4):
@@ -73,7 +74,7 @@ def test_action_id_layout():
     assert (KA.A_DRAW, KA.A_TAKE, KA.A_END_MELD, KA.A_DISCARD) == (0, 1, 2, 3)
     assert KA.A_LAYOFF == 3 + 53 and KA.A_CREATE == KA.A_LAYOFF + 40 * 53
     assert KA.N_ACTIONS == KA.A_CREATE + 14_132 == 16_308
-    sel = np.zeros(53, np.int64)
+    sel = np.zeros(N_COUNT, np.int64)
     for row in (0, 1, KA.N_SET_MELDS, KA.N_MELDS - 1):
         KA.meld_sel(row, sel)
         assert np.array_equal(sel, KA.MELD_CNT[row])

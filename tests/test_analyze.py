@@ -20,7 +20,7 @@ import pytest
 from numba import njit
 
 import sim
-from kernels.strategies.policies import heuristic_chooser
+from kernels.strategies.choosers import (heuristic_chooser)
 from sim import Game, positions
 from sim._util.stats import Z95
 from sim.analysis import (

@@ -23,13 +23,14 @@ REPO = Path(__file__).resolve().parents[1]
 # score one team holding a single joker: hand points = the joker's value (R2: 30)
 CHILD = r'''
 import json, os, sys
+from kernels.core.cards import N_COUNT
 import numpy as np
 import kernels
 from kernels.core import layout as L
 from kernels.table import scoring
 from kernels.build import cachestamp
-mcnt = np.zeros((1, 53), np.int64); minfo = np.zeros((1, 16), np.int64)
-hcnt = np.zeros((1, 53), np.int64); hcnt[0, 52] = 1
+mcnt = np.zeros((1, N_COUNT), np.int64); minfo = np.zeros((1, 16), np.int64)
+hcnt = np.zeros((1, N_COUNT), np.int64); hcnt[0, 52] = 1
 rv = np.zeros(L.N_RULES, np.int64)
 out = scoring.score_team(mcnt, minfo, 0, hcnt, 1, 0, 1, 0, rv)
 probe = os.path.join(os.path.dirname(kernels.__file__), "write-probe")

@@ -115,7 +115,7 @@ def test_a_peer_bot_is_announced_cached_or_not(monkeypatch, capsys, cached, line
 def test_a_registered_chooser_is_announced(capsys):
     from numba import njit
 
-    from kernels.strategies.policies import heuristic_chooser
+    from kernels.strategies.choosers import (heuristic_chooser)
     from sim import strategies
 
     @njit

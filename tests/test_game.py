@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+from kernels.core.cards import N_COUNT
 import numpy as np
 import pytest
 
@@ -21,6 +22,7 @@ import sim
 from kernels.engine import actions as KA
 from kernels.core import layout as L
 from kernels.table import state as KS
+from kernels.table import moves as KSM
 from kernels.table import work as KW
 from kernels.play.game import simulate_range
 from sim import strategies
@@ -221,7 +223,8 @@ def test_observation_is_what_the_seat_may_know():
     o = g.observation(seat)
     st = g.state
     assert len(o.hand) == st.hn[seat] and o.hand_sizes == tuple(int(x) for x in st.hn)
-    assert len(o.pile) == st.g[KS.G_PN] and o.stock_size == st.g[KS.G_SLEN] - st.g[KS.G_SP]
+    assert len(o.pile) == st.g[KS.G_PILE_SIZE]
+    assert o.stock_size == st.g[KS.G_STOCK_END] - st.g[KS.G_STOCK_TOP]
     assert sum(len(m["cards"]) for m in o.melds) == int(st.mcnt.sum())
     t = g.observation_tensor(seat)
     assert t.dtype == np.float32 and t.shape == (TENSOR_SIZE,)
@@ -288,7 +291,7 @@ def test_observation_tensor_encodes_the_observation(rules):
                     for m in o.melds:
                         block = ("melds_own" if m["team"] == own else
                                  "melds_opp" if m["team"] == nxt else "melds_third")
-                        got = d[block].reshape(40, 53)[m["index"]] * 2
+                        got = d[block].reshape(40, N_COUNT)[m["index"]] * 2
                         assert np.array_equal(got, _face_counts(m["faces"])), (block, m)
                     on_table = sum(len(m["cards"]) for m in o.melds)
                     assert 2 * (d["melds_own"].sum() + d["melds_opp"].sum()
@@ -344,7 +347,7 @@ def known_facts(g, seat):
     o = g.observation(seat)
     st = g.state
     return (o, g.observation_tensor(seat).tobytes(), st.known.tolist(), st.hn.tolist(),
-            int(st.g[KS.G_SLEN] - st.g[KS.G_SP]))
+            int(st.g[KS.G_STOCK_END] - st.g[KS.G_STOCK_TOP]))
 
 
 def test_sampled_worlds_keep_every_known_fact():
@@ -361,7 +364,7 @@ def test_sampled_worlds_keep_every_known_fact():
         for k in range(25):
             w = g.sample_world(seat, 1000 + i, k)
             assert known_facts(w, seat) == facts
-            assert KS.conservation_ok(w.state)
+            assert KSM.conservation_ok(w.state)
             assert w.legal_actions() == g.legal_actions()
             n_worlds += 1
         assert n > 0

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from kernels.core.cards import N_COUNT
 import numpy as np
 import pytest
 
@@ -90,9 +91,9 @@ def features(g: Game, legal) -> set:
     out = {g.phase}
     if hn >= 20:
         out.add("20+ cards")
-    if st.g[KS.G_TPOZ + g.team_of(seat)] and hn <= 3:
+    if st.g[KS.G_POZZETTO_TAKEN + g.team_of(seat)] and hn <= 3:
         out.add("pozzetto taken, 3 cards or fewer")
-    if g.phase == "pickup" and st.g[KS.G_PN] > 0 and KA.A_TAKE not in legal:
+    if g.phase == "pickup" and st.g[KS.G_PILE_SIZE] > 0 and KA.A_TAKE not in legal:
         out.add("pile refused")
     if g.phase == "discard" and len(legal) < int(np.count_nonzero(st.hcnt[seat])):
         out.add("a card that may not be discarded")
@@ -275,7 +276,7 @@ def test_a_lay_off_is_open_only_where_its_first_card_alone_is_a_dead_end():
     from sim.table.position import Position
     p = Position(hand="7♠ 5♠", team_melds=["2♣ 8♠ 9♠ 10♠ J♠"], single_pile_card="5♠")
     assert p.can_lay_off(0, "7♠ 5♠")            # the rules' verdict, and the engine's
-    scratch, sel, need = (np.zeros(53, np.int64) for _ in range(3))
+    scratch, sel, need = (np.zeros(N_COUNT, np.int64) for _ in range(3))
     need[:] = 1
     seven, five = 13 * 3 + 6, 13 * 3 + 4
     assert KL.can_layoff(p.st, p.rv, 0, 0, 0, seven, scratch)[0] == KL.BAD_LAST_CARD_BARRED

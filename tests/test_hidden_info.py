@@ -10,6 +10,7 @@ import pytest
 
 import sim
 from kernels.table import state as KS
+from kernels.table import moves as KSM
 from kernels.core.cards import CIDX
 from sim.play.game import Game
 
@@ -31,9 +32,9 @@ def reshuffle_hidden(game, seat, gen):
                 keep[c] -= 1              # a card everyone saw it take with the pile
             else:
                 places.append((hand, (s, i)))
-    places += [(stock, (i,)) for i in range(g[KS.G_SP], g[KS.G_SLEN])]
-    for p in range(g[KS.G_POZ_NEXT], g[KS.G_NPOZ]):
-        places += [(poz, (p, i)) for i in range(g[KS.G_POZ_SIZE + p])]
+    places += [(stock, (i,)) for i in range(g[KS.G_STOCK_TOP], g[KS.G_STOCK_END])]
+    for p in range(g[KS.G_NEXT_POZZETTO], g[KS.G_N_POZZETTI]):
+        places += [(poz, (p, i)) for i in range(g[KS.G_POZZETTO_SIZE + p])]
     ids = [arr[ix] for arr, ix in places]
     gen.shuffle(ids)
     for (arr, ix), cid in zip(places, ids):
@@ -43,7 +44,7 @@ def reshuffle_hidden(game, seat, gen):
             hcnt[s] = 0
             for i in range(hn[s]):
                 hcnt[s, CIDX[hand[s, i]]] += 1
-    assert KS.conservation_ok(st)
+    assert KSM.conservation_ok(st)
 
 
 def play_checked(spec, seed, hand_index, gen, rules=None):
@@ -104,7 +105,7 @@ def test_the_check_notices_a_peeking_decision():
         nxt = (seat + 1) % 4
         a, b = game.state, other.state
         changed += a.hcnt[nxt].tolist() != b.hcnt[nxt].tolist()
-        changed += a.stock[a.g[KS.G_SP]] != b.stock[b.g[KS.G_SP]]
+        changed += a.stock[a.g[KS.G_STOCK_TOP]] != b.stock[b.g[KS.G_STOCK_TOP]]
         assert game.observation(seat) == other.observation(seat)
         assert np.array_equal(game.observation_tensor(seat), other.observation_tensor(seat))
     assert changed >= 30

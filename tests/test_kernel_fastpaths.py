@@ -7,6 +7,7 @@ every valid meld of a large systematic family and every one of the 53 card kinds
 """
 import itertools
 
+from kernels.core.cards import N_COUNT
 import numpy as np
 import pytest
 from numba import njit
@@ -14,6 +15,7 @@ from numba import njit
 from kernels.engine import legal as KL
 from kernels.core import melds as KM
 from kernels.table import state as KS
+from kernels.table import moves as KSM
 
 JOKER = 52
 
@@ -47,7 +49,7 @@ def set_family():
 def valid_melds():
     out = []
     for faces in itertools.chain(seq_family(), set_family()):
-        cnt = np.zeros(53, np.int64)
+        cnt = np.zeros(N_COUNT, np.int64)
         for f in faces:
             cnt[f] += 1
         if cnt[:52].max() > 2 or cnt[JOKER] > 4 or cnt.sum() > 14:
@@ -72,8 +74,8 @@ def test_layoff_fast_path_equals_full_analysis(part):
     checked = 0
     for cnt in MELDS[part::4]:
         mcnt[0, 0] = cnt
-        KS.set_meld_info(st, 0, 0)
-        for c in range(53):
+        KSM.set_meld_info(st, 0, 0)
+        for c in range(N_COUNT):
             fast = KL.layoff_fits(mcnt, minfo, 0, 0, c)
             full = KL.layoff_fits_full(mcnt, minfo, 0, 0, c)
             assert fast == full, (np.nonzero(cnt)[0].tolist(), c, fast, full)
@@ -87,16 +89,16 @@ def test_layoff_fast_path_known_answers():
     st = KS.new_state(0, 0)
     mcnt, minfo = st[6], st[8]
     mcnt[0, 0, [4, 5, 6]] = 1
-    KS.set_meld_info(st, 0, 0)
+    KSM.set_meld_info(st, 0, 0)
     assert [KL.layoff_fits(mcnt, minfo, 0, 0, c) for c in (3, 7, 8, 6, 17)] == [1, 1, 0, 0, 0]
     assert KL.layoff_fits(mcnt, minfo, 0, 0, JOKER) == 2
     mcnt[0, 0] = 0
     mcnt[0, 0, [8, 21, 34]] = 1
-    KS.set_meld_info(st, 0, 0)
+    KSM.set_meld_info(st, 0, 0)
     assert [KL.layoff_fits(mcnt, minfo, 0, 0, c) for c in (47, 1, JOKER, 7)] == [1, 2, 2, 0]
     mcnt[0, 0, [8, 21, 34, 47]] = 2     # eight 9s and a joker: a full set (R16)
     mcnt[0, 0, JOKER] = 1
-    KS.set_meld_info(st, 0, 0)
+    KSM.set_meld_info(st, 0, 0)
     assert int(minfo[0, 0, KS.MI_LEN]) == 9
     assert [KL.layoff_fits(mcnt, minfo, 0, 0, c) for c in (8, 1, JOKER)] == [0, 0, 0]
 
@@ -110,15 +112,15 @@ def test_meld_info_update_equals_full_analysis(part):
     mcnt, minfo = st[6], st[8]
     checked = 0
     for cnt in MELDS[part::4]:
-        for c in range(53):
+        for c in range(N_COUNT):
             mcnt[0, 0] = cnt
-            KS.set_meld_info(st, 0, 0)
+            KSM.set_meld_info(st, 0, 0)
             if KL.layoff_fits(mcnt, minfo, 0, 0, c) == 0:
                 continue
             mcnt[0, 0, c] += 1
-            KS.meld_info_after_add(mcnt, minfo, 0, 0, c)
+            KSM.meld_info_after_add(mcnt, minfo, 0, 0, c)
             fast = minfo[0, 0].copy()
-            KS.meld_info_full(mcnt, minfo, 0, 0)
+            KSM.meld_info_full(mcnt, minfo, 0, 0)
             assert fast.tolist() == minfo[0, 0].tolist(), (np.nonzero(cnt)[0].tolist(), c)
             checked += 1
     assert checked > 2_000
@@ -129,13 +131,13 @@ def _lock_rows(st, cnt):
     (0 or 1 natural) that some reading keeps; a set or a sequence without that 2 has one."""
     mcnt, minfo = st[6], st[8]
     mcnt[0, 0] = cnt
-    KS.set_meld_info(st, 0, 0)
+    KSM.set_meld_info(st, 0, 0)
     kind, key = int(minfo[0, 0, KS.MI_KIND]), int(minfo[0, 0, KS.MI_KEY])
     if kind != KM.KIND_SEQ or cnt[13 * key + 1] == 0:
         return [minfo[0, 0].copy()]
     rows = []
     for nat in (0, 1):
-        KS.meld_info_roles(mcnt, minfo, 0, 0, nat, 0)
+        KSM.meld_info_roles(mcnt, minfo, 0, 0, nat, 0)
         if minfo[0, 0, KS.MI_KIND] == KM.KIND_SEQ and minfo[0, 0, KS.MI_NAT2] >= nat:
             rows.append(minfo[0, 0].copy())
     return rows
@@ -148,13 +150,13 @@ def test_lock_two_roles_fast_paths_equal_full_analysis(part):
     step (layoff_step_roles), and after a legal lay-off the incremental reading equals a
     fresh one with the roles the step leaves (meld_info_roles)."""
     st = KS.new_state(0, 0)
-    KS.set_lock_two_roles(st, 1)
+    KSM.set_lock_two_roles(st, 1)
     mcnt, minfo = st[6], st[8]
     checked = 0
     for cnt in MELDS[part::2]:
         for row in _lock_rows(st, cnt):
             assert row[KS.MI_LOCK] == 1
-            for c in range(53):
+            for c in range(N_COUNT):
                 mcnt[0, 0] = cnt
                 minfo[0, 0] = row
                 fast = KL.layoff_fits(mcnt, minfo, 0, 0, c)
@@ -167,12 +169,12 @@ def test_lock_two_roles_fast_paths_equal_full_analysis(part):
                     row[KS.MI_KEY], np.int64(c), 0x1FFF)[:4]
                 assert ok == 1 and fast == 1 + nwild
                 mcnt[0, 0, c] += 1
-                KS.meld_info_after_add(mcnt, minfo, 0, 0, c)
+                KSM.meld_info_after_add(mcnt, minfo, 0, 0, c)
                 got = minfo[0, 0].copy()
                 if kind == KM.KIND_SEQ and mcnt[0, 0, 13 * row[KS.MI_KEY] + 1] > 0:
-                    KS.meld_info_roles(mcnt, minfo, 0, 0, nat2, 0)
+                    KSM.meld_info_roles(mcnt, minfo, 0, 0, nat2, 0)
                 else:
-                    KS.meld_info_full(mcnt, minfo, 0, 0)
+                    KSM.meld_info_full(mcnt, minfo, 0, 0)
                 assert got.tolist() == minfo[0, 0].tolist(), (np.nonzero(cnt)[0].tolist(), c)
                 assert got[KS.MI_NAT2] == nat2 and got[KS.MI_NWILD] == nwild
                 checked += 1
@@ -196,7 +198,7 @@ def best_run_reference(held_ranks):
 
 def test_best_run_table_equals_slot_scan():
     from kernels.strategies.policies import _best_run
-    hc = np.zeros(53, np.int64)
+    hc = np.zeros(N_COUNT, np.int64)
     for bits in range(1 << 13):
         held = {r for r in range(13) if bits >> r & 1}
         hc[:] = 0
@@ -213,7 +215,7 @@ def test_best_run_table_equals_slot_scan():
 def _single_suit_mismatches(suit, jokers, other_twos):
     """Compare analyze with analyze_reference on every count pattern (0, 1 or 2 copies of
     each rank) of one suit, with ``jokers`` jokers and ``other_twos`` 2s of the next suit."""
-    cnt = np.zeros(53, np.int64)
+    cnt = np.zeros(N_COUNT, np.int64)
     bad = 0
     checked = 0
     for code in range(3 ** 13):
@@ -235,7 +237,7 @@ def _random_mismatches(seed, n):
     """The same comparison on ``n`` random multisets of 0..16 cards over all 53 faces,
     biased towards one suit or one rank so that every branch of the reading is taken."""
     np.random.seed(seed)
-    cnt = np.zeros(53, np.int64)
+    cnt = np.zeros(N_COUNT, np.int64)
     bad = 0
     for _ in range(n):
         cnt[:] = 0
@@ -276,7 +278,7 @@ def test_analyze_equals_reference_on_random_multisets():
 
 def test_analyze_equals_reference_on_the_meld_families():
     for faces in itertools.chain(seq_family(), set_family()):
-        cnt = np.zeros(53, np.int64)
+        cnt = np.zeros(N_COUNT, np.int64)
         for f in faces:
             cnt[f] += 1
         for mask in (0x1FFF, 0x0005):
@@ -288,7 +290,7 @@ def test_analyze_known_readings():
     A-2-3 of spades reads the 2 as natural (clean, slot 2); K-A-2 of spades is a dirty Q-K-A
     (the 2 a wild in slot 12) but K-A-2-3 is a wrap, refused (R17)."""
     def cnt_of(*faces):
-        c = np.zeros(53, np.int64)
+        c = np.zeros(N_COUNT, np.int64)
         for f in faces:
             c[f] += 1
         return c
@@ -305,8 +307,8 @@ def test_trio_shape_filter_never_refuses_a_meld():
     option tried, a refused trio is no meld (melds.analyze) -- and the filter refuses
     most trios, so it is doing work."""
     refused = accepted_melds = 0
-    for a, b, c in itertools.combinations_with_replacement(range(53), 3):
-        cnt = np.zeros(53, np.int64)
+    for a, b, c in itertools.combinations_with_replacement(range(N_COUNT), 3):
+        cnt = np.zeros(N_COUNT, np.int64)
         for x in (a, b, c):
             cnt[x] += 1
         if max(cnt[:52]) > 2:
@@ -358,7 +360,7 @@ def test_find_placement_masks_equal_the_plain_scan(part):
     rng = np.random.default_rng(1600 + part)
     rvs = _placement_rule_vectors()
     st = KS.new_state(0, 0)
-    z = np.zeros(53, np.int64)
+    z = np.zeros(N_COUNT, np.int64)
     seen = {0: 0, 1: 0, 2: 0}
     small = 0
     for trial in range(20_000):
@@ -372,9 +374,9 @@ def test_find_placement_masks_equal_the_plain_scan(part):
         st.nm[team] = nm
         for mi in range(nm):
             st.mcnt[team, mi] = MELDS[int(rng.integers(len(MELDS)))]
-            KS.set_meld_info(st, team, mi)
+            KSM.set_meld_info(st, team, mi)
         # a hand drawn at random, or (half the time) from the cards that fit a meld
-        fits = [c for mi in range(nm) for c in range(53)
+        fits = [c for mi in range(nm) for c in range(N_COUNT)
                 if KL.layoff_fits(st.mcnt, st.minfo, team, mi, c) > 0]
         nh = int(rng.choice([1, 2, 2, 3, 4, 6, 9, 14, 20]))
         u = rng.random()
@@ -383,16 +385,16 @@ def test_find_placement_masks_equal_the_plain_scan(part):
         elif fits and u < 0.6:          # a chain: each card fits meld 0 after the ones before
             faces = []
             while len(faces) < nh:
-                nxt = [c for c in range(53) if KL.layoff_fits(st.mcnt, st.minfo, team, 0, c) > 0]
+                nxt = [c for c in range(N_COUNT) if KL.layoff_fits(st.mcnt, st.minfo, team, 0, c) > 0]
                 if not nxt:
                     break
                 c = int(rng.choice(nxt))
                 faces.append(c)
                 st.mcnt[team, 0, c] += 1
-                KS.set_meld_info(st, team, 0)
+                KSM.set_meld_info(st, team, 0)
             for c in faces:
                 st.mcnt[team, 0, c] -= 1
-            KS.set_meld_info(st, team, 0)
+            KSM.set_meld_info(st, team, 0)
             if not faces:               # meld 0 takes nothing: a card of another meld
                 faces = [int(rng.choice(fits))]
             faces = np.array(faces[::-1] if rng.random() < 0.5 else faces, np.int64)
@@ -404,10 +406,10 @@ def test_find_placement_masks_equal_the_plain_scan(part):
         st.hn[seat] = nh
         st.hand[seat, :nh] = faces       # count index = card id of the first pack
         st.g[KS.G_BARRED] = faces[0] if rng.random() < 0.5 else -1
-        st.g[KS.G_TPOZ + team] = int(rng.random() < 0.5)
-        st.g[KS.G_POZ_NEXT] = int(rng.integers(0, 3))
-        st.g[KS.G_NPOZ] = 2
-        need = np.ones(53, np.int64)
+        st.g[KS.G_POZZETTO_TAKEN + team] = int(rng.random() < 0.5)
+        st.g[KS.G_NEXT_POZZETTO] = int(rng.integers(0, 3))
+        st.g[KS.G_N_POZZETTI] = 2
+        need = np.ones(N_COUNT, np.int64)
         if rng.random() < 0.4:
             need[:] = 0
             need[rng.integers(0, 53, int(rng.integers(1, 4)))] = 1
@@ -429,7 +431,7 @@ def test_one_rank_naturals_meld_only_as_an_allowed_set():
     for r in [x for x in range(13) if x != 1]:
         for k in range(2, 9):
             for suits in itertools.combinations_with_replacement(range(4), k):
-                cnt = np.zeros(53, np.int64)
+                cnt = np.zeros(N_COUNT, np.int64)
                 for s in suits:
                     cnt[13 * s + r] += 1
                 if cnt.max() > 2:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import referee as R
 import sim
+from kernels.core.cards import N_COUNT
 from sim import melds as SM
 
 SETTINGS = settings(max_examples=2000, deadline=None,
@@ -297,7 +298,7 @@ def test_lock_two_roles_chain_agrees(pair):
 def _ids_of(cnt):
     """Distinct physical ids for counts, and the ids still free per count index."""
     ids, free = [], {}
-    for f in range(53):
+    for f in range(N_COUNT):
         copies = [52, 53, 106, 107] if f == 52 else [f, 54 + f]
         ids += copies[:cnt[f]]
         free[f] = copies[cnt[f]:]
@@ -330,7 +331,7 @@ def test_lock_two_roles_steps_agree_exhaustively():
             assert (k_kind == KM.KIND_SEQ and k_n2 >= nat) == ref_ok, (ids, nat)
             if not ref_ok:
                 continue
-            for c in range(53):
+            for c in range(N_COUNT):
                 if not free[c]:
                     continue
                 ok, _k, _w, n2 = KM.layoff_step_roles(cnt.copy(), k_kind, k_nw, k_n2, key,

@@ -11,7 +11,7 @@ import referee as R
 import sim
 from kernels.engine import actions as KA
 from kernels.strategies.api import legal
-from kernels.strategies.policies import heuristic_chooser
+from kernels.strategies.choosers import (heuristic_chooser)
 from kernels.table.state import G_PHASE
 from kernels.table.work import views
 
@@ -26,7 +26,7 @@ def like_heuristic(work):
 def greedy(work):
     """Draw; meld and lay off whenever anything is legal (the highest id first);
     discard the first legal face."""
-    st = views(work)[0]
+    st = views(work).state
     ids, n = legal(work)
     if st.g[G_PHASE] == KA.PH_MELD or st.g[G_PHASE] == KA.PH_PLACE:
         return ids[n - 1]

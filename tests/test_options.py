@@ -8,6 +8,7 @@ import pytest
 
 import referee_cli
 import sim
+from kernels.core.cards import N_COUNT
 from sim.table.position import Position
 
 INTL = sim.Rules.preset("fibur_international")
@@ -255,21 +256,22 @@ def test_r25_kernel_state_keeps_roles():
     from kernels.core import layout as KLY
     from kernels.table import scoring as KSC
     from kernels.table import state as KS
+    from kernels.table import moves as KSM
     from sim import notation
     for lock, nwild, bonus in ((1, 1, 100), (0, 0, 200)):
         st = KS.new_state(0, 0)
-        KS.set_lock_two_roles(st, lock)
+        KSM.set_lock_two_roles(st, lock)
         for cid in notation.parse(E6_A + " 5♦"):
-            KS.hand_add(st, 0, int(cid))
-        sel = np.zeros(53, np.int64)
+            KSM.hand_add(st, 0, int(cid))
+        sel = np.zeros(N_COUNT, np.int64)
         for cid in notation.parse(E6_A):
             sel[int(cid) % 54] += 1
-        mi = KS.meld_create(st, 0, 0, sel)
+        mi = KSM.meld_create(st, 0, 0, sel)
         assert st[8][0, mi, KS.MI_NWILD] == 1 and st[8][0, mi, KS.MI_NAT2] == 0
-        KS.meld_add(st, 0, 0, mi, np.int64(17))                     # 5♦
+        KSM.meld_add(st, 0, 0, mi, np.int64(17))                     # 5♦
         assert st[8][0, mi, KS.MI_NWILD] == nwild and st[8][0, mi, KS.MI_LEN] == 8
         rv = sim.Rules(lock_two_roles=bool(lock)).to_vector()
-        out = KSC.score_team(st[6][0], st[8][0], 1, np.zeros((1, 53), np.int64), 1, 0,
+        out = KSC.score_team(st[6][0], st[8][0], 1, np.zeros((1, N_COUNT), np.int64), 1, 0,
                              KSC.POZ_TAKEN, 0, rv)
         assert (out[1], out[2]) == (65, bonus)
         assert rv[KLY.RV_LOCK_TWO_ROLES] == lock
@@ -468,17 +470,18 @@ def test_r53_last_untaken_pozzetto_goes_on_top_of_the_reserve():
     import numpy as np
 
     from kernels.table import state as KS
+    from kernels.table import moves as KSM
     st = KS.new_state(64, 256)
     stock, poz, g = st[3], st[5], st[10]
     stock[:41] = np.arange(41)
-    g[KS.G_SLEN], g[KS.G_SP] = 41, 39                  # two reserve cards left: 39, 40
+    g[KS.G_STOCK_END], g[KS.G_STOCK_TOP] = 41, 39                  # two reserve cards left: 39, 40
     poz[0, :11] = np.arange(41, 52)
     poz[1, :11] = np.arange(60, 71)
-    g[KS.G_POZ_NEXT] = 1                               # team 0 took pozzetto 0 already
-    assert KS.pozzetto_to_stock(st, np.int64(1))
-    assert list(stock[g[KS.G_SP]:g[KS.G_SLEN]]) == list(range(60, 71)) + [39, 40]
-    assert g[KS.G_NPOZ] == 1 and (poz[1] == -1).all()
-    assert KS.no_pozzetto_left(g, np.int64(1)) and not KS.pozzetto_to_stock(st, np.int64(1))
+    g[KS.G_NEXT_POZZETTO] = 1                               # team 0 took pozzetto 0 already
+    assert KSM.pozzetto_to_stock(st, np.int64(1))
+    assert list(stock[g[KS.G_STOCK_TOP]:g[KS.G_STOCK_END]]) == list(range(60, 71)) + [39, 40]
+    assert g[KS.G_N_POZZETTI] == 1 and (poz[1] == -1).all()
+    assert KSM.no_pozzetto_left(g, np.int64(1)) and not KSM.pozzetto_to_stock(st, np.int64(1))
 
 
 @pytest.mark.slow

@@ -24,6 +24,7 @@ import referee as R
 import sim
 from kernels.core import layout as L
 from kernels.table import state as KS
+from kernels.table import moves as KSM
 from kernels.table import work as KW
 from kernels.core.cards import CIDX
 from sim import positions
@@ -34,12 +35,12 @@ EXAMPLE = ROOT / "examples" / "position.toml"
 
 # the counters a position carries exactly (the stock's offsets may differ, its size not;
 # the pile counters and the event log are history, not part of a view)
-SAME_G = ([KS.G_PN, KS.G_POZ_NEXT, KS.G_TURN, KS.G_STALL, KS.G_TOOK_PILE, KS.G_ACTIONS,
-           KS.G_CLOSER, KS.G_NPOZ, KS.G_SOLO, KS.G_SOLO18, KS.G_PHASE, KS.G_SEAT, KS.G_END,
+SAME_G = ([KS.G_PILE_SIZE, KS.G_NEXT_POZZETTO, KS.G_TURN, KS.G_STALL, KS.G_TOOK_PILE, KS.G_ACTIONS,
+           KS.G_CLOSER, KS.G_N_POZZETTI, KS.G_SOLO_SEAT, KS.G_SOLO_18, KS.G_PHASE, KS.G_SEAT, KS.G_END,
            KS.G_LAST_TURN, KS.G_SINGLE, KS.G_DEALER, KS.G_FIRST]
-          + [KS.G_TPOZ + t for t in range(3)] + [KS.G_PTURN + t for t in range(3)]
-          + [KS.G_PMODE + t for t in range(3)] + [KS.G_POZ_SIZE + k for k in range(3)]
-          + [KS.G_HIDDEN + s for s in range(4)] + [KS.G_TEAM + s for s in range(4)])
+          + [KS.G_POZZETTO_TAKEN + t for t in range(3)] + [KS.G_POZZETTO_TURN + t for t in range(3)]
+          + [KS.G_POZZETTO_MODE + t for t in range(3)] + [KS.G_POZZETTO_SIZE + k for k in range(3)]
+          + [KS.G_POZZETTO_HIDDEN + s for s in range(4)] + [KS.G_TEAM + s for s in range(4)])
 
 
 def decisions(rules, seed, hands, rate, rng, random_play, per_hand=12):
@@ -75,7 +76,7 @@ def assert_same_view(g, w, seat):
     assert np.array_equal(w.observation_tensor(seat), g.observation_tensor(seat))
     a, b = g.state, w.state
     assert np.array_equal(a.g[SAME_G], b.g[SAME_G])
-    assert a.g[KS.G_SLEN] - a.g[KS.G_SP] == b.g[KS.G_SLEN] - b.g[KS.G_SP]
+    assert a.g[KS.G_STOCK_END] - a.g[KS.G_STOCK_TOP] == b.g[KS.G_STOCK_END] - b.g[KS.G_STOCK_TOP]
     assert barred_view(g) == barred_view(w)
     assert np.array_equal(a.hn, b.hn) and np.array_equal(a.known, b.known)
     assert np.array_equal(a.hcnt[seat], b.hcnt[seat])
@@ -85,8 +86,9 @@ def assert_same_view(g, w, seat):
         m = int(a.nm[t])
         assert np.array_equal(a.mcnt[t, :m], b.mcnt[t, :m])
         assert np.array_equal(a.minfo[t, :m], b.minfo[t, :m])     # readings, 2s' roles (R25)
-    assert [CIDX[c] for c in a.pile[:a.g[KS.G_PN]]] == [CIDX[c] for c in b.pile[:b.g[KS.G_PN]]]
-    assert KS.conservation_ok(b)
+    assert ([CIDX[c] for c in a.pile[:a.g[KS.G_PILE_SIZE]]]
+            == [CIDX[c] for c in b.pile[:b.g[KS.G_PILE_SIZE]]])
+    assert KSM.conservation_ok(b)
 
 
 CONFIGS = [
@@ -139,7 +141,7 @@ def test_positions_from_games_read_back_the_same(name, rules):
             seen["unplayed"] += any("unplayed_seat" in e for e in p["pozzetti"]["taken"])
             seen["known"] += any(k for s, k in enumerate(p["known"]) if s != seat)
             seen["roles"] += sum("natural_twos" in m for m in p["melds"])
-            seen["solo"] += int(g.state.g[KS.G_SOLO]) >= 0
+            seen["solo"] += int(g.state.g[KS.G_SOLO_SEAT]) >= 0
             seen["poz_stock"] += p["pozzetti"]["left"] + len(p["pozzetti"]["taken"]) < 2
     print(name, seen)
     assert seen["n"] >= 300

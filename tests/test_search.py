@@ -14,8 +14,9 @@ from test_hidden_info import reshuffle_hidden
 import sim
 from kernels.search import player as KS_
 from kernels.table import state as KS
+from kernels.table import moves as KSM
 from kernels.table import work as KW
-from kernels.core.cards import CIDX
+from kernels.core.cards import CIDX, N_COUNT
 from sim.play.game import Game
 
 # cheap settings for the tests: the search still leaves the base policy's choice often
@@ -90,10 +91,10 @@ def test_canonical_hidden_depends_only_on_what_the_seat_knows():
             w = g._work.copy()
             KS_.canonical_hidden(w, np.int64(seat))
             st = KS.state_numpy(w, KW.EV_AT, int(w[KW.W_EV_ROWS]), int(w[KW.W_EV_CARDS]))
-            assert KS.conservation_ok(st)                  # every card id once, counts kept
+            assert KSM.conservation_ok(st)                  # every card id once, counts kept
             for s in range(4):
-                assert np.array_equal(st.hcnt[s] >= st.known[s], np.ones(53, bool))
-                counts = np.zeros(53, np.int64)
+                assert np.array_equal(st.hcnt[s] >= st.known[s], np.ones(N_COUNT, bool))
+                counts = np.zeros(N_COUNT, np.int64)
                 for i in range(st.hn[s]):
                     counts[CIDX[st.hand[s, i]]] += 1
                 assert np.array_equal(counts, st.hcnt[s])
@@ -276,7 +277,7 @@ def test_the_rules_the_search_keeps_are_the_heuristics_own():
     spec = ("heuristic:pile_min_size=2,pile_min_stock=20,pile_avoid_opp_2_or_5=1,"
             "close_min_burracos=2,meld_delay_rounds=2,use_wild_to_meld=0,wild_layoff_min_len=7")
     rv = sim.Rules().to_vector()
-    sel = np.zeros(53, np.int64)
+    sel = np.zeros(N_COUNT, np.int64)
     checked = barred = 0
     for hand_index in range(20):
         game = Game.new(43, hand_index, strategies=spec)

@@ -12,7 +12,8 @@ from kernels.strategies import policies as KP
 from kernels.engine import actions as KA
 from kernels.core import melds as KM
 from kernels.table import state as KS
-from kernels.core.cards import CIDX
+from kernels.table import moves as KSM
+from kernels.core.cards import CIDX, N_COUNT
 from sim import strategies
 
 RV = sim.Rules().to_vector()
@@ -97,7 +98,7 @@ def position(faces):
     """A fresh state with seat 0 holding the given faces (first copies)."""
     st = KS.new_state(0, 0)
     for f in faces:
-        KS.hand_add(st, 0, np.int64(f))
+        KSM.hand_add(st, 0, np.int64(f))
     return st
 
 
@@ -105,8 +106,8 @@ def first_meld_kind(spec, faces):
     """The kind of the first meld the heuristic chooses to create from ``faces``."""
     _, _, p = strategies.resolve(spec)
     st = position(faces)
-    sel = np.zeros(53, np.int64)
-    a = KP.heur_meld_choice(st, RV, 0, p, sel, np.zeros(53, np.int64))
+    sel = np.zeros(N_COUNT, np.int64)
+    a = KP.heur_meld_choice(st, RV, 0, p, sel, np.zeros(N_COUNT, np.int64))
     assert a == KA.A_CREATE_SEL, a           # "create the meld it left in sel"
     return int(KM.analyze(sel, KM.ANY_RANK)[0])
 
@@ -122,8 +123,8 @@ def test_set_bias():
 def test_discard_w_middle():
     # 7♦ and Q♠, nothing else: the default keeps the 7 (fewer points to give away)
     st = position([19, 50])
-    vals = np.zeros(53, np.float64)
-    known = np.zeros(53, np.int64)
+    vals = np.zeros(N_COUNT, np.float64)
+    known = np.zeros(N_COUNT, np.int64)
     _, _, p = strategies.resolve("heuristic")
     assert CIDX[KP.heur_discard(st, RV, 0, p, vals, known)] == 50
     _, _, p = strategies.resolve("heuristic:discard_w_middle=-1")

@@ -1,44 +1,26 @@
 """Integer layouts shared by the kernels and the Python driver.
 
 * the **rules vector** (``int64[N_RULES]``): RULES.md section 14 options, one
-  slot each, indexed by the ``RV_*`` constants;
+  slot each, indexed by the ``RV_*`` constants made from the table of the
+  options (:data:`kernels.core.options.OPTIONS`);
 * the **per-hand record** (``int32[N_REC]``): one row per simulated hand,
   columns named by :data:`REC_COLUMNS` (DESIGN.md section 5);
 * the **policy table**: a policy kind per seat (``POLICY_*``) and a float
   parameter row per seat (``float64[N_PARAMS]``).
 """
+from .options import OPTIONS as _OPTIONS
+from .slots import check_family
+from .params import HEURISTIC_PARAMS as _HEURISTIC_PARAMS
+from .params import N_PARAMS  # noqa: F401  (the length of a parameter row, used with layout)
+from .params import hp_name as _hp_name
 
 # ---------------------------------------------------------------- rules vector
-RV_NUM_PLAYERS = 0
-RV_HAND_SIZE = 1
-RV_POZZETTO_SIZE = 2
-RV_SET_RANKS_MASK = 3          # bit r set <=> rank r (0 = ace .. 12 = king) may form a set
-RV_ALLOW_DUPLICATE_SET_RANK = 4
-RV_LOCK_TWO_ROLES = 5
-RV_SEMI_CLEAN_BONUS = 6        # 0 = off
-RV_SEMI_CLEAN_RULE = 7         # 0 = adjacent_run, 1 = wild_at_end
-RV_EXTRA_BURRACO_CLASSES = 8
-RV_TAKE_PILE_REQUIRES_MELD = 9
-RV_FORBID_REDISCARD_SINGLE_PILE = 10
-RV_REQUIRE_CLEAN_BURRACO_TO_CLOSE = 11
-RV_STOCK_RESERVE = 12
-RV_STOCK_END_MODE = 13         # 0 = finish_turn, 1 = immediate
-RV_STALL_TURN_LIMIT = 14
-RV_MAX_TURNS_PER_HAND = 15
-RV_UNTAKEN_POZZETTO_AS_STOCK = 16
-RV_CLEAN_BONUS = 17
-RV_DIRTY_BONUS = 18
-RV_CLOSING_BONUS = 19
-RV_POZZETTO_PENALTY = 20
-RV_TARGET_SCORE = 21
-RV_PILE_CLOSE_NO_BONUS = 22
-RV_PILE_MELD_SOURCE = 23       # 0 = any, 1 = from_pile
-RV_THREE_PLAYER_MODE = 24      # 0 = solo_18, 1 = individual_3x11
-RV_THREE_PLAYER_POZZETTO_A_SIZE = 25
-RV_THREE_PLAYER_PAIR_SHARE = 26  # 0 = full, 1 = half_round_up
-RV_THREE_PLAYER_SWITCH_AT = 27
-RV_THREE_PLAYER_TARGET = 28
-N_RULES = 29
+# one slot per option of kernels.core.options.OPTIONS (the table of the options:
+# slot, encoding, default, allowed values, rule ID): RV_NUM_PLAYERS, RV_HAND_SIZE,
+# RV_SET_RANKS_MASK (bit r set <=> rank r, 0 = ace .. 12 = king, may form a set),
+# RV_SEMI_CLEAN_BONUS (0 = off), RV_SEMI_CLEAN_RULE (index into the option's choices) ...
+globals().update({_o.slot_name: _o.slot for _o in _OPTIONS})
+N_RULES = len(_OPTIONS)
 
 # ---------------------------------------------------------------- end reasons
 END_CLOSED = 0
@@ -58,26 +40,10 @@ POLICY_HEURISTIC = 0
 POLICY_RANDOM = 1
 POLICY_UNIFORM = 2   # uniform over the legal actions (kernels.engine.actions.legal_actions)
 # any other kind: the address of a registered chooser's callback (kernels.strategies.api)
-N_PARAMS = 24       # length of one seat's parameter row (slots 17.. free)
-
-# heuristic parameter slots (float64[N_PARAMS] row; names and defaults in sim.strategies)
-HP_PILE_SIZE_WEIGHT = 0
-HP_PILE_THRESHOLD = 1
-HP_USE_WILD_TO_MELD = 2
-HP_WILD_LAYOFF_MIN_LEN = 3
-HP_DISCARD_W_PAIR = 4
-HP_DISCARD_W_NEIGHBOR = 5
-HP_DISCARD_W_DANGER = 6
-HP_DISCARD_W_POINTS = 7
-HP_DISCARD_W_WILD = 8
-HP_PILE_W_WILD = 9
-HP_PILE_MIN_SIZE = 10
-HP_PILE_MIN_STOCK = 11
-HP_PILE_AVOID_OPP_2_OR_5 = 12
-HP_CLOSE_MIN_BURRACOS = 13
-HP_SET_BIAS = 14
-HP_DISCARD_W_MIDDLE = 15
-HP_MELD_DELAY_ROUNDS = 16
+# N_PARAMS: length of one seat's parameter row (float64[N_PARAMS]).  The heuristic's
+# parameter slots HP_PILE_SIZE_WEIGHT, HP_PILE_THRESHOLD ... come from the table of its
+# parameters (kernels.core.params.HEURISTIC_PARAMS: slot, default, limits, tuning step, doc).
+globals().update({_hp_name(_p): _p.slot for _p in _HEURISTIC_PARAMS})
 
 # ---------------------------------------------------------------- record
 _HAND_COLS = (
@@ -147,6 +113,9 @@ TC_POZ_MODE = 13
 TC_PILE_PICKUPS = 14
 TC_PILE_CARDS = 15
 assert N_TEAM_COLS == 16 and N_HAND_COLS == 8 and REC_COLUMNS[REC_SOLO_SEAT] == "solo_seat"
+check_family("TC", {k: v for k, v in globals().items() if k.startswith("TC_")}, N_TEAM_COLS)
+check_family("REC", {k: v for k, v in globals().items() if k.startswith("REC_")
+                     and k != "REC_COLUMNS"}, N_REC)
 
 # debug error codes (REC_ERROR), bit flags
 ERR_CONSERVATION = 1   # a card id was missing or in two places

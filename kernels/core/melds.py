@@ -40,7 +40,7 @@ import numpy as np
 from numba import njit
 
 from kernels.core.bits import high_bit, low_bit, popcount
-from kernels.core.cards import BURRACO_LEN, JOKER
+from kernels.core.cards import BURRACO_LEN, JOKER, N_COUNT
 
 KIND_NONE = 0
 KIND_SET = 1
@@ -384,7 +384,7 @@ def analyze_reference(cnt, set_mask):
 def meld_points(cnt, values):
     """Sum of card values (R2) of the multiset ``cnt`` (points)."""
     p = 0
-    for f in range(53):
+    for f in range(N_COUNT):
         p += cnt[f] * values[f]
     return p
 
@@ -402,7 +402,7 @@ def burraco_class(cnt, set_mask, semi_rule):
         semi-clean scores as such (option ``semi_clean_bonus``).
     """
     n = 0
-    for f in range(53):
+    for f in range(N_COUNT):
         n += cnt[f]
     if n < BURRACO_LEN:
         return 0

@@ -49,15 +49,17 @@ from numba import njit
 
 from kernels.core import layout as L
 from kernels.core.cards import CIDX, N_COUNT
-from kernels.engine.legal import (BAD_LAYOFF, OK, can_create, can_discard, can_layoff, can_take_pile,
-                    lay_off_opens)
+from kernels.engine.legal import (BAD_LAYOFF, OK, can_create, can_discard, can_layoff,
+                                  can_take_pile, lay_off_opens)
 from kernels.core.melds import ANY_RANK, KIND_NONE, KIND_SEQ, KIND_SET, analyze
-from kernels.table.state import (G_ACTIONS, G_BARRED, G_CLOSER, G_DEALER, G_END, G_ERR, G_FIRST, G_HIDDEN,
-                    G_LAST_TURN, G_NEV, G_OPEN_LAYOFF, G_OPEN_ROW, G_PC, G_PHASE, G_PN, G_PP, G_SEAT, G_SINGLE,
-                    G_SLEN, G_SP,
-                    G_STALL, G_TEAM, G_TOOK_PILE, G_TURN, EV_END, I0, MI_KIND, MMAX, NTEAMS,
-                    conservation_check, discard_card, draw_stock, give_pozzetto, log_event,
-                    meld_add, meld_add_more, meld_create, pozzetto_to_stock, take_pile)
+from kernels.table.state import (G_ACTIONS, G_BARRED, G_CLOSER, G_DEALER, G_END, G_ERRORS, G_FIRST,
+                                 G_POZZETTO_HIDDEN, G_LAST_TURN, G_EVENT_ROWS, G_OPEN_LAYOFF,
+                                 G_OPEN_ROW, G_PILE_CARDS, G_PHASE, G_PILE_SIZE, G_PILE_PICKUPS,
+                                 G_SEAT, G_SINGLE, G_STOCK_END, G_STOCK_TOP, G_STALL, G_TEAM,
+                                 G_TOOK_PILE, G_TURN, EV_END, I0, MI_KIND, MMAX, NTEAMS)
+from kernels.table.moves import (conservation_check, discard_card, draw_stock, give_pozzetto,
+                                 log_event, meld_add, meld_add_more, meld_create, pozzetto_to_stock,
+                                 take_pile)
 from kernels.table.work import N_LEGAL, W_DEBUG, views
 
 # ---------------------------------------------------------------- phases
@@ -178,7 +180,7 @@ def _build_tables():
     bits = 1 << np.arange(13)
     need1 = ((g_cnt >= 1) * bits).sum(axis=1).astype(np.int32)
     need2 = ((g_cnt >= 2) * bits).sum(axis=1).astype(np.int32)
-    in_group = np.zeros((k, 53), bool)
+    in_group = np.zeros((k, N_COUNT), bool)
     in_group[np.repeat(np.arange(k), 13)[in_use.ravel()], grp_faces[in_use]] = True
     outside = nz & ~in_group
     assert outside.sum(axis=1).max() <= 1 and np.all(c64[outside] == 1), "one wild outside"
@@ -276,19 +278,19 @@ def meld_sel(row, sel):
 # ---------------------------------------------------------------- the turn machine
 @njit(cache=True, _nrt=False)
 def debug_check(st, dbg):
-    """Debug-mode invariants after an action; sets ``G_ERR`` bits.
+    """Debug-mode invariants after an action; sets ``G_ERRORS`` bits.
 
     ``dbg`` is an int64[108 + 53] work array (overwritten).
     """
     g = st.g
     if not conservation_check(st, dbg[:108], dbg[108:]):
-        g[G_ERR] |= L.ERR_CONSERVATION
+        g[G_ERRORS] |= L.ERR_CONSERVATION
     mcnt, minfo, nm = st.mcnt, st.minfo, st.nm
     for t in range(NTEAMS):
         for mi in range(nm[t]):
             kind = analyze(mcnt[t, mi], ANY_RANK)[0]
             if kind == KIND_NONE or kind != minfo[t, mi, MI_KIND]:
-                g[G_ERR] |= L.ERR_INVALID_MELD
+                g[G_ERRORS] |= L.ERR_INVALID_MELD
 
 
 @njit(cache=True, _nrt=False)
@@ -297,7 +299,7 @@ def start_turn(st, seat):
     g = st.g
     g[G_SEAT] = seat
     g[G_TURN] += 1
-    g[G_HIDDEN + seat] = 0            # an assigned pozzetto is usable from now (R41)
+    g[G_POZZETTO_HIDDEN + seat] = 0            # an assigned pozzetto is usable from now (R41)
     g[G_BARRED] = -1
     g[G_TOOK_PILE] = 0
     g[G_ACTIONS] = 0
@@ -404,7 +406,8 @@ def apply_chosen(work, a):
 @njit(cache=True, _nrt=False)
 def _apply(work, a, check):
     """:func:`apply_action`; ``check`` False skips the tests :func:`apply_chosen` names."""
-    st, rv, params, kinds, rng, deck, sel, scratch, need, vals, hc2, cand, dbg = views(work)
+    wv = views(work)
+    st, rv, sel, scratch, need, dbg = wv.state, wv.rules, wv.sel, wv.scratch, wv.need, wv.debug
     debug = work[W_DEBUG]
     g, hn = st.g, st.hn
     ph = g[G_PHASE]
@@ -418,7 +421,7 @@ def _apply(work, a, check):
         if ph != PH_PICKUP:
             return BAD_PHASE
         if a == A_TAKE:
-            pn = g[G_PN]
+            pn = g[G_PILE_SIZE]
             if pn == 0:
                 return BAD_EMPTY_PILE
             if check and not can_take_pile(st, rv, team, seat, need, sel, scratch):
@@ -428,13 +431,13 @@ def _apply(work, a, check):
             g[G_SINGLE] = 1 if pn == 1 else 0
             take_pile(st, seat)
             g[G_TOOK_PILE] = 1
-            g[G_PP + team] += 1
-            g[G_PC + team] += pn
+            g[G_PILE_PICKUPS + team] += 1
+            g[G_PILE_CARDS + team] += pn
             g[G_PHASE] = PH_PLACE if rv[L.RV_TAKE_PILE_REQUIRES_MELD] != 0 else PH_MELD
         else:
             draw_stock(st, seat)
             g[G_PHASE] = PH_MELD
-            if g[G_SLEN] - g[G_SP] <= rv[L.RV_STOCK_RESERVE] and not (
+            if g[G_STOCK_END] - g[G_STOCK_TOP] <= rv[L.RV_STOCK_RESERVE] and not (
                     rv[L.RV_UNTAKEN_POZZETTO_AS_STOCK] != 0 and pozzetto_to_stock(st, seat)):
                 g[G_LAST_TURN] = 1              # R50, finish_turn
                 if rv[L.RV_STOCK_END_MODE] == 1:
@@ -477,7 +480,7 @@ def _apply(work, a, check):
             else:
                 meld_add(st, team, seat, mi, c)
                 g[G_ACTIONS] += 1
-                g[G_OPEN_ROW] = g[G_NEV] if opens and st.ev.shape[0] > 0 else 0
+                g[G_OPEN_ROW] = g[G_EVENT_ROWS] if opens and st.ev.shape[0] > 0 else 0
             g[G_OPEN_LAYOFF] = mi + 1 if opens else 0
             if not opens:
                 g[G_OPEN_ROW] = 0
@@ -517,7 +520,7 @@ def _apply(work, a, check):
         return OK
     if hn[seat] == 0:
         give_pozzetto(st, seat, np.int64(L.POZ_DISCARD))      # con lo scarto (R41)
-        g[G_HIDDEN + seat] = 1
+        g[G_POZZETTO_HIDDEN + seat] = 1
     if debug:
         debug_check(st, dbg)
     _end_turn(st, rv, seat)
@@ -545,7 +548,8 @@ def legal_actions(work, out):
     int
         The number of legal actions (0 once the hand is over).
     """
-    st, rv, params, kinds, rng, deck, sel, scratch, need, vals, hc2, cand, dbg = views(work)
+    wv = views(work)
+    st, rv, sel, scratch, need = wv.state, wv.rules, wv.sel, wv.scratch, wv.need
     g, hcnt, nm = st.g, st.hcnt, st.nm
     ph = g[G_PHASE]
     seat = g[G_SEAT]
@@ -556,7 +560,7 @@ def legal_actions(work, out):
     if ph == PH_PICKUP:
         out[0] = A_DRAW
         n = 1
-        if g[G_PN] > 0 and can_take_pile(st, rv, team, seat, need, sel, scratch):
+        if g[G_PILE_SIZE] > 0 and can_take_pile(st, rv, team, seat, need, sel, scratch):
             out[1] = A_TAKE
             n = 2
         return n

@@ -9,10 +9,12 @@ from numba import njit
 
 from kernels.core import layout as L
 from kernels.core.bits import low_bit
-from kernels.core.cards import BURRACO_LEN, CIDX, JOKER
-from kernels.core.melds import ANY_RANK, KIND_NONE, KIND_SET, analyze, layoff_step, layoff_step_roles
-from kernels.table.state import (I0, I1, G_BARRED, G_PN, G_TPOZ, MI_HI, MI_KIND, MI_KEY, MI_LEN, MI_LO, MI_LOCK,
-                    MI_NAT2, MI_NWILD, MI_WSLOT, MMAX, meld_info_after_add, no_pozzetto_left)
+from kernels.core.cards import BURRACO_LEN, CIDX, JOKER, N_COUNT
+from kernels.core.melds import (ANY_RANK, KIND_NONE, KIND_SET, analyze, layoff_step,
+                                layoff_step_roles)
+from kernels.table.state import (I0, I1, G_BARRED, G_PILE_SIZE, G_POZZETTO_TAKEN, MI_HI, MI_KIND,
+                                 MI_KEY, MI_LEN, MI_LO, MI_LOCK, MI_NAT2, MI_NWILD, MI_WSLOT, MMAX)
+from kernels.table.moves import (meld_info_after_add, no_pozzetto_left)
 
 # int64 arguments (plain literals would make Numba compile the callees again)
 NO_MELD = np.int64(-2)
@@ -97,14 +99,14 @@ def after_action_ok(st, rv, team, seat, sel, nsel, extra_mi, extra_len, extra_nw
     hn, hcnt, g = st.hn, st.hcnt, st.g
     left = hn[seat] - nsel
     if left == 0:
-        if g[G_TPOZ + team] != 0:
+        if g[G_POZZETTO_TAKEN + team] != 0:
             return BAD_EMPTY_AFTER_POZZETTO
         if no_pozzetto_left(g, team):
             return BAD_NO_POZZETTO_LEFT
         return OK              # al volo pozzetto (R41)
     if left == 1:
         rc = -1
-        for c in range(53):
+        for c in range(N_COUNT):
             if hcnt[seat, c] - sel[c] > 0:
                 rc = c
                 break
@@ -116,7 +118,7 @@ def after_action_ok(st, rv, team, seat, sel, nsel, extra_mi, extra_len, extra_nw
                 stays_barred = True
         if stays_barred:
             return BAD_LAST_CARD_BARRED
-        if g[G_TPOZ + team] == 0:
+        if g[G_POZZETTO_TAKEN + team] == 0:
             if no_pozzetto_left(g, team):
                 return BAD_NO_POZZETTO_LEFT
             return OK          # its discard goes to the pozzetto (R37b, R41)
@@ -141,7 +143,7 @@ def can_create(st, rv, team, seat, sel):
     """
     hcnt, minfo, nm = st.hcnt, st.minfo, st.nm
     nsel = np.int64(0)
-    for c in range(53):
+    for c in range(N_COUNT):
         if sel[c] > hcnt[seat, c]:
             return BAD_NOT_IN_HAND, 0, 0
         nsel += sel[c]
@@ -265,7 +267,7 @@ def can_layoff(st, rv, team, seat, mi, c, scratch):
     nlen = minfo[team, mi, MI_LEN] + 1
     if hn[seat] >= 3:
         return OK, nlen, nwild           # two or more cards stay: R38 cannot bite
-    for f in range(53):
+    for f in range(N_COUNT):
         scratch[f] = 0
     scratch[c] = 1
     code = after_action_ok(st, rv, team, seat, scratch, I1, mi, nlen, nwild)
@@ -294,7 +296,7 @@ def can_discard(st, rv, team, seat, cid):
     if hn[seat] >= 2:
         return OK, 0
     # last card: going to the pozzetto, or a close
-    if g[G_TPOZ + team] == 0:
+    if g[G_POZZETTO_TAKEN + team] == 0:
         if no_pozzetto_left(g, team):
             return BAD_NO_POZZETTO_LEFT, 0
         return OK, 0
@@ -359,7 +361,7 @@ def trio_sel(hc, a, b, c, sel):
         k += 1
     if hc[c] < k:
         return False
-    for f in range(53):
+    for f in range(N_COUNT):
         sel[f] = 0
     sel[a] += 1
     sel[b] += 1
@@ -429,7 +431,7 @@ def lay_off_goes_on(st, rv, team, seat, mi, need, sel, nsel, placed, depth):
             return True
     if depth >= CHAIN_MAX or nsel >= st.hn[seat]:
         return False
-    for c in range(53):
+    for c in range(N_COUNT):
         if hc[c] - sel[c] <= 0 or layoff_fits(mcnt, minfo, team, mi, c) == 0:
             continue
         saved = _meld_row(minfo, team, mi)
@@ -461,7 +463,7 @@ def lay_off_opens(st, rv, team, seat, mi, c, need, sel):
     if mi < 0 or mi >= st.nm[team] or st.hcnt[seat, c] < 1 \
             or layoff_fits(mcnt, minfo, team, mi, c) == 0:
         return False
-    for f in range(53):
+    for f in range(N_COUNT):
         sel[f] = 0
     saved = _meld_row(minfo, team, mi)
     mcnt[team, mi, c] += 1
@@ -498,7 +500,7 @@ RANK_MASK0 = np.int64(1 | (1 << 13) | (1 << 26) | (1 << 39))
 def count_mask(cnt):
     """Bit ``c`` set for the count indices ``c`` with ``cnt[c] > 0`` (53 bits)."""
     m = np.int64(0)
-    for c in range(53):
+    for c in range(N_COUNT):
         if cnt[c] > 0:
             m |= np.int64(1) << c
     return m
@@ -611,21 +613,21 @@ def find_placement_full(st, rv, team, seat, need, sel, scratch):
     hc = hcnt[seat]
     set_mask = rv[L.RV_SET_RANKS_MASK]
     for mi in range(nm[team]):
-        for c in range(53):
+        for c in range(N_COUNT):
             if hc[c] == 0 or need[c] == 0:
                 continue
             code, nlen, nnw = can_layoff(st, rv, team, seat, mi, c, scratch)
             if code == OK:
                 return 1, mi, c, -1
-    for a in range(53):
+    for a in range(N_COUNT):
         if hc[a] == 0:
             continue
-        for b in range(a, 53):
+        for b in range(a, N_COUNT):
             if hc[b] == 0 or (b == a and hc[a] < 2):
                 continue
             if not trio_may_meld(a, b, JOKER, set_mask):
                 continue
-            for c in range(b, 53):
+            for c in range(b, N_COUNT):
                 if hc[c] == 0:
                     continue
                 if need[a] == 0 and need[b] == 0 and need[c] == 0:
@@ -635,7 +637,7 @@ def find_placement_full(st, rv, team, seat, need, sel, scratch):
     for mi in range(nm[team]):
         if minfo[team, mi, MI_KIND] == KIND_SET:
             continue
-        for c in range(53):
+        for c in range(N_COUNT):
             if hc[c] > 0 and lay_off_opens(st, rv, team, seat, mi, c, need, sel):
                 return 1, mi, c, -1
     return 0, -1, -1, -1
@@ -655,9 +657,9 @@ def can_take_pile(st, rv, team, seat, need, sel, scratch):
     if rv[L.RV_TAKE_PILE_REQUIRES_MELD] == 0:
         return True
     hn, hcnt, pile, g = st.hn, st.hcnt, st.pile, st.g
-    pn = g[G_PN]
+    pn = g[G_PILE_SIZE]
     from_pile = rv[L.RV_PILE_MELD_SOURCE] == 1
-    for f in range(53):
+    for f in range(N_COUNT):
         need[f] = 0 if from_pile else 1
     for i in range(pn):
         c = CIDX[pile[i]]

@@ -13,8 +13,9 @@ from numba import njit
 
 from kernels.engine.actions import PHASES
 from kernels.core.cards import CIDX, N_COUNT
-from kernels.table.state import (G_BARRED, G_NPOZ, G_PHASE, G_PN, G_POZ_NEXT, G_SEAT, G_SLEN, G_SP,
-                    G_TEAM, G_TPOZ, G_TURN, MMAX)
+from kernels.table.state import (G_BARRED, G_N_POZZETTI, G_PHASE, G_PILE_SIZE, G_NEXT_POZZETTO,
+                                 G_SEAT, G_STOCK_END, G_STOCK_TOP, G_TEAM, G_POZZETTO_TAKEN, G_TURN,
+                                 MMAX)
 from kernels.table.work import views
 
 #: the tensor's layout: (name, length), in order
@@ -84,7 +85,7 @@ def observation_tensor(work, seat, n, out):
     Reads only what ``seat`` may know (R11): its hand, ``st.known`` of the other
     seats, hand sizes, the pile, the R36-barred card, the melds and the counters.
     """
-    st = views(work)[0]
+    st = views(work).state
     g, hcnt, known, hn, pile, mcnt, nm = st.g, st.hcnt, st.known, st.hn, st.pile, st.mcnt, st.nm
     out[:] = 0.0
     out[T_PHASE + g[G_PHASE]] = 1.0
@@ -106,7 +107,7 @@ def observation_tensor(work, seat, n, out):
     for j in range(n):
         v = hn[(seat + j) % n] / 30.0
         out[T_HAND_SIZES + j] = v if v < 1.0 else 1.0
-    pn = g[G_PN]
+    pn = g[G_PILE_SIZE]
     for i in range(pn):
         out[T_PILE + CIDX[pile[i]]] += 0.5
     if pn > 0:
@@ -133,12 +134,12 @@ def observation_tensor(work, seat, n, out):
         _melds(out, T_MELDS_OPP, mcnt, nm, opp)
     if third >= 0:
         _melds(out, T_MELDS_THIRD, mcnt, nm, third)
-    out[T_STOCK_SIZE] = (g[G_SLEN] - g[G_SP]) / 108.0
-    out[T_POZ_LEFT] = (g[G_NPOZ] - g[G_POZ_NEXT]) / 3.0
-    out[T_POZ_TAKEN] = g[G_TPOZ + own]
+    out[T_STOCK_SIZE] = (g[G_STOCK_END] - g[G_STOCK_TOP]) / 108.0
+    out[T_POZ_LEFT] = (g[G_N_POZZETTI] - g[G_NEXT_POZZETTO]) / 3.0
+    out[T_POZ_TAKEN] = g[G_POZZETTO_TAKEN + own]
     if opp >= 0:
-        out[T_POZ_TAKEN + 1] = g[G_TPOZ + opp]
+        out[T_POZ_TAKEN + 1] = g[G_POZZETTO_TAKEN + opp]
     if third >= 0:
-        out[T_POZ_TAKEN + 2] = g[G_TPOZ + third]
+        out[T_POZ_TAKEN + 2] = g[G_POZZETTO_TAKEN + third]
     v = g[G_TURN] / 200.0
     out[T_TURN] = v if v < 1.0 else 1.0

@@ -6,24 +6,31 @@ writes one record row per hand (columns in :mod:`kernels.core.layout`).  It and
 :func:`simulate_hands` are Python drivers of one compiled loop,
 :func:`play_hands_chunk`, on a thread pool.
 """
+from kernels.core.cards import N_COUNT
 import numpy as np
 from numba import njit
 
 from kernels.core import layout as L
 from kernels.core.deal import deal_offsets, pozzetto_sizes, shuffle_deal
-from kernels.engine.actions import (ERR_ILLEGAL_CHOICE, PH_DISCARD, PH_OVER, apply_action, apply_chosen,
-                      begin_hand, debug_check, finish_hand)
+from kernels.engine.actions import (ERR_ILLEGAL_CHOICE, PH_DISCARD, PH_OVER, apply_action,
+                                    apply_chosen, begin_hand, debug_check, finish_hand)
 from kernels.engine.legal import OK
 from kernels.strategies.api import call_chooser
-from kernels.strategies.policies import heuristic_chooser, open_lay_off_action, random_chooser, uniform_chooser
+from kernels.strategies.choosers import (heuristic_chooser, open_lay_off_action, random_chooser,
+                                         uniform_chooser)
 from kernels.core.rng import seed_hand
 from kernels.core.threads import run_chunks
 from kernels.table.scoring import POZ_TAKEN, POZ_UNPLAYED, POZ_UNTAKEN, score_team
-from kernels.table.state import (G_LEN, G_CLOSER, G_DEALER, G_END, G_ERR, G_FIRST, G_HIDDEN, G_NEV,
-                    G_NEVC, G_NPOZ, G_OPEN_LAYOFF, G_PC, G_PHASE, G_PMODE, G_PN, G_POZ_SIZE, G_PP, G_PTURN,
-                    G_SEAT, G_SLEN, G_SOLO, G_SOLO18, G_SP, G_TEAM, G_TOOK_PILE, G_TPOZ, G_TURN,
-                    hand_add, set_lock_two_roles, state_of, state_views, view_i64)
-from kernels.table.work import EV_AT, W_EV_CARDS, W_EV_ROWS, W_DEBUG, W_G, W_KINDS, views, work_words
+from kernels.table.state import (G_LEN, G_CLOSER, G_DEALER, G_END, G_ERRORS, G_FIRST,
+                                 G_POZZETTO_HIDDEN, G_EVENT_ROWS, G_EVENT_CARDS, G_N_POZZETTI,
+                                 G_OPEN_LAYOFF, G_PILE_CARDS, G_PHASE, G_POZZETTO_MODE, G_PILE_SIZE,
+                                 G_POZZETTO_SIZE, G_PILE_PICKUPS, G_POZZETTO_TURN, G_SEAT,
+                                 G_STOCK_END, G_SOLO_SEAT, G_SOLO_18, G_STOCK_TOP, G_TEAM,
+                                 G_TOOK_PILE, G_POZZETTO_TAKEN, G_TURN, state_of, state_views,
+                                 view_i64)
+from kernels.table.moves import (hand_add, set_lock_two_roles)
+from kernels.table.work import (EV_AT, W_EV_CARDS, W_EV_ROWS, W_DEBUG, W_G, W_KINDS, views,
+                                work_words)
 
 # simulate_range and simulate_hands split their hands into this many chunks (one
 # work buffer each, handed out to the threads as they finish)
@@ -45,22 +52,22 @@ def setup_hand(st, deck, rv):
         for i in range(h):
             hand_add(st, s, deck[h * s + i])
     count, s0, s1, s2 = pozzetto_sizes(rv)
-    g[G_NPOZ] = count
-    g[G_SOLO18] = 1 if n == 3 and rv[L.RV_THREE_PLAYER_MODE] == 0 else 0
-    g[G_POZ_SIZE] = s0
-    g[G_POZ_SIZE + 1] = s1
-    g[G_POZ_SIZE + 2] = s2
+    g[G_N_POZZETTI] = count
+    g[G_SOLO_18] = 1 if n == 3 and rv[L.RV_THREE_PLAYER_MODE] == 0 else 0
+    g[G_POZZETTO_SIZE] = s0
+    g[G_POZZETTO_SIZE + 1] = s1
+    g[G_POZZETTO_SIZE + 2] = s2
     at, up, stock_at, stock_size = deal_offsets(rv)
     for k in range(count):
-        for i in range(g[G_POZ_SIZE + k]):
+        for i in range(g[G_POZZETTO_SIZE + k]):
             poz[k, i] = deck[at + i]
-        at += g[G_POZ_SIZE + k]
+        at += g[G_POZZETTO_SIZE + k]
     pile[0] = deck[up]
-    g[G_PN] = 1
+    g[G_PILE_SIZE] = 1
     for i in range(stock_size):
         stock[i] = deck[stock_at + i]
-    g[G_SP] = 0
-    g[G_SLEN] = stock_size
+    g[G_STOCK_TOP] = 0
+    g[G_STOCK_END] = stock_size
     set_lock_two_roles(st, rv[L.RV_LOCK_TWO_ROLES])     # R25: 2s keep their roles
 
 
@@ -112,7 +119,7 @@ def play_turn(work):
         a = choose(work)
         code = apply_chosen(work, a) if trusted else apply_action(work, a)
         if code != OK:
-            g[G_ERR] |= L.ERR_NO_DISCARD if g[G_PHASE] == PH_DISCARD else ERR_ILLEGAL_CHOICE
+            g[G_ERRORS] |= L.ERR_NO_DISCARD if g[G_PHASE] == PH_DISCARD else ERR_ILLEGAL_CHOICE
             finish_hand(state_of(work, EV_AT, work[W_EV_ROWS], work[W_EV_CARDS]), seat,
                         np.int64(L.END_TURN_CAP))
     return g[G_END]
@@ -147,7 +154,9 @@ def new_hand(run_seed, hand_index, dealer_in, rv_in, kinds_in, params_in, debug,
     work[W_EV_CARDS] = ev_cards
     work[W_DEBUG] = debug
     state_views(work, EV_AT, ev_rows, ev_cards)             # an empty table
-    st, rv, params, kinds, rng, deck, sel, scratch, need, vals, hc2, cand, dbg = views(work)
+    wv = views(work)
+    st, rv, params, kinds, rng, deck, dbg = (
+        wv.state, wv.rules, wv.params, wv.kinds, wv.rng, wv.deck, wv.debug)
     for f in range(L.N_RULES):
         rv[f] = rv_in[f]
     for s in range(4):
@@ -167,7 +176,8 @@ def new_hand(run_seed, hand_index, dealer_in, rv_in, kinds_in, params_in, debug,
 @njit(cache=True)
 def record(work, rec):
     """Score the finished hand in ``work`` into ``rec`` (int32[N_REC], mutated; R55-R59)."""
-    st, rv, params, kinds, rng, deck, sel, scratch, need, vals, hc2, cand, dbg = views(work)
+    wv = views(work)
+    st, rv, hc2 = wv.state, wv.rules, wv.side_counts
     score_hand(st, rv, hc2, rec)
 
 
@@ -207,7 +217,7 @@ def play_hand(run_seed, hand_index, dealer_in, rv_in, kinds_in, params_in, debug
     play_out(work)
     g = view_i64(work, W_G, G_LEN)
     record(work, rec)
-    return g[G_NEV], g[G_NEVC]
+    return g[G_EVENT_ROWS], g[G_EVENT_CARDS]
 
 
 @njit(cache=True, _nrt=False)
@@ -229,8 +239,8 @@ def score_hand(st, rv, hc2, rec):
     rec[L.REC_END_REASON] = end
     rec[L.REC_TURNS] = g[G_TURN]
     rec[L.REC_CLOSING_SEAT] = g[G_CLOSER]
-    rec[L.REC_STOCK_LEFT] = g[G_SLEN] - g[G_SP]
-    rec[L.REC_PILE_LEFT] = g[G_PN]
+    rec[L.REC_STOCK_LEFT] = g[G_STOCK_END] - g[G_STOCK_TOP]
+    rec[L.REC_PILE_LEFT] = g[G_PILE_SIZE]
     # a record group per team, or per player with 3 players (its side, credited score)
     groups = 3 if n_seats == 3 else 2
     for t in range(groups):
@@ -239,11 +249,11 @@ def score_hand(st, rv, hc2, rec):
         hidden = 0
         for s in range(n_seats):
             if g[G_TEAM + s] == side:
-                for f in range(53):
+                for f in range(N_COUNT):
                     hc2[k, f] = hcnt[s, f]
-                hidden += g[G_HIDDEN + s]
+                hidden += g[G_POZZETTO_HIDDEN + s]
                 k += 1
-        if g[G_TPOZ + side] == 0:
+        if g[G_POZZETTO_TAKEN + side] == 0:
             pz = POZ_UNTAKEN
         elif hidden != 0:
             pz = POZ_UNPLAYED
@@ -255,7 +265,7 @@ def score_hand(st, rv, hc2, rec):
         total, mp, bb, cb, hp, pen, cl, di, se = score_team(
             mcnt[side], minfo[side], nm[side], hc2, k, closed, pz, g[G_TOOK_PILE], rv)
         if total % 5 != 0:
-            g[G_ERR] |= L.ERR_SCORE_PARITY
+            g[G_ERRORS] |= L.ERR_SCORE_PARITY
         if n_seats == 3 and k == 2 and rv[L.RV_THREE_PLAYER_PAIR_SHARE] == 1:
             total = _half_round_up(total)
         o = L.N_HAND_COLS + t * L.N_TEAM_COLS
@@ -270,17 +280,17 @@ def score_hand(st, rv, hc2, rec):
         rec[o + L.TC_SEMI_CLEAN] = se
         rec[o + L.TC_MELDS] = nm[side]
         rec[o + L.TC_CLOSED] = closed
-        rec[o + L.TC_POZ_TAKEN] = g[G_TPOZ + side]
-        rec[o + L.TC_POZ_TURN] = g[G_PTURN + side]
-        rec[o + L.TC_POZ_MODE] = g[G_PMODE + side]
-        rec[o + L.TC_PILE_PICKUPS] = g[G_PP + side]
-        rec[o + L.TC_PILE_CARDS] = g[G_PC + side]
+        rec[o + L.TC_POZ_TAKEN] = g[G_POZZETTO_TAKEN + side]
+        rec[o + L.TC_POZ_TURN] = g[G_POZZETTO_TURN + side]
+        rec[o + L.TC_POZ_MODE] = g[G_POZZETTO_MODE + side]
+        rec[o + L.TC_PILE_PICKUPS] = g[G_PILE_PICKUPS + side]
+        rec[o + L.TC_PILE_CARDS] = g[G_PILE_CARDS + side]
     if n_seats == 3:
-        rec[L.REC_SOLO_SEAT] = g[G_SOLO]
+        rec[L.REC_SOLO_SEAT] = g[G_SOLO_SEAT]
     else:
         for f in range(L.N_HAND_COLS + 2 * L.N_TEAM_COLS, L.N_REC):
             rec[f] = L.NULL32
-    rec[L.REC_ERROR] = g[G_ERR]
+    rec[L.REC_ERROR] = g[G_ERRORS]
 
 
 @njit(cache=True, nogil=True)
@@ -392,7 +402,8 @@ def new_hand_deck(run_seed, hand_index, dealer_in, deck_in, rv_in, kinds_in, par
     """
     new_hand(run_seed, hand_index, dealer_in, rv_in, kinds_in, params_in, debug, ev_rows,
              ev_cards, work)
-    st, rv, params, kinds, rng, deck, sel, scratch, need, vals, hc2, cand, dbg = views(work)
+    wv = views(work)
+    st, rv, deck, dbg = wv.state, wv.rules, wv.deck, wv.debug
     dealer = st.g[G_DEALER]
     st = state_views(work, EV_AT, ev_rows, ev_cards)        # an empty table again
     for i in range(108):

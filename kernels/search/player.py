@@ -51,24 +51,28 @@ from kernels.core.cards import CIDX, N_CARDS, N_COUNT
 from kernels.core.layout import (HP_MELD_DELAY_ROUNDS, HP_PILE_AVOID_OPP_2_OR_5, HP_PILE_MIN_SIZE,
                      HP_PILE_MIN_STOCK, HP_USE_WILD_TO_MELD, HP_WILD_LAYOFF_MIN_LEN)
 from kernels.engine.legal import OK, can_create, layoff_fits
-from kernels.strategies.policies import _hold_for_burracos, _is_wild_c, heuristic_chooser, open_lay_off_action
+from kernels.strategies.policies import (_hold_for_burracos, _is_wild_c)
+from kernels.strategies.choosers import (heuristic_chooser, open_lay_off_action)
+from kernels.core.params import ROLLOUT_PARAMS, rp_name
 from kernels.core.rng import next_u64
 from kernels.search.rollout_steps import load_world, roll_candidate
 from kernels.search.rollouts import ROLL_WORDS
-from kernels.table.state import (G_LEN, G_NPOZ, G_OPEN_LAYOFF, G_PHASE, G_PN, G_POZ_NEXT, G_POZ_SIZE,
-                    G_SEAT, G_SLEN, G_SP, G_TEAM, G_TURN, MI_LEN, MI_NWILD, view_f64,
-                    view_i64, view_u64)
+from kernels.table.state import (G_LEN, G_N_POZZETTI, G_OPEN_LAYOFF, G_PHASE, G_PILE_SIZE,
+                                 G_NEXT_POZZETTO, G_POZZETTO_SIZE, G_SEAT, G_STOCK_END, G_STOCK_TOP,
+                                 G_TEAM, G_TURN, MI_LEN, MI_NWILD, view_f64, view_i64, view_u64)
 from kernels.table.work import (W_DEBUG, W_EV_CARDS, W_EV_ROWS, W_G, W_PARAMS, W_RNG, W_SEL,
                    W_VALS, views, work_words)
 
-RP_WORLDS = 17          # sampled worlds per searched decision
-RP_ROLLOUTS = 18        # rollout budget per decision: worlds = min(worlds, rollouts // candidates)
-RP_PICKUP = 19          # 1: search the pickup (draw or take the pile)
-RP_DISCARD = 20         # 1: search the discard
-RP_MELD = 21            # 1: search every meld-phase decision (each meld, lay-off, or end)
-RP_MAX_CANDIDATES = 22  # at most this many candidates (the base policy's choice first)
-RP_MARGIN = 23          # leave the base policy's choice only when the best candidate beats it
-                        # by more than this many standard errors of the paired difference
+# the search parameters' slots, from their table (kernels.core.params.ROLLOUT_PARAMS): the
+# sampled worlds per searched decision, the rollout budget per decision (worlds = min(worlds,
+# rollouts // candidates)), 1 to search the pickup / the discard / every meld-phase decision,
+# at most this many candidates (the base policy's choice first), and the margin: leave the base
+# policy's choice only when the best candidate beats it by more than this many standard errors
+# of the paired difference
+ROLLOUT_SLOTS = {rp_name(p): p.slot for p in ROLLOUT_PARAMS}
+RP_WORLDS, RP_ROLLOUTS, RP_PICKUP, RP_DISCARD, RP_MELD, RP_MAX_CANDIDATES, RP_MARGIN = (
+    ROLLOUT_SLOTS[n] for n in ("RP_WORLDS", "RP_ROLLOUTS", "RP_PICKUP", "RP_DISCARD", "RP_MELD",
+                              "RP_MAX_CANDIDATES", "RP_MARGIN"))
 
 LOST = -(10 ** 9)       # the result of a candidate that is illegal in a world (never, by R11)
 
@@ -94,17 +98,17 @@ def canonical_hidden(work, seat):
     seat : int
         The seat whose knowledge is kept.
     """
-    st = views(work)[0]
+    st = views(work).state
     hand, hn, hcnt, stock, poz, known, g = st.hand, st.hn, st.hcnt, st.stock, st.poz, st.known, st.g
     pool = np.zeros(N_CARDS, np.int64)           # 1: unseen by seat and not yet placed
     for s in range(4):
         if s != seat:
             for i in range(hn[s]):
                 pool[hand[s, i]] = 1
-    for i in range(g[G_SP], g[G_SLEN]):
+    for i in range(g[G_STOCK_TOP], g[G_STOCK_END]):
         pool[stock[i]] = 1
-    for p in range(g[G_POZ_NEXT], g[G_NPOZ]):
-        for i in range(g[G_POZ_SIZE + p]):
+    for p in range(g[G_NEXT_POZZETTO], g[G_N_POZZETTI]):
+        for i in range(g[G_POZZETTO_SIZE + p]):
             pool[poz[p, i]] = 1
     first = np.zeros(4, np.int64)                # first hand position after the known cards
     for s in range(4):
@@ -133,13 +137,13 @@ def canonical_hidden(work, seat):
             hcnt[s, f] = 0
         for i in range(hn[s]):
             hcnt[s, CIDX[hand[s, i]]] += 1
-    for i in range(g[G_SP], g[G_SLEN]):
+    for i in range(g[G_STOCK_TOP], g[G_STOCK_END]):
         while pool[nxt] == 0:
             nxt += 1
         stock[i] = nxt
         pool[nxt] = 0
-    for p in range(g[G_POZ_NEXT], g[G_NPOZ]):
-        for i in range(g[G_POZ_SIZE + p]):
+    for p in range(g[G_NEXT_POZZETTO], g[G_N_POZZETTI]):
+        for i in range(g[G_POZZETTO_SIZE + p]):
             while pool[nxt] == 0:
                 nxt += 1
             poz[p, i] = nxt
@@ -153,7 +157,8 @@ def pile_barred(st, rv, seat, p):
     stock of fewer than ``pile_min_stock`` cards, or, with ``pile_avoid_opp_2_or_5``, an
     opponent holding 2 or 5 cards."""
     g = st.g
-    if g[G_PN] < p[HP_PILE_MIN_SIZE] or g[G_SLEN] - g[G_SP] < p[HP_PILE_MIN_STOCK]:
+    if (g[G_PILE_SIZE] < p[HP_PILE_MIN_SIZE]
+            or g[G_STOCK_END] - g[G_STOCK_TOP] < p[HP_PILE_MIN_STOCK]):
         return True
     if p[HP_PILE_AVOID_OPP_2_OR_5] >= 0.5:
         team = g[G_TEAM + seat]
@@ -223,8 +228,7 @@ def _candidates(work, ph, base_id, keep, cap, seat, p):
     comes second; the rest in increasing id order."""
     ids, n = legal(work)
     vw = views(work)
-    st = vw[0]
-    rv = vw[1]
+    st, rv = vw.state, vw.rules
     sel = np.empty(N_COUNT, np.int64)
     out = np.empty(max(n, 1), np.int64)
     out[0] = base_id

@@ -41,11 +41,11 @@ from kernels.search.rollout_steps import (  # noqa: F401  (side_result and the m
     side_result,
 )
 from kernels.table.state import (
-    G_NPOZ,
-    G_POZ_NEXT,
-    G_POZ_SIZE,
-    G_SLEN,
-    G_SP,
+    G_N_POZZETTI,
+    G_NEXT_POZZETTO,
+    G_POZZETTO_SIZE,
+    G_STOCK_END,
+    G_STOCK_TOP,
 )
 from kernels.table.work import W_CAND, W_RV, views
 from kernels.table.worlds import (
@@ -180,7 +180,7 @@ def _place_group(g, n, seat, where, a):
     if where == PLACE_HAND:
         return (a - seat + n) % n - 1
     if where == PLACE_STOCK:
-        return 3 if a < g[G_SP] + n else -1
+        return 3 if a < g[G_STOCK_TOP] + n else -1
     return 4
 
 
@@ -195,7 +195,7 @@ def deal_features(work, seat, out):
     stock draws (the top ``num_players`` stock cards) and the untaken pozzetti.
     ``work`` (int64 work buffer) is not mutated.
     """
-    st = views(work)[0]
+    st = views(work).state
     g = st.g
     n = work[W_RV + L.RV_NUM_PLAYERS]
     for f in range(N_FEATURES):
@@ -204,10 +204,10 @@ def deal_features(work, seat, out):
         if s != seat:
             for i in range(st.hn[s]):
                 _add_card(out, (s - seat + n) % n - 1, st.hand[s, i])
-    for i in range(g[G_SP], min(g[G_SP] + n, g[G_SLEN])):
+    for i in range(g[G_STOCK_TOP], min(g[G_STOCK_TOP] + n, g[G_STOCK_END])):
         _add_card(out, 3, st.stock[i])
-    for p in range(g[G_POZ_NEXT], g[G_NPOZ]):
-        for i in range(g[G_POZ_SIZE + p]):
+    for p in range(g[G_NEXT_POZZETTO], g[G_N_POZZETTI]):
+        for i in range(g[G_POZZETTO_SIZE + p]):
             _add_card(out, 4, st.poz[p, i])
 
 
@@ -222,7 +222,7 @@ def feature_means(work, seat, out):
     group's mean is its seen cards' figure plus its unseen places times that
     mean (the hypergeometric mean).  ``work`` is not mutated.
     """
-    st = views(work)[0]
+    st = views(work).state
     g = st.g
     n = work[W_RV + L.RV_NUM_PLAYERS]
     deal_features(work, seat, out)

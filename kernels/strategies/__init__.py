@@ -2,7 +2,7 @@
 
 The chooser API a registered strategy's callback implements (:mod:`.api`) and
 the built-in ``heuristic``, ``random`` and ``uniform`` choosers
-(:mod:`.policies`).
+(:mod:`.choosers`), built on the heuristic's judgements (:mod:`.policies`).
 
 Imports :mod:`kernels.engine` and below.
 """

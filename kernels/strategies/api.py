@@ -4,7 +4,7 @@ A chooser is an ``@njit`` function ``choose(work) -> int64``: it gets the
 hand's work buffer (``int64[:]``, :mod:`kernels.table.work`) at a decision of the
 seat to move and returns an action id (:mod:`kernels.engine.actions`).  The built-in
 ``heuristic`` and ``random`` are written against this interface
-(:func:`kernels.strategies.policies.heuristic_chooser`, :func:`kernels.strategies.policies.random_chooser`),
+(:func:`kernels.strategies.choosers.heuristic_chooser`, :func:`kernels.strategies.choosers.random_chooser`),
 and a registered chooser (``sim.strategies.register``) runs inside the
 parallel batch kernel through a function pointer: :func:`chooser_cfunc`
 compiles it once as a C callback, and :func:`call_chooser` calls it.

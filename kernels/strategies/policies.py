@@ -5,9 +5,13 @@ melds, the whole discard pile, hand sizes and the stock size.  It never reads
 other hands, the stock order or untaken pozzetti.  Legality always comes from
 :mod:`kernels.engine.legal`; a policy only chooses among legal moves.
 
-Parameter slots of the ``heuristic`` policy (``float64[N_PARAMS]`` row) are
-the ``HP_*`` constants of :mod:`kernels.core.layout`; names, defaults and
-meanings are in ``sim.strategies``.
+This module holds the ``heuristic`` policy's judgements (whether to take the
+pile, which meld to make, the keep-value of a card, which card to discard); the
+random policy, the per-decision dispatch and the choosers are in
+:mod:`kernels.strategies.choosers`.  Parameter slots of the ``heuristic`` policy
+(``float64[N_PARAMS]`` row) are the ``HP_*`` constants of
+:mod:`kernels.core.layout`, from the table of :mod:`kernels.core.params` (names,
+defaults, limits, meanings).
 """
 import numpy as np
 from numba import njit
@@ -15,20 +19,16 @@ from numba import njit
 from kernels.core import layout as L
 from kernels.core.cards import BURRACO_LEN, CIDX, CVALUE, JOKER, N_COUNT
 from kernels.core.layout import (HP_CLOSE_MIN_BURRACOS, HP_DISCARD_W_DANGER, HP_DISCARD_W_MIDDLE,
-                     HP_DISCARD_W_NEIGHBOR, HP_DISCARD_W_PAIR, HP_DISCARD_W_POINTS,
-                     HP_DISCARD_W_WILD, HP_MELD_DELAY_ROUNDS, HP_PILE_AVOID_OPP_2_OR_5,
-                     HP_PILE_MIN_SIZE, HP_PILE_MIN_STOCK, HP_PILE_SIZE_WEIGHT, HP_PILE_THRESHOLD, HP_PILE_W_WILD,
-                     HP_SET_BIAS, HP_USE_WILD_TO_MELD, HP_WILD_LAYOFF_MIN_LEN)
-from kernels.engine.actions import (A_CREATE, A_CREATE_SEL, A_DISCARD, A_DRAW, A_END_MELD, A_LAYOFF, A_TAKE, N_ACTIONS,
-                      legal_actions,
-                      PH_DISCARD, PH_MELD, PH_PICKUP, PH_PLACE, meld_sel)
-from kernels.engine.legal import (OK, can_create, can_discard, can_layoff, can_take_pile, find_placement,
-                    layoff_fits, trio_sel)
+                                 HP_DISCARD_W_NEIGHBOR, HP_DISCARD_W_PAIR, HP_DISCARD_W_POINTS,
+                                 HP_DISCARD_W_WILD, HP_MELD_DELAY_ROUNDS, HP_PILE_AVOID_OPP_2_OR_5,
+                                 HP_PILE_MIN_SIZE, HP_PILE_MIN_STOCK, HP_PILE_SIZE_WEIGHT,
+                                 HP_PILE_THRESHOLD, HP_PILE_W_WILD, HP_SET_BIAS,
+                                 HP_USE_WILD_TO_MELD, HP_WILD_LAYOFF_MIN_LEN)
+from kernels.engine.actions import A_CREATE_SEL, A_LAYOFF
+from kernels.engine.legal import OK, can_create, can_discard, can_layoff, layoff_fits
 from kernels.core.melds import KIND_SEQ, KIND_SET
-from kernels.core.rng import bounded
-from kernels.table.work import W_LEGAL, views
-from kernels.table.state import (view_i64, G_BARRED, G_PHASE, G_PN, G_SEAT, G_SLEN, G_SP, G_TEAM, G_TPOZ, G_TURN, MI_KEY, MI_KIND,
-                    MI_LEN, MI_NWILD, NTEAMS, meld_add, meld_create, reset_g)
+from kernels.table.state import (G_BARRED, G_PILE_SIZE, G_STOCK_END, G_STOCK_TOP, G_TEAM,
+                                 G_POZZETTO_TAKEN, G_TURN, MI_KEY, MI_KIND, MI_LEN, MI_NWILD)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -138,9 +138,9 @@ def heur_pickup(st, rv, seat, p):
     hn, hcnt, pile, g = st.hn, st.hcnt, st.pile, st.g
     mcnt, minfo, nm = st.mcnt, st.minfo, st.nm
     team = g[G_TEAM + seat]
-    pn = g[G_PN]
+    pn = g[G_PILE_SIZE]
     # gates: pile too small, hand too far on (stock), an opponent on 2 or 5 cards
-    if pn < p[HP_PILE_MIN_SIZE] or g[G_SLEN] - g[G_SP] < p[HP_PILE_MIN_STOCK]:
+    if pn < p[HP_PILE_MIN_SIZE] or g[G_STOCK_END] - g[G_STOCK_TOP] < p[HP_PILE_MIN_STOCK]:
         return False
     if p[HP_PILE_AVOID_OPP_2_OR_5] >= 0.5:
         for o in range(rv[L.RV_NUM_PLAYERS]):
@@ -177,7 +177,7 @@ def _hold_for_burracos(minfo, nm, g, team, left, extra_mi, extra_len, p):
     fewer burracos than wanted?  ``extra_mi`` (-1 a new meld) / ``extra_len``:
     the meld the action makes or extends, as after it."""
     need = p[HP_CLOSE_MIN_BURRACOS]
-    if need <= 0.0 or left != 1 or g[G_TPOZ + team] == 0:
+    if need <= 0.0 or left != 1 or g[G_POZZETTO_TAKEN + team] == 0:
         return False
     n = 0
     if extra_len >= BURRACO_LEN:
@@ -193,7 +193,7 @@ def _create_ok(st, rv, team, seat, sel, p):
     """Is the new meld counted in ``sel`` legal and not held back by ``close_min_burracos``?"""
     if p[HP_CLOSE_MIN_BURRACOS] > 0.0:
         nsel = 0
-        for f in range(53):
+        for f in range(N_COUNT):
             nsel += sel[f]
         if _hold_for_burracos(st.minfo, st.nm, st.g, team, st.hn[seat] - nsel,
                               np.int64(-1), nsel, p):
@@ -328,7 +328,7 @@ def heur_meld_choice(st, rv, seat, p, sel, scratch):
         if do_set and best_set >= 3:
             settable = (set_mask >> best_r) & 1 != 0
             for k in range(best_set, 2, -1):
-                for f in range(53):
+                for f in range(N_COUNT):
                     sel[f] = 0
                 left = k
                 for s in range(4):
@@ -344,7 +344,7 @@ def heur_meld_choice(st, rv, seat, p, sel, scratch):
             base = 13 * best_s
             for ln in range(best_run, 2, -1):
                 for shift in range(best_run - ln + 1):
-                    for f in range(53):
+                    for f in range(N_COUNT):
                         sel[f] = 0
                     for sl in range(best_a + shift, best_a + shift + ln):
                         if sl == 2:
@@ -390,7 +390,7 @@ def heur_meld_choice(st, rv, seat, p, sel, scratch):
             continue
         nn = hc[r] + hc[13 + r] + hc[26 + r] + hc[39 + r]
         if nn == 2:
-            for f in range(53):
+            for f in range(N_COUNT):
                 sel[f] = 0
             for s in range(4):
                 sel[13 * s + r] = hc[13 * s + r]
@@ -415,7 +415,7 @@ def heur_meld_choice(st, rv, seat, p, sel, scratch):
                     continue
                 if a == 1 and b == 14:
                     continue
-                for f in range(53):
+                for f in range(N_COUNT):
                     sel[f] = 0
                 sel[_slot_c(base, a)] = 1
                 sel[_slot_c(base, b)] = 1
@@ -487,7 +487,7 @@ def heur_discard(st, rv, seat, p, vals, known):
         return -1
     barred = g[G_BARRED]
     sm = _hand_slot_masks(hc)
-    for c in range(53):
+    for c in range(N_COUNT):
         known[c] = 0
     best = -1
     best_v = 1e300
@@ -503,262 +503,3 @@ def heur_discard(st, rv, seat, p, vals, known):
             best_v = vals[c]
             best = cid
     return best
-
-
-# ---------------------------------------------------------------- random
-@njit(cache=True, _nrt=False)
-def rand_pickup(st, rng):
-    """Uniform choice between the stock and the pile."""
-    return bounded(rng, np.int64(2)) == 1
-
-
-@njit(cache=True, _nrt=False)
-def rand_meld_choice(st, rv, seat, rng, sel, scratch, cand):
-    """One uniform choice among stopping and the random strategy's candidate
-    meld-phase actions: an action id, or -1 for "stop".
-
-    Candidates: every legal single-card lay-off, and every legal new 3-card
-    meld (3 naturals, or 2 naturals and a wild), in that order.  ``cand`` is
-    an ``int64[K, 4]`` work array; ``sel`` and ``scratch`` int64[53] ones.
-    Draws one number from ``rng`` (uint64[4], mutated).
-    """
-    hcnt, nm = st.hcnt, st.nm
-    team = st.g[G_TEAM + seat]
-    hc = hcnt[seat]
-    k = 0
-    kmax = cand.shape[0]
-    for mi in range(nm[team]):
-        for c in range(53):
-            if hc[c] == 0 or k >= kmax:
-                continue
-            code, nlen, nnw = can_layoff(st, rv, team, seat, mi, c, scratch)
-            if code == OK:
-                cand[k, 0] = 1
-                cand[k, 1] = mi
-                cand[k, 2] = c
-                k += 1
-    # new 3-card melds: enumerate distinct multisets of three count indices
-    for a in range(53):
-        if hc[a] == 0:
-            continue
-        for b in range(a, 53):
-            if hc[b] == 0 or (b == a and hc[a] < 2):
-                continue
-            for c in range(b, 53):
-                if hc[c] == 0 or k >= kmax:
-                    continue
-                if not trio_sel(hc, a, b, c, sel):
-                    continue
-                code, kind, nw = can_create(st, rv, team, seat, sel)
-                if code == OK:
-                    cand[k, 0] = 2
-                    cand[k, 1] = a
-                    cand[k, 2] = b
-                    cand[k, 3] = c
-                    k += 1
-    pick = bounded(rng, k + 1)
-    if pick == k:
-        return -1
-    if cand[pick, 0] == 1:
-        return A_LAYOFF + N_COUNT * cand[pick, 1] + cand[pick, 2]
-    trio_sel(hc, cand[pick, 1], cand[pick, 2], cand[pick, 3], sel)
-    return A_CREATE_SEL
-
-
-@njit(cache=True, _nrt=False)
-def rand_discard(st, rv, seat, rng):
-    """A uniformly chosen legal discard (by card id)."""
-    hand, hn = st.hand, st.hn
-    team = st.g[G_TEAM + seat]
-    n = np.int64(0)
-    for i in range(hn[seat]):
-        code, closes = can_discard(st, rv, team, seat, hand[seat, i])
-        if code == OK:
-            n += 1
-    if n == 0:
-        return -1
-    pick = bounded(rng, n)
-    for i in range(hn[seat]):
-        code, closes = can_discard(st, rv, team, seat, hand[seat, i])
-        if code == OK:
-            if pick == 0:
-                return hand[seat, i]
-            pick -= 1
-    return -1
-
-
-# ---------------------------------------------------------------- meld search
-@njit(cache=True, _nrt=False)
-def meld_search(hand_ids, rv, p, st, sel, scratch):
-    """The heuristic's meld search on one hand against an empty table.
-
-    Puts ``hand_ids`` (int64[k]) into seat 0 of the scratch state ``st``
-    (a :func:`kernels.table.state.new_state` tuple, reset here) and applies
-    :func:`heur_meld_choice`'s actions until it stops (pozzetto taken: no, so the hand
-    may be melded out entirely).  Used by the benchmarks.
-
-    Returns
-    -------
-    tuple of int
-        ``(melds, cards_melded)``.
-    """
-    hand, hn, hcnt, mcnt, minfo, nm, g = st.hand, st.hn, st.hcnt, st.mcnt, st.minfo, st.nm, st.g
-    for s in range(4):
-        hn[s] = 0
-        for c in range(53):
-            hcnt[s, c] = 0
-    for t in range(NTEAMS):
-        for mi in range(nm[t]):
-            for c in range(53):
-                mcnt[t, mi, c] = 0
-            minfo[t, mi, 0] = 0
-        nm[t] = 0
-    reset_g(g)
-    for t in range(NTEAMS):
-        g[G_TPOZ + t] = 1    # no al-volo refill: search the hand alone
-    k = hand_ids.shape[0]
-    for i in range(k):
-        cid = hand_ids[i]
-        hand[0, hn[0]] = cid
-        hn[0] += 1
-        f = cid % 54
-        if f >= 52:
-            f = JOKER
-        hcnt[0, f] += 1
-    a = heur_meld_choice(st, rv, 0, p, sel, scratch)
-    while a >= 0:
-        if a < A_CREATE:
-            meld_add(st, 0, 0, (a - A_LAYOFF) // N_COUNT, (a - A_LAYOFF) % N_COUNT)
-        else:
-            if a != A_CREATE_SEL:
-                meld_sel(a - A_CREATE, sel)
-            meld_create(st, 0, 0, sel)
-        a = heur_meld_choice(st, rv, 0, p, sel, scratch)
-    return nm[0], k - hn[0]
-
-
-# ---------------------------------------------------------------- choosers
-@njit(cache=True, _nrt=False)
-def placement_action(st, rv, seat, need, sel, scratch):
-    """The first placement :func:`kernels.engine.legal.find_placement` finds for the
-    R34 obligation (any card): an action id, or -1 if none exists."""
-    team = st.g[G_TEAM + seat]
-    for f in range(53):
-        need[f] = 1
-    what, a, b, c = find_placement(st, rv, team, seat, need, sel, scratch)
-    if what == 1:
-        return A_LAYOFF + N_COUNT * a + b
-    if what == 2:
-        trio_sel(st.hcnt[seat], a, b, c, sel)
-        return A_CREATE_SEL
-    return -1
-
-
-@njit(cache=True, _nrt=False)
-def meld_or_end(a, st, rv, seat, need, sel, scratch):
-    """A chooser's meld-phase action ``a``, or when it stops (-1): "end the meld
-    phase", or right after an R34 pickup with no placement yet (phase
-    ``place``) the first placement found (the R34 obligation)."""
-    if a >= 0:
-        return a
-    if st.g[G_PHASE] == PH_PLACE:
-        return placement_action(st, rv, seat, need, sel, scratch)
-    return A_END_MELD
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def heur_choose(st, rv, seat, p, sel, scratch, vals, need):
-    """The ``heuristic`` strategy's action id at the decision ``st`` waits for.
-
-    Reads only what ``seat`` may know (R11); ``st`` is not mutated.  Pickup:
-    :func:`heur_pickup`, drawing when R34 forbids the pile.  Meld phase:
-    :func:`heur_meld_choice`, or "end"; right after an R34 pickup that made no
-    placement yet, the first placement found instead of "end".  Discard: the
-    face of :func:`heur_discard`'s card (the engine discards the same copy).
-    ``sel``, ``scratch``, ``need`` (int64[53]) and ``vals`` (float64[53]) are
-    work arrays.
-    """
-    g = st.g
-    ph = g[G_PHASE]
-    if ph == PH_PICKUP:
-        team = g[G_TEAM + seat]
-        if heur_pickup(st, rv, seat, p) and can_take_pile(st, rv, team, seat, need, sel,
-                                                          scratch):
-            return A_TAKE
-        return A_DRAW
-    if ph == PH_MELD or ph == PH_PLACE:
-        return meld_or_end(heur_meld_choice(st, rv, seat, p, sel, scratch), st, rv, seat, need, sel,
-                           scratch)
-    if ph == PH_DISCARD:
-        cid = heur_discard(st, rv, seat, p, vals, scratch)
-        if cid < 0:
-            return -1
-        return A_DISCARD + CIDX[cid]
-    return -1
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def rand_choose(st, rv, seat, rng, sel, scratch, cand, need):
-    """The ``random`` strategy's action id (``rng``, uint64[4], is advanced).
-
-    Pickup: the pile or the stock with even odds, drawing when R34 forbids
-    the pile.  Meld phase: :func:`rand_meld_choice`; a "stop" right after an
-    R34 pickup with no placement yet plays the first placement found.
-    Discard: a uniformly chosen hand position among the legal discards, as
-    the copy-naming id ``N_ACTIONS + card id``.
-    """
-    g = st.g
-    ph = g[G_PHASE]
-    if ph == PH_PICKUP:
-        team = g[G_TEAM + seat]
-        if rand_pickup(st, rng) and can_take_pile(st, rv, team, seat, need, sel, scratch):
-            return A_TAKE
-        return A_DRAW
-    if ph == PH_MELD or ph == PH_PLACE:
-        return meld_or_end(rand_meld_choice(st, rv, seat, rng, sel, scratch, cand), st, rv, seat, need, sel,
-                           scratch)
-    if ph == PH_DISCARD:
-        cid = rand_discard(st, rv, seat, rng)
-        if cid < 0:
-            return -1
-        return N_ACTIONS + cid
-    return -1
-
-
-@njit(cache=True, inline="always")
-def heuristic_chooser(work):
-    """The ``heuristic`` strategy as a chooser (:mod:`kernels.strategies.api`): its action
-    id for the seat to move in the work buffer ``work``, with that seat's
-    parameter row."""
-    st, rv, params, kinds, rng, deck, sel, scratch, need, vals, hc2, cand, dbg = views(work)
-    seat = st.g[G_SEAT]
-    return heur_choose(st, rv, seat, params[seat], sel, scratch, vals, need)
-
-
-@njit(cache=True, inline="always")
-def random_chooser(work):
-    """The ``random`` strategy as a chooser (:mod:`kernels.strategies.api`); advances the
-    hand's generator."""
-    st, rv, params, kinds, rng, deck, sel, scratch, need, vals, hc2, cand, dbg = views(work)
-    return rand_choose(st, rv, st.g[G_SEAT], rng, sel, scratch, cand, need)
-
-
-@njit(cache=True)
-def open_lay_off_action(work):
-    """The action that continues the lay-off of several cards under way
-    (``G_OPEN_LAYOFF``, R24 with R38): the one legal action there, whatever the
-    strategy (the built-in ones never begin such a lay-off themselves)."""
-    out = view_i64(work, W_LEGAL, N_ACTIONS)
-    legal_actions(work, out)
-    return out[0]
-
-
-@njit(cache=True)
-def uniform_chooser(work):
-    """The ``uniform`` strategy: one of the legal actions of the seat to move
-    (:func:`kernels.engine.actions.legal_actions`), each as likely, drawn from the
-    hand's generator."""
-    out = view_i64(work, W_LEGAL, N_ACTIONS)
-    n = legal_actions(work, out)
-    rng = views(work)[4]
-    return out[bounded(rng, n)]

@@ -2,7 +2,7 @@
 from numba import njit
 
 from kernels.core import layout as L
-from kernels.core.cards import CVALUE
+from kernels.core.cards import CVALUE, N_COUNT
 from kernels.core.melds import ANY_RANK, KIND_SET, KIND_SEQ, analyze, burraco_class, burraco_class_roles
 from kernels.table.state import MI_KEY, MI_KIND, MI_LOCK, MI_NAT2
 
@@ -23,7 +23,7 @@ def extra_class_bonus(cnt, clean):
     """R31 bonus of a burraco (int64[53] counts; ``clean`` as scored, R27):
     royal or super burraco, else 0 (points)."""
     n = 0
-    for f in range(53):
+    for f in range(N_COUNT):
         n += cnt[f]
     if n < 8:
         return 0
@@ -123,7 +123,7 @@ def score_team(mcnt_team, minfo_team, n_melds, hcnt_team, n_hands, closed, pozze
     semi = 0
     semi_bonus = rv[L.RV_SEMI_CLEAN_BONUS]
     for mi in range(n_melds):
-        for f in range(53):
+        for f in range(N_COUNT):
             meld_pts += mcnt_team[mi, f] * CVALUE[f]
         if minfo_team[mi, MI_LOCK] != 0 and minfo_team[mi, MI_KIND] == KIND_SEQ:
             cls = burraco_class_roles(mcnt_team[mi], minfo_team[mi, MI_KEY],
@@ -139,7 +139,7 @@ def score_team(mcnt_team, minfo_team, n_melds, hcnt_team, n_hands, closed, pozze
         bonus += burraco_bonus(mcnt_team[mi], cls, rv)
     hand_pts = 0
     for h in range(n_hands):
-        for f in range(53):
+        for f in range(N_COUNT):
             hand_pts += hcnt_team[h, f] * CVALUE[f]
     close_bonus = 0
     if closed != 0 and not (pile_close != 0 and rv[L.RV_PILE_CLOSE_NO_BONUS] != 0):

@@ -27,10 +27,13 @@ Layout (``W_*`` word offsets, in order)::
     W_LEGAL   int64[N_ACTIONS]: a list of legal action ids (kernels.strategies.api.legal)
     EV_AT     the event log: W_EV_ROWS rows of EV_COLS words, then the card slots
 """
+from collections import namedtuple
+
 from numba import njit
 
 from kernels.core import layout as L
 from kernels.core.cards import N_CARDS, N_COUNT
+from kernels.core.slots import check_family
 from kernels.table.state import EV_COLS, S_G, STATE_WORDS, state_of, view_f64, view_i64, view_u64
 
 CAND_ROWS = 2048
@@ -83,21 +86,43 @@ def work_words(ev_rows, ev_cards):
     return EV_AT + ev_rows * EV_COLS + ev_cards
 
 
+#: The parts of a work buffer as :func:`views` returns them (a named tuple, which Numba
+#: compiles as a plain tuple: reading a field by name costs nothing):
+#:
+#: ``state``  the hand's :class:`kernels.table.state.State`
+#: ``rules``  the rules vector, int64[N_RULES] (``RV_*`` slots)
+#: ``params`` the strategy parameters, float64[4, N_PARAMS] (a row per seat)
+#: ``kinds``  the policy kind per seat, int64[4]
+#: ``rng``    the hand's generator state, uint64[4]
+#: ``deck``   the shuffled deck, int64[108]
+#: ``sel``, ``scratch``, ``need``  int64[53] work arrays (per count face)
+#: ``vals``   float64[53] work array
+#: ``side_counts`` int64[2, 53]: a side's hands as counts (at scoring)
+#: ``candidates``  int64[CAND_ROWS, 4]: a candidate list (random strategy)
+#: ``debug``  int64[161]: the debug checks' work array
+WorkViews = namedtuple("WorkViews", ("state", "rules", "params", "kinds", "rng", "deck", "sel",
+                                     "scratch", "need", "vals", "side_counts", "candidates",
+                                     "debug"))
+
+
 @njit(cache=True, inline="always")
 def views(work):
-    """The buffer's parts as borrowed views (no copy, no reference count):
-    ``(st, rv, params, kinds, rng, deck, sel, scratch, need, vals, hc2, cand, dbg)``.
+    """The buffer's parts as borrowed views (no copy, no reference count): a
+    :data:`WorkViews` named tuple ``(state, rules, params, kinds, rng, deck, sel,
+    scratch, need, vals, side_counts, candidates, debug)``.
 
     ``work`` must outlive the views.  Nothing is reset (see
     :func:`kernels.table.state.state_views` for a fresh table).
     """
     st = state_of(work, EV_AT, work[W_EV_ROWS], work[W_EV_CARDS])
-    return (st, view_i64(work, W_RV, L.N_RULES), view_f64(work, W_PARAMS, (4, L.N_PARAMS)),
-            view_i64(work, W_KINDS, 4), view_u64(work, W_RNG, 4),
-            view_i64(work, W_DECK, N_CARDS), view_i64(work, W_SEL, N_COUNT),
-            view_i64(work, W_SCRATCH, N_COUNT), view_i64(work, W_NEED, N_COUNT),
-            view_f64(work, W_VALS, N_COUNT), view_i64(work, W_HC2, (2, N_COUNT)),
-            view_i64(work, W_CAND, (CAND_ROWS, 4)), view_i64(work, W_DBG, N_CARDS + N_COUNT))
+    return WorkViews(st, view_i64(work, W_RV, L.N_RULES),
+                     view_f64(work, W_PARAMS, (4, L.N_PARAMS)),
+                     view_i64(work, W_KINDS, 4), view_u64(work, W_RNG, 4),
+                     view_i64(work, W_DECK, N_CARDS), view_i64(work, W_SEL, N_COUNT),
+                     view_i64(work, W_SCRATCH, N_COUNT), view_i64(work, W_NEED, N_COUNT),
+                     view_f64(work, W_VALS, N_COUNT), view_i64(work, W_HC2, (2, N_COUNT)),
+                     view_i64(work, W_CAND, (CAND_ROWS, 4)),
+                     view_i64(work, W_DBG, N_CARDS + N_COUNT))
 
 
 #: the fields that are only work arrays: overwritten by every kernel that uses them, read
@@ -121,3 +146,5 @@ def layout_table():
     ends = [_W[n] for n in names[1:]] + [EV_AT]
     return [(n, _W[n], e - _W[n]) for n, e in zip(names, ends)]
 
+
+check_family("W", {f"W_{name}": (at, words) for name, at, words in layout_table()}, EV_AT)

@@ -13,7 +13,8 @@ from numba import njit
 
 from kernels.core.cards import CIDX, N_CARDS, N_COUNT
 from kernels.core.rng import bounded, seed_hand
-from kernels.table.state import G_BARRED, G_NPOZ, G_OPEN_ROW, G_POZ_NEXT, G_POZ_SIZE, G_SEAT, G_SLEN, G_SP
+from kernels.table.state import (G_BARRED, G_N_POZZETTI, G_OPEN_ROW, G_NEXT_POZZETTO,
+                                 G_POZZETTO_SIZE, G_SEAT, G_STOCK_END, G_STOCK_TOP)
 from kernels.table.work import views
 
 # unseen places: where (0 a hand, 1 the stock, 2 a pozzetto), first index, second index
@@ -32,7 +33,7 @@ def unseen_places(work, seat, places):
     for its known copies (``st.known``) and stay seen; the card the seat to
     move took as a one-card pile (R36, ``G_BARRED``) stands for itself.
     """
-    st = views(work)[0]
+    st = views(work).state
     hand, hn, known, g = st.hand, st.hn, st.known, st.g
     keep = np.zeros(N_COUNT, np.int64)
     n = 0
@@ -60,13 +61,13 @@ def unseen_places(work, seat, places):
             places[n, 1] = s
             places[n, 2] = i
             n += 1
-    for i in range(g[G_SP], g[G_SLEN]):
+    for i in range(g[G_STOCK_TOP], g[G_STOCK_END]):
         places[n, 0] = PLACE_STOCK
         places[n, 1] = i
         places[n, 2] = 0
         n += 1
-    for p in range(g[G_POZ_NEXT], g[G_NPOZ]):
-        for i in range(g[G_POZ_SIZE + p]):
+    for p in range(g[G_NEXT_POZZETTO], g[G_N_POZZETTI]):
+        for i in range(g[G_POZZETTO_SIZE + p]):
             places[n, 0] = PLACE_POZ
             places[n, 1] = p
             places[n, 2] = i
@@ -135,7 +136,7 @@ def resample_unseen(work, seat, seed, index):
     batch of rollouts in :mod:`kernels.search.rollouts` copies just those).
     """
     parts = views(work)
-    st, rng = parts[0], parts[4]
+    st, rng = parts.state, parts.rng
     places = np.empty((N_CARDS, 3), np.int64)
     n = unseen_places(work, seat, places)
     ids = np.empty(n, np.int64)
@@ -181,7 +182,7 @@ def reseed_world(work, seed, index):
     ``worlds_mode`` 1), whose random stream is the sampled world's.
     """
     parts = views(work)
-    st, rng = parts[0], parts[4]
+    st, rng = parts.state, parts.rng
     # a lay-off of several cards under way goes on in a row of the world's own log
     st.g[G_OPEN_ROW] = 0
     # the world's future random choices come from the sample's stream as well

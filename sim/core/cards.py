@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels.core.cards import CIDX
+from kernels.core.cards import CIDX, N_COUNT
 
 from sim.core import notation
 from sim.core.rules import Rules
@@ -76,7 +76,7 @@ def ids_many(args) -> list:
 
 def counts(card_ids: np.ndarray) -> np.ndarray:
     """``int64[53]`` counts per count index (52 = joker) of ``card_ids``."""
-    c = np.zeros(53, np.int64)
+    c = np.zeros(N_COUNT, np.int64)
     np.add.at(c, CIDX[card_ids], 1)
     return c
 

@@ -7,37 +7,43 @@ the kernels as the integer vector of :meth:`Rules.to_vector` (slots
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+import textwrap
+from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 import numpy as np
 
 from kernels.core import layout as L
+from kernels.core import options as O
 
 #: Rank names by rank index (0 = ace .. 12 = king), as used by ``set_ranks``.
-RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+RANK_NAMES = O.RANK_NAMES
 _RANK_INDEX = {name: i for i, name in enumerate(RANK_NAMES)}
 _RANK_INDEX["T"] = 9
 
 #: Every rank that may form a set by default (R16: any rank except 2).
-ALL_SET_RANKS = tuple(r for r in RANK_NAMES if r != "2")
+ALL_SET_RANKS = O.BY_NAME["set_ranks"].default
 
 #: String-valued options and their allowed values, in kernel code order
 #: (the position of a value is the integer stored in the rules vector).
-ENUMS = {
-    "three_player_mode": ("solo_18", "individual_3x11"),
-    "semi_clean_rule": ("adjacent_run", "wild_at_end"),
-    "stock_end_mode": ("finish_turn", "immediate"),
-    "pile_meld_source": ("any", "from_pile"),
-    "three_player_pair_share": ("full", "half_round_up"),
-}
+ENUMS = {o.name: o.choices for o in O.OPTIONS if o.kind == "choice"}
 
 #: Names accepted by :meth:`Rules.preset`.
 PRESETS = ("default", "fibur_italian", "fibur_international")
 
-_MAX_POINTS = 100_000       # bound for bonus/penalty options (points)
-_MAX_TURNS = 10_000         # turn counts are stored as int16 in the dataset
-_MAX_POZZETTO = 18          # cards per pozzetto the kernels' state holds (PMAX)
+
+#: What each preset changes from the default of :data:`kernels.core.options.OPTIONS`.
+PRESET_CHANGES = {
+    "default": {},
+    "fibur_italian": {"semi_clean_bonus": 150},
+    "fibur_international": {"require_clean_burraco_to_close": True, "set_ranks": ("A", "3"),
+                            "take_pile_requires_meld": True},
+}
+assert tuple(PRESET_CHANGES) == PRESETS and all(
+    set(c) <= set(O.BY_NAME) for c in PRESET_CHANGES.values())
+
+_ANNOTATION = {"int": "int", "bool": "bool", "choice": "str", "ranks": "tuple",
+               "int_or_off": "int | None"}
 
 
 def _fail(name: str, allowed: str, value: Any) -> None:
@@ -50,13 +56,13 @@ def _as_bool(name: str, value: Any) -> bool:
     _fail(name, "true or false", value)
 
 
-def _as_int(name: str, value: Any, lo: int, hi: int, step: int = 1) -> int:
+def _as_int(name: str, value: Any, lo: int, hi: int, step: int = 1, off: str = "") -> int:
     ok = isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
     if ok:
         value = int(value)
         ok = lo <= value <= hi and value % step == 0
     if not ok:
-        what = f"an integer in {lo}..{hi}"
+        what = f"{off}an integer in {lo}..{hi}"
         if step != 1:
             what += f" and a multiple of {step}"
         _fail(name, what, value)
@@ -83,77 +89,78 @@ def _as_ranks(name: str, value: Any) -> tuple:
     return tuple(RANK_NAMES[i] for i in sorted(idx))
 
 
+def _checked(o: O.Option, value: Any) -> Any:
+    """``value`` of option ``o`` validated and normalised, by the option's kind."""
+    if o.kind == "bool":
+        return _as_bool(o.name, value)
+    if o.kind == "choice":
+        return _as_choice(o.name, value)
+    if o.kind == "ranks":
+        return _as_ranks(o.name, value)
+    if o.kind == "int_or_off":
+        return None if value is None else _as_int(o.name, value, o.lo, o.hi, o.step,
+                                                  off="off (None) or ")
+    return _as_int(o.name, value, o.lo, o.hi, o.step)
+
+
+def _encoded(o: O.Option, value: Any) -> int:
+    """The rules-vector integer of a valid ``value`` of option ``o``."""
+    if o.kind == "choice":
+        return o.choices.index(value)
+    if o.kind == "ranks":
+        return sum(1 << _RANK_INDEX[r] for r in value)
+    return int(value or 0)
+
+
+def _decoded(o: O.Option, number: int) -> Any:
+    """The option value of a rules-vector integer (the inverse of :func:`_encoded`)."""
+    number = int(number)
+    if o.kind == "choice":
+        return o.choices[number]
+    if o.kind == "ranks":
+        return tuple(RANK_NAMES[r] for r in range(13) if number >> r & 1)
+    if o.kind == "bool":
+        return bool(number)
+    if o.kind == "int_or_off":
+        return number or None
+    return number
+
+
+def _attributes() -> str:
+    """The Attributes section of :class:`Rules`' docstring, from the table of the options."""
+    lines = []
+    for o in O.OPTIONS:
+        unit = f", in {o.unit}" if o.unit else ""
+        text = (f"{o.doc[0].upper()}{o.doc[1:]} ({o.rule}){unit}: {o.allowed}.  "
+                f"Default {O.default_text(o)}.")
+        lines += [f"    {o.name} : {_ANNOTATION[o.kind]}",
+                  textwrap.fill(text, 78, initial_indent=" " * 8, subsequent_indent=" " * 8)]
+    return "\n".join(lines)
+
+
+def _declare_options(cls: type) -> type:
+    """Give ``cls`` one field per row of :data:`kernels.core.options.OPTIONS`, in table order,
+    with its default, and document them in its docstring."""
+    cls.__annotations__ = {o.name: _ANNOTATION[o.kind] for o in O.OPTIONS}
+    for o in O.OPTIONS:
+        setattr(cls, o.name, o.default)
+    cls.__doc__ = cls.__doc__.replace("    {attributes}", _attributes())
+    return cls
+
+
 @dataclass(frozen=True)
+@_declare_options
 class Rules:
     """One Burraco rule set (the options of docs/RULES.md).
 
     Build with keyword arguments (every option has the default of the
     ``default`` preset), with :meth:`preset`, :meth:`replace` or
-    :meth:`from_dict`.  Every option is validated on construction.
+    :meth:`from_dict`.  Every option is validated on construction.  The
+    options are the rows of :data:`kernels.core.options.OPTIONS`.
 
     Attributes
     ----------
-    num_players : int
-        2, 3 or 4 (R5, R61-R63).  Default 4.
-    hand_size : int
-        Cards dealt to each player (R8).  Default 11.
-    pozzetto_size : int
-        Cards in each pozzetto (R8).  Default 11.
-    three_player_mode : str
-        ``"solo_18"`` or ``"individual_3x11"`` (R62, R63).
-    set_ranks : tuple of str
-        Ranks that may form a set (R16), in rank order; given as any
-        collection of rank names (``"A"``, ``"3"`` .. ``"10"`` or ``"T"``,
-        ``"J"``, ``"Q"``, ``"K"``); ``"2"`` is never allowed.  Default: all
-        ranks except 2.
-    allow_duplicate_set_rank : bool
-        A team may hold two sets of one rank (R23).  Default False.
-    lock_two_roles : bool
-        A two keeps the role (natural or wild) it entered a meld with for
-        the rest of the hand, and classes are scored with the kept roles
-        (R25).  Default False.
-    semi_clean_bonus : int or None
-        Bonus of a semi-clean burraco in points (R29); None disables the
-        class (such melds score as dirty).  Default None.
-    semi_clean_rule : str
-        ``"adjacent_run"`` or ``"wild_at_end"`` (R29).
-    extra_burraco_classes : bool
-        Royal/super burraco classes (R31).  Default False.
-    take_pile_requires_meld : bool
-        The discard pile may be taken only if a card can then be placed
-        (R34).  Default False.
-    forbid_rediscard_single_pile : bool
-        The card of a one-card pile may not be discarded in the same turn
-        (R36).  Default True.
-    require_clean_burraco_to_close : bool
-        Closing needs a clean burraco, not any burraco (R45).  Default False.
-    stock_reserve : int
-        Stock cards that are never drawn (R50), in cards.  Default 2.
-    stock_end_mode : str
-        ``"finish_turn"`` or ``"immediate"`` (R50).
-    stall_turn_limit : int
-        Consecutive stalled turns that end the hand (R51).  Default 12.
-    max_turns_per_hand : int
-        Safety cap on player turns per hand (R52).  Default 400.
-    untaken_pozzetto_as_stock : bool
-        An untaken pozzetto becomes the stock (R53).  Default False.
-    clean_bonus, dirty_bonus, closing_bonus, pozzetto_penalty : int
-        Points (R55, R56), non-negative multiples of 5 so that hand scores
-        stay multiples of 5 (R59).  Defaults 200, 100, 100, 100.
-    target_score : int
-        Match threshold in points, inclusive (R60).  Default 2005.
-    pile_close_no_bonus : bool
-        No closing bonus in a turn that took the discard pile (D12).
-        Default False.
-    pile_meld_source : str
-        ``"any"`` or ``"from_pile"``, with ``take_pile_requires_meld`` (R34).
-    three_player_pozzetto_a_size : int
-        Size of pozzetto A in 3-player ``solo_18`` (R62).  Default 18.
-    three_player_pair_share : str
-        ``"full"`` or ``"half_round_up"`` (R62).
-    three_player_switch_at, three_player_target : int
-        Match thresholds of the 3-player game in points (R63).
-        Defaults 1000, 2005.
+    {attributes}
 
     Raises
     ------
@@ -162,73 +169,10 @@ class Rules:
         one-line message names the option and its allowed values.
     """
 
-    num_players: int = 4
-    hand_size: int = 11
-    pozzetto_size: int = 11
-    three_player_mode: str = "solo_18"
-    set_ranks: tuple = field(default=ALL_SET_RANKS)
-    allow_duplicate_set_rank: bool = False
-    lock_two_roles: bool = False
-    semi_clean_bonus: int | None = None
-    semi_clean_rule: str = "adjacent_run"
-    extra_burraco_classes: bool = False
-    take_pile_requires_meld: bool = False
-    forbid_rediscard_single_pile: bool = True
-    require_clean_burraco_to_close: bool = False
-    stock_reserve: int = 2
-    stock_end_mode: str = "finish_turn"
-    stall_turn_limit: int = 12
-    max_turns_per_hand: int = 400
-    untaken_pozzetto_as_stock: bool = False
-    clean_bonus: int = 200
-    dirty_bonus: int = 100
-    closing_bonus: int = 100
-    pozzetto_penalty: int = 100
-    target_score: int = 2005
-    pile_close_no_bonus: bool = False
-    pile_meld_source: str = "any"
-    three_player_pozzetto_a_size: int = 18
-    three_player_pair_share: str = "full"
-    three_player_switch_at: int = 1000
-    three_player_target: int = 2005
-
     # ------------------------------------------------------------ validation
     def __post_init__(self) -> None:
-        def put(name, value):
-            object.__setattr__(self, name, value)
-
-        put("num_players", _as_int("num_players", self.num_players, 2, 4))
-        put("hand_size", _as_int("hand_size", self.hand_size, 1, 50))
-        put("pozzetto_size", _as_int("pozzetto_size", self.pozzetto_size, 1, _MAX_POZZETTO))
-        put("set_ranks", _as_ranks("set_ranks", self.set_ranks))
-        for name in ("allow_duplicate_set_rank", "lock_two_roles", "extra_burraco_classes",
-                     "take_pile_requires_meld", "forbid_rediscard_single_pile",
-                     "require_clean_burraco_to_close", "untaken_pozzetto_as_stock",
-                     "pile_close_no_bonus"):
-            put(name, _as_bool(name, getattr(self, name)))
-        for name in ENUMS:
-            put(name, _as_choice(name, getattr(self, name)))
-        if self.semi_clean_bonus is not None:
-            v = self.semi_clean_bonus
-            ok = isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
-            if not ok or not 5 <= v <= _MAX_POINTS or v % 5:
-                _fail("semi_clean_bonus",
-                      f"off (None) or an integer in 5..{_MAX_POINTS} and a multiple of 5", v)
-            put("semi_clean_bonus", int(v))
-        for name in ("clean_bonus", "dirty_bonus", "closing_bonus", "pozzetto_penalty"):
-            put(name, _as_int(name, getattr(self, name), 0, _MAX_POINTS, 5))
-        put("stock_reserve", _as_int("stock_reserve", self.stock_reserve, 0, 107))
-        put("stall_turn_limit", _as_int("stall_turn_limit", self.stall_turn_limit, 1, _MAX_TURNS))
-        put("max_turns_per_hand",
-            _as_int("max_turns_per_hand", self.max_turns_per_hand, 1, _MAX_TURNS))
-        put("target_score", _as_int("target_score", self.target_score, 5, 10 * _MAX_POINTS))
-        put("three_player_pozzetto_a_size",
-            _as_int("three_player_pozzetto_a_size", self.three_player_pozzetto_a_size, 1,
-                    _MAX_POZZETTO))
-        put("three_player_switch_at",
-            _as_int("three_player_switch_at", self.three_player_switch_at, 0, 10 * _MAX_POINTS))
-        put("three_player_target",
-            _as_int("three_player_target", self.three_player_target, 5, 10 * _MAX_POINTS))
+        for o in O.OPTIONS:
+            object.__setattr__(self, o.name, _checked(o, getattr(self, o.name)))
         stock = self.initial_stock
         if stock <= self.stock_reserve:
             raise ValueError(
@@ -272,13 +216,8 @@ class Rules:
         ValueError
             Unknown name; the message lists the allowed names.
         """
-        if name == "default":
-            return cls()
-        if name == "fibur_italian":
-            return cls(semi_clean_bonus=150)
-        if name == "fibur_international":
-            return cls(require_clean_burraco_to_close=True, set_ranks=("A", "3"),
-                       take_pile_requires_meld=True)
+        if name in PRESET_CHANGES:
+            return cls(**PRESET_CHANGES[name])
         raise ValueError(f"rules: unknown preset {name!r}; allowed: {', '.join(PRESETS)}")
 
     @classmethod
@@ -334,19 +273,19 @@ class Rules:
             raise ValueError(f"rule: expected OPTION=VALUE (e.g. target_score=1505), got {text!r}")
         name, raw = (part.strip() for part in text.split("=", 1))
         cls._check_names([name])
-        default = getattr(cls(), name)
+        kind = O.BY_NAME[name].kind
         low = raw.lower()
-        if isinstance(default, bool):
+        if kind == "bool":
             table = {"true": True, "yes": True, "1": True, "on": True,
                      "false": False, "no": False, "0": False, "off": False}
             if low not in table:
                 _fail(name, "true or false", raw)
             return name, table[low]
-        if name == "set_ranks":
+        if kind == "ranks":
             return name, tuple(r for r in raw.replace(" ", ",").split(",") if r)
-        if name == "semi_clean_bonus" and low in ("none", "null", "off", ""):
+        if kind == "int_or_off" and low in ("none", "null", "off", ""):
             return name, None
-        if isinstance(default, int) or name == "semi_clean_bonus":
+        if kind in ("int", "int_or_off"):
             try:
                 return name, int(raw)
             except ValueError:
@@ -362,8 +301,9 @@ class Rules:
 
     @classmethod
     def options(cls) -> tuple:
-        """Option names in the order of the options of docs/RULES.md."""
-        return tuple(f.name for f in dataclasses.fields(cls))
+        """Option names in the order of the options of docs/RULES.md (the rows of
+        :data:`kernels.core.options.OPTIONS`)."""
+        return tuple(o.name for o in O.OPTIONS)
 
     # ------------------------------------------------------------ export
     def to_dict(self) -> dict:
@@ -399,10 +339,7 @@ class Rules:
         if self.num_players != 4:
             args += ["--players", str(self.num_players)]
         for k in changed:
-            v = getattr(self, k)
-            text = ("true" if v else "false") if isinstance(v, bool) else \
-                ",".join(v) if isinstance(v, tuple) else "none" if v is None else str(v)
-            args += ["--rule", f"{k}={text}"]
+            args += ["--rule", f"{k}={O.typed(getattr(self, k))}"]
         return args
 
     def to_vector(self) -> np.ndarray:
@@ -414,40 +351,39 @@ class Rules:
             ``int64[kernels.core.layout.N_RULES]`` indexed by ``RV_*``: booleans as
             0/1, ``set_ranks`` as a bitmask (bit r for rank r, 0 = ace ..
             12 = king), string options as the index of their value in
-            :data:`ENUMS`, ``semi_clean_bonus`` None as 0.
+            :data:`ENUMS`, ``semi_clean_bonus`` None as 0 (the encodings of
+            :mod:`kernels.core.options`).
         """
         v = np.zeros(L.N_RULES, np.int64)
-        v[L.RV_NUM_PLAYERS] = self.num_players
-        v[L.RV_HAND_SIZE] = self.hand_size
-        v[L.RV_POZZETTO_SIZE] = self.pozzetto_size
-        v[L.RV_SET_RANKS_MASK] = sum(1 << _RANK_INDEX[r] for r in self.set_ranks)
-        v[L.RV_ALLOW_DUPLICATE_SET_RANK] = self.allow_duplicate_set_rank
-        v[L.RV_LOCK_TWO_ROLES] = self.lock_two_roles
-        v[L.RV_SEMI_CLEAN_BONUS] = self.semi_clean_bonus or 0
-        v[L.RV_SEMI_CLEAN_RULE] = ENUMS["semi_clean_rule"].index(self.semi_clean_rule)
-        v[L.RV_EXTRA_BURRACO_CLASSES] = self.extra_burraco_classes
-        v[L.RV_TAKE_PILE_REQUIRES_MELD] = self.take_pile_requires_meld
-        v[L.RV_FORBID_REDISCARD_SINGLE_PILE] = self.forbid_rediscard_single_pile
-        v[L.RV_REQUIRE_CLEAN_BURRACO_TO_CLOSE] = self.require_clean_burraco_to_close
-        v[L.RV_STOCK_RESERVE] = self.stock_reserve
-        v[L.RV_STOCK_END_MODE] = ENUMS["stock_end_mode"].index(self.stock_end_mode)
-        v[L.RV_STALL_TURN_LIMIT] = self.stall_turn_limit
-        v[L.RV_MAX_TURNS_PER_HAND] = self.max_turns_per_hand
-        v[L.RV_UNTAKEN_POZZETTO_AS_STOCK] = self.untaken_pozzetto_as_stock
-        v[L.RV_CLEAN_BONUS] = self.clean_bonus
-        v[L.RV_DIRTY_BONUS] = self.dirty_bonus
-        v[L.RV_CLOSING_BONUS] = self.closing_bonus
-        v[L.RV_POZZETTO_PENALTY] = self.pozzetto_penalty
-        v[L.RV_TARGET_SCORE] = self.target_score
-        v[L.RV_PILE_CLOSE_NO_BONUS] = self.pile_close_no_bonus
-        v[L.RV_PILE_MELD_SOURCE] = ENUMS["pile_meld_source"].index(self.pile_meld_source)
-        v[L.RV_THREE_PLAYER_MODE] = ENUMS["three_player_mode"].index(self.three_player_mode)
-        v[L.RV_THREE_PLAYER_POZZETTO_A_SIZE] = self.three_player_pozzetto_a_size
-        v[L.RV_THREE_PLAYER_PAIR_SHARE] = ENUMS["three_player_pair_share"].index(
-            self.three_player_pair_share)
-        v[L.RV_THREE_PLAYER_SWITCH_AT] = self.three_player_switch_at
-        v[L.RV_THREE_PLAYER_TARGET] = self.three_player_target
+        for o in O.OPTIONS:
+            v[o.slot] = _encoded(o, getattr(self, o.name))
         return v
+
+    @classmethod
+    def from_vector(cls, vector: np.ndarray) -> "Rules":
+        """The rule set of a rules vector (the inverse of :meth:`to_vector`).
+
+        Parameters
+        ----------
+        vector : numpy.ndarray
+            ``int64[kernels.core.layout.N_RULES]`` indexed by ``RV_*``.
+
+        Raises
+        ------
+        ValueError
+            ``vector`` has the wrong length, or a slot holds a value the
+            option does not allow.
+        """
+        vector = np.asarray(vector)
+        if vector.shape != (L.N_RULES,):
+            raise ValueError(f"rules: a rules vector has {L.N_RULES} slots, got shape "
+                             f"{vector.shape}")
+        values = {}
+        for o in O.OPTIONS:
+            if o.kind == "choice" and not 0 <= vector[o.slot] < len(o.choices):
+                _fail(o.name, f"an index in 0..{len(o.choices) - 1}", int(vector[o.slot]))
+            values[o.name] = _decoded(o, vector[o.slot])
+        return cls(**values)
 
     def check_supported(self) -> None:
         """Refuse options the game kernels do not implement.

@@ -34,7 +34,7 @@ except ImportError as exc:      # the rl extra is optional
                       "pip install -e '.[rl]'") from exc
 
 from kernels.core.cards import CIDX, N_CARDS, N_COUNT
-from kernels.table.state import G_POZ_NEXT
+from kernels.table.state import G_NEXT_POZZETTO
 
 from sim.core.cards import rules_or_default
 from sim.play.game import A_DRAW, N_ACTIONS, TENSOR_FIELDS, TENSOR_SIZE, Game, check_action
@@ -264,7 +264,7 @@ class BurracoState(pyspiel.State):
         seat = g.current_seat
         st = g.state
         before = st.hcnt[seat].copy() if action == A_DRAW else None
-        pozzetto = int(st.g[G_POZ_NEXT])
+        pozzetto = int(st.g[G_NEXT_POZZETTO])
         g.apply(action)
         self._moves += f"{seat}:{action} "
         if _A_DISCARD <= action < _A_LAYOFF:
@@ -273,7 +273,7 @@ class BurracoState(pyspiel.State):
             self._discarded[seat, CIDX[action - N_ACTIONS]] += 1
         if before is not None:
             self._drawn[seat] += (st.hcnt[seat] - before).clip(0, None).astype(np.int8)
-        if before is not None or int(st.g[G_POZ_NEXT]) != pozzetto:
+        if before is not None or int(st.g[G_NEXT_POZZETTO]) != pozzetto:
             self._look(seat)
         if g.is_over:
             self._returns = _core.hand_rewards(g, self.get_game().reward_mode)

@@ -76,6 +76,7 @@ from pathlib import Path
 import numpy as np
 
 from kernels.core import layout as L
+from kernels.core.params import HEURISTIC_PARAMS
 
 from sim._util.lock import claim
 from sim._util.progress import progress_bar
@@ -93,15 +94,9 @@ from sim.strategies.pystrategy import is_python_spec
 
 
 #: Initial spread of each parameter of the heuristic (parameter units): small enough that a
-#: typical first candidate loses only some points a hand to BASE; CMA-ES adapts it from there.
-INITIAL_STEPS = {
-    "pile_size_weight": 0.1, "pile_threshold": 0.5, "use_wild_to_meld": 0.3,
-    "wild_layoff_min_len": 1.5, "discard_w_pair": 1.0, "discard_w_neighbor": 1.0,
-    "discard_w_danger": 1.5, "discard_w_points": 0.05, "discard_w_wild": 5.0,
-    "pile_w_wild": 0.5, "pile_min_size": 1.0, "pile_min_stock": 3.0,
-    "pile_avoid_opp_2_or_5": 0.3, "close_min_burracos": 0.3, "set_bias": 0.5,
-    "discard_w_middle": 0.5, "meld_delay_rounds": 0.3,
-}
+#: typical first candidate loses only some points a hand to BASE; CMA-ES adapts it from there
+#: (the ``step`` of each row of :data:`kernels.core.params.HEURISTIC_PARAMS`).
+INITIAL_STEPS = {p.name: p.step for p in HEURISTIC_PARAMS}
 
 #: Columns of the log, one row per evaluated point (then one column per tuned parameter,
 #: after ``role``: its value, float64, or int64 for a whole number).

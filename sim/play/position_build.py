@@ -12,6 +12,7 @@ from kernels.core import layout as L
 from kernels.engine import legal as KL
 from kernels.core import melds as KM
 from kernels.table import state as KS
+from kernels.table import moves as KSM
 from kernels.core.cards import CIDX, N_CARDS, N_COUNT
 
 from sim.core import notation
@@ -360,29 +361,29 @@ class _Builder:
             st.nm[t] = mi + 1
             st.mids[t, mi, :len(ids)] = ids
             st.mcnt[t, mi] = _counts(ids)
-            KS.meld_info_full(st.mcnt, st.minfo, np.int64(t), np.int64(mi))
+            KSM.meld_info_full(st.mcnt, st.minfo, np.int64(t), np.int64(mi))
             if nat is not None:
-                KS.meld_info_roles(st.mcnt, st.minfo, np.int64(t), np.int64(mi), np.int64(nat),
+                KSM.meld_info_roles(st.mcnt, st.minfo, np.int64(t), np.int64(mi), np.int64(nat),
                                    np.int64(0))
         # the counters (kernels.table.state G_*), as the deal and the turns leave them
-        g[KS.G_SP] = 0
-        g[KS.G_SLEN] = p["stock"]
-        g[KS.G_PN] = len(self.pile)
+        g[KS.G_STOCK_TOP] = 0
+        g[KS.G_STOCK_END] = p["stock"]
+        g[KS.G_PILE_SIZE] = len(self.pile)
         taken = p["pozzetti"]["taken"]
-        g[KS.G_POZ_NEXT] = len(taken)
-        g[KS.G_NPOZ] = len(taken) + p["pozzetti"]["left"]
+        g[KS.G_NEXT_POZZETTO] = len(taken)
+        g[KS.G_N_POZZETTI] = len(taken) + p["pozzetti"]["left"]
         g[KS.G_TURN] = p["turn"]
         g[KS.G_STALL] = p["stall"]
         g[KS.G_BARRED] = barred
         for t in range(KS.NTEAMS):
-            g[KS.G_PTURN + t] = -1
+            g[KS.G_POZZETTO_TURN + t] = -1
         for e in taken:
             t = e["side"]
-            g[KS.G_TPOZ + t] = 1
-            g[KS.G_PTURN + t] = e["turn"]
-            g[KS.G_PMODE + t] = MODES.index(e["mode"]) + 1
+            g[KS.G_POZZETTO_TAKEN + t] = 1
+            g[KS.G_POZZETTO_TURN + t] = e["turn"]
+            g[KS.G_POZZETTO_MODE + t] = MODES.index(e["mode"]) + 1
             if "unplayed_seat" in e:
-                g[KS.G_HIDDEN + e["unplayed_seat"]] = 1
+                g[KS.G_POZZETTO_HIDDEN + e["unplayed_seat"]] = 1
         tt = p.get("this_turn")
         if tt is not None:
             g[KS.G_TOOK_PILE] = tt["pickup"] == "pile"
@@ -391,18 +392,18 @@ class _Builder:
             g[KS.G_OPEN_LAYOFF] = tt.get("open_lay_off", -1) + 1
             g[KS.G_LAST_TURN] = tt["pickup"] == "stock" and p["stock"] <= rules.stock_reserve
         for k in range(3):
-            g[KS.G_POZ_SIZE + k] = self.poz_sizes[k]
+            g[KS.G_POZZETTO_SIZE + k] = self.poz_sizes[k]
         g[KS.G_CLOSER] = -1
         for s in range(4):
             g[KS.G_TEAM + s] = self.team[s]
-        g[KS.G_SOLO] = self.solo
-        g[KS.G_SOLO18] = int(n == 3 and rules.three_player_mode == "solo_18")
+        g[KS.G_SOLO_SEAT] = self.solo
+        g[KS.G_SOLO_18] = int(n == 3 and rules.three_player_mode == "solo_18")
         g[KS.G_PHASE] = PHASES.index(p["phase"])
         g[KS.G_SEAT] = p["to_move"]
         g[KS.G_END] = -1
         g[KS.G_DEALER] = p["dealer"]
         g[KS.G_FIRST] = (p["dealer"] + 1) % n
-        if not KS.conservation_ok(st):
+        if not KSM.conservation_ok(st):
             raise AssertionError("position: the built state does not conserve the cards")
 
 
@@ -448,8 +449,8 @@ def from_game(game, seat: int | None = None) -> dict:
         "hand": text(st.hand[seat, :st.hn[seat]]),
         "hand_sizes": [int(st.hn[s]) for s in range(n)],
         "known": [faces_text(st.known[s]) for s in range(n)],
-        "pile": text(st.pile[:g[KS.G_PN]]),
-        "stock": int(g[KS.G_SLEN] - g[KS.G_SP]),
+        "pile": text(st.pile[:g[KS.G_PILE_SIZE]]),
+        "stock": int(g[KS.G_STOCK_END] - g[KS.G_STOCK_TOP]),
         "stall": int(g[KS.G_STALL]),
         "rules": rules_table(rules),
     }
@@ -463,18 +464,18 @@ def from_game(game, seat: int | None = None) -> dict:
             t["barred"] = notation.format_card(barred)
             t["barred_in_hand"] = barred in st.hand[mover, :st.hn[mover]].tolist()
         p["this_turn"] = t
-    sides = [t for t in range(KS.NTEAMS) if g[KS.G_TPOZ + t]]
-    solo = int(g[KS.G_SOLO])
-    sides.sort(key=lambda t: (int(g[KS.G_PTURN + t]), t != solo))
+    sides = [t for t in range(KS.NTEAMS) if g[KS.G_POZZETTO_TAKEN + t]]
+    solo = int(g[KS.G_SOLO_SEAT])
+    sides.sort(key=lambda t: (int(g[KS.G_POZZETTO_TURN + t]), t != solo))
     taken = []
     for t in sides:
-        e = {"side": t, "turn": int(g[KS.G_PTURN + t]),
-             "mode": L.POZZETTO_MODES[int(g[KS.G_PMODE + t])]}
+        e = {"side": t, "turn": int(g[KS.G_POZZETTO_TURN + t]),
+             "mode": L.POZZETTO_MODES[int(g[KS.G_POZZETTO_MODE + t])]}
         for s in range(n):
-            if g[KS.G_HIDDEN + s] and g[KS.G_TEAM + s] == t:
+            if g[KS.G_POZZETTO_HIDDEN + s] and g[KS.G_TEAM + s] == t:
                 e["unplayed_seat"] = s
         taken.append(e)
-    p["pozzetti"] = {"left": int(g[KS.G_NPOZ] - g[KS.G_POZ_NEXT]), "taken": taken}
+    p["pozzetti"] = {"left": int(g[KS.G_N_POZZETTI] - g[KS.G_NEXT_POZZETTO]), "taken": taken}
     melds = []
     for t in range(KS.NTEAMS):
         for mi in range(int(st.nm[t])):

@@ -88,7 +88,7 @@ def events_of(work, first: int = 0) -> list:
     st = KS.state_numpy(work, EV_AT, int(work[W_EV_ROWS]), int(work[W_EV_CARDS]))
     ev, evc, g = st.ev, st.evc, st.g
     events = []
-    for i in range(first, int(g[KS.G_NEV])):
+    for i in range(first, int(g[KS.G_EVENT_ROWS])):
         turn, seat, etype, a, b, _c, first, n = (int(x) for x in ev[i])
         ids = [int(x) for x in evc[first:first + n]]
         e = {"turn": turn, "seat": seat, "type": _TYPES[etype]}
@@ -201,17 +201,17 @@ def start_block(state, r, viewer, pile_size=None) -> dict:
                 m["natural_twos"] = int(st.minfo[t, mi, KS.MI_NAT2])
             side.append(m)
         melds.append(side)
-    takers = sorted((t for t in range(KS.NTEAMS) if g[KS.G_TPOZ + t]),
-                    key=lambda t: (g[KS.G_PTURN + t], t != g[KS.G_SOLO], t))
+    takers = sorted((t for t in range(KS.NTEAMS) if g[KS.G_POZZETTO_TAKEN + t]),
+                    key=lambda t: (g[KS.G_POZZETTO_TURN + t], t != g[KS.G_SOLO_SEAT], t))
     pozzetti = []
     for k in range(_pozzetti_count(r)):
-        if k < g[KS.G_POZ_NEXT]:
+        if k < g[KS.G_NEXT_POZZETTO]:
             t = takers[k]
-            pozzetti.append({"state": "taken", "team": t, "turn": g[KS.G_PTURN + t],
-                             "mode": L.POZZETTO_MODES[g[KS.G_PMODE + t]]})
-        elif k < g[KS.G_NPOZ]:
+            pozzetti.append({"state": "taken", "team": t, "turn": g[KS.G_POZZETTO_TURN + t],
+                             "mode": L.POZZETTO_MODES[g[KS.G_POZZETTO_MODE + t]]})
+        elif k < g[KS.G_N_POZZETTI]:
             p = {"state": "left"}
-            ids_and_text(p, "cards", "card_ids", st.poz[k, :g[KS.G_POZ_SIZE + k]])
+            ids_and_text(p, "cards", "card_ids", st.poz[k, :g[KS.G_POZZETTO_SIZE + k]])
             pozzetti.append(p)
         else:
             pozzetti.append({"state": "stock"})
@@ -220,12 +220,13 @@ def start_block(state, r, viewer, pile_size=None) -> dict:
            "hands": [_cards(st.hand[s, :st.hn[s]]) for s in range(n)],
            "hand_ids": [st.hand[s, :st.hn[s]].tolist() for s in range(n)],
            "melds": melds}
-    ids_and_text(out, "pile", "pile_ids", st.pile[:g[KS.G_PN]])
-    ids_and_text(out, "stock", "stock_ids", st.stock[g[KS.G_SP]:g[KS.G_SLEN]])
+    ids_and_text(out, "pile", "pile_ids", st.pile[:g[KS.G_PILE_SIZE]])
+    ids_and_text(out, "stock", "stock_ids", st.stock[g[KS.G_STOCK_TOP]:g[KS.G_STOCK_END]])
     out.update({
-        "pozzetti": pozzetti, "team_of": g[KS.G_TEAM:KS.G_TEAM + n], "solo_seat": g[KS.G_SOLO],
+        "pozzetti": pozzetti, "team_of": g[KS.G_TEAM:KS.G_TEAM + n], "solo_seat": g[KS.G_SOLO_SEAT],
         "stall": g[KS.G_STALL],
-        "pile_pickups": g[KS.G_PP:KS.G_PP + sides], "pile_cards": g[KS.G_PC:KS.G_PC + sides],
+        "pile_pickups": g[KS.G_PILE_PICKUPS:KS.G_PILE_PICKUPS + sides],
+        "pile_cards": g[KS.G_PILE_CARDS:KS.G_PILE_CARDS + sides],
     })
     if g[KS.G_PHASE] != PHASES.index("pickup"):
         barred = g[KS.G_BARRED]

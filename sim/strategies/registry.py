@@ -16,13 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from kernels.core import layout as L
-from kernels.core.layout import (HP_CLOSE_MIN_BURRACOS, HP_DISCARD_W_DANGER, HP_DISCARD_W_MIDDLE,
-                            HP_DISCARD_W_NEIGHBOR, HP_DISCARD_W_PAIR, HP_DISCARD_W_POINTS,
-                            HP_DISCARD_W_WILD, HP_PILE_AVOID_OPP_2_OR_5, HP_PILE_MIN_SIZE,
-                            HP_PILE_MIN_STOCK, HP_PILE_SIZE_WEIGHT, HP_PILE_THRESHOLD,
-                            HP_MELD_DELAY_ROUNDS, HP_PILE_W_WILD, HP_SET_BIAS,
-                            HP_USE_WILD_TO_MELD,
-                            HP_WILD_LAYOFF_MIN_LEN)
+from kernels.core.params import HEURISTIC_PARAMS, ROLLOUT_PARAMS
 
 from sim._util import compiling
 
@@ -64,18 +58,9 @@ class Strategy:
         return v
 
 
-# allowed values of the heuristic's parameters: (lowest, highest, whole number only)
-HEURISTIC_LIMITS = {
-    "pile_size_weight": (-100, 100, False), "pile_threshold": (0, 1000, False),
-    "use_wild_to_meld": (0, 1, True), "wild_layoff_min_len": (0, 99, True),
-    "discard_w_pair": (-1000, 1000, False), "discard_w_neighbor": (-1000, 1000, False),
-    "discard_w_danger": (-1000, 1000, False), "discard_w_points": (-100, 100, False),
-    "discard_w_wild": (-1000, 1000, False), "pile_w_wild": (-100, 100, False),
-    "pile_min_size": (0, 108, True), "pile_min_stock": (0, 108, True),
-    "pile_avoid_opp_2_or_5": (0, 1, True), "close_min_burracos": (0, 20, True),
-    "set_bias": (-14, 14, False), "discard_w_middle": (-1000, 1000, False),
-    "meld_delay_rounds": (0, 100, True),
-}
+# allowed values of the heuristic's parameters: (lowest, highest, whole number only), from the
+# table of its parameters (kernels.core.params.HEURISTIC_PARAMS)
+HEURISTIC_LIMITS = {p.name: p.limits for p in HEURISTIC_PARAMS}
 
 HEURISTIC = Strategy(
     name="heuristic",
@@ -84,54 +69,7 @@ HEURISTIC = Strategy(
          "lays off on its team's melds, takes the discard pile when its cards help, "
          "heads for the pozzetto, closes as soon as it may, and discards the card "
          "least useful to it and least useful to the next opponent."),
-    params={
-        "pile_size_weight": (HP_PILE_SIZE_WEIGHT, 0.25,
-                             "value of each card of the discard pile when deciding to take it "
-                             "(points of the decision score per card)"),
-        "pile_threshold": (HP_PILE_THRESHOLD, 1.0,
-                           "take the pile when some card of it is usable and (usable cards, 1 "
-                           "each, wilds pile_w_wild) + pile_size_weight * pile size reaches this "
-                           "score (so values up to 1 + pile_size_weight all take any pile with a "
-                           "usable card)"),
-        "use_wild_to_meld": (HP_USE_WILD_TO_MELD, 1.0,
-                             "1: use a wild to open a meld from two naturals; 0: never"),
-        "wild_layoff_min_len": (HP_WILD_LAYOFF_MIN_LEN, 6.0,
-                                "lay a wild off on a meld only when the meld has at least this many "
-                                "cards (6: only to make a burraco)"),
-        "discard_w_pair": (HP_DISCARD_W_PAIR, 3.0,
-                           "keep-value of a card per other card of its rank in hand"),
-        "discard_w_neighbor": (HP_DISCARD_W_NEIGHBOR, 2.0,
-                               "keep-value of a card per same-suit card within two ranks"),
-        "discard_w_danger": (HP_DISCARD_W_DANGER, 6.0,
-                             "penalty for discarding a card the next opponent can lay off "
-                             "on its team's melds"),
-        "discard_w_points": (HP_DISCARD_W_POINTS, 0.05,
-                             "preference for discarding high-value cards (per point)"),
-        "discard_w_wild": (HP_DISCARD_W_WILD, 20.0,
-                           "keep-value of a wild (joker or two)"),
-        "pile_w_wild": (HP_PILE_W_WILD, 1.0,
-                        "extra decision score per wild in the discard pile"),
-        "pile_min_size": (HP_PILE_MIN_SIZE, 0.0,
-                          "never take a discard pile of fewer cards than this (cards; 0: no limit)"),
-        "pile_min_stock": (HP_PILE_MIN_STOCK, 0.0,
-                           "never take the discard pile once the stock has fewer cards than this "
-                           "(cards; the stage of the hand; 0: no limit)"),
-        "pile_avoid_opp_2_or_5": (HP_PILE_AVOID_OPP_2_OR_5, 0.0,
-                                  "1: never take the discard pile while an opponent holds 2 or 5 "
-                                  "cards (the players' saying); 0: ignore opponents' hand sizes"),
-        "close_min_burracos": (HP_CLOSE_MIN_BURRACOS, 0.0,
-                               "keep building: never go down to the closing card before the "
-                               "team has this many burracos (0: close as soon as allowed)"),
-        "set_bias": (HP_SET_BIAS, 0.0,
-                     "runs versus sets: a set of k cards is preferred to a run of up to "
-                     "k + set_bias cards (cards; negative prefers runs)"),
-        "discard_w_middle": (HP_DISCARD_W_MIDDLE, 0.0,
-                             "keep-value of a 5, 6, 7, 8 or 9 (middle ranks join more runs; "
-                             "negative: discard them first)"),
-        "meld_delay_rounds": (HP_MELD_DELAY_ROUNDS, 0.0,
-                              "keeping cards back: open no new meld in the hand's first rounds "
-                              "(rounds of four turns; lay-offs still allowed; 0: lay down at once)"),
-    },
+    params={p.name: (p.slot, p.default, p.doc) for p in HEURISTIC_PARAMS},
     limits=HEURISTIC_LIMITS,
 )
 
@@ -198,28 +136,10 @@ UNIFORM = Strategy(
 )
 
 # the rollout strategy's search parameters (slots after the heuristic's 0..16, as in
-# kernels.search.player.RP_*): name -> (slot, default, doc), and their limits
-ROLLOUT_SEARCH = {
-    "worlds": (17, 32.0, "sampled worlds per searched decision (each candidate is rolled out "
-                        "on every world: common random numbers)"),
-    "rollouts": (18, 400.0, "rollout budget per decision: the worlds are cut to rollouts // "
-                           "candidates (at least 1); 0: no budget"),
-    "search_pickup": (19, 1.0, "1: search the pickup (draw or take the pile); 0: the base "
-                               "policy's"),
-    "search_discard": (20, 1.0, "1: search the discard; 0: the base policy's"),
-    "search_meld": (21, 0.0, "1: search every meld-phase decision (each new meld, lay-off or "
-                             "the end of the meld phase); 0: the base policy's"),
-    "max_candidates": (22, 12.0, "at most this many candidates per decision: the base "
-                                 "policy's choice, then (discards) the cards it least wants "
-                                 "to keep"),
-    "margin": (23, 0.0, "leave the base policy's choice only when the best candidate's mean "
-                        "gain over it exceeds this many standard errors of the paired "
-                        "difference (0: the best mean wins)"),
-}
-ROLLOUT_LIMITS = {"worlds": (1, 1000, True), "rollouts": (0, 100000, True),
-                  "search_pickup": (0, 1, True), "search_discard": (0, 1, True),
-                  "search_meld": (0, 1, True), "max_candidates": (2, 16308, True),
-                  "margin": (0, 10, False)}
+# kernels.search.player.RP_*), from their table (kernels.core.params.ROLLOUT_PARAMS):
+# name -> (slot, default, doc), and their limits
+ROLLOUT_SEARCH = {p.name: (p.slot, p.default, p.doc) for p in ROLLOUT_PARAMS}
+ROLLOUT_LIMITS = {p.name: p.limits for p in ROLLOUT_PARAMS}
 ROLLOUT_KIND = -1        # resolved to the search callback's address in this process (resolve)
 
 ROLLOUT = Strategy(

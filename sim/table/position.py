@@ -17,7 +17,8 @@ import numpy as np
 from kernels.engine import legal as KL
 from kernels.core import melds as KM
 from kernels.table import state as KS
-from kernels.core.cards import CIDX
+from kernels.table import moves as KSM
+from kernels.core.cards import CIDX, N_COUNT
 
 from sim.core import cards as _cards
 from sim.core import notation
@@ -100,9 +101,9 @@ class Position:
         n_own = len(team_melds)
         self.st = KS.new_state(0, 0)
         st = self.st
-        KS.set_lock_two_roles(st, int(self.rules.lock_two_roles))
+        KSM.set_lock_two_roles(st, int(self.rules.lock_two_roles))
         for cid in self.hand_ids:
-            KS.hand_add(st, SEAT, cid)
+            KSM.hand_add(st, SEAT, cid)
         for team, melds in ((TEAM, parsed[1:1 + n_own]), (1 - TEAM, parsed[1 + n_own:])):
             for i, m in enumerate(melds):
                 cnt = _cards.counts(m)
@@ -113,10 +114,10 @@ class Position:
                 st[9][team] += 1
                 st[6][team, mi] = cnt
                 st[7][team, mi, :len(m)] = m
-                KS.set_meld_info(st, team, mi)
+                KSM.set_meld_info(st, team, mi)
                 if self.rules.lock_two_roles and kind == KM.KIND_SEQ and (team, i) in kept:
                     nat = kept[(team, i)]
-                    KS.meld_info_roles(st[6], st[8], team, mi, nat, 0)
+                    KSM.meld_info_roles(st[6], st[8], team, mi, nat, 0)
                     if st[8][team, mi, KS.MI_KIND] != kind or st[8][team, mi, KS.MI_NAT2] < nat:
                         raise ValueError(f"melds: meld {notation.format(m)!r} cannot keep the "
                                          "roles of its 2s (R25)")
@@ -124,8 +125,8 @@ class Position:
         if pile is not None:
             for i, cid in enumerate(pile_ids):
                 st[4][i] = cid
-            g[KS.G_PN] = len(pile_ids)
-        g[KS.G_TPOZ + TEAM] = int(bool(pozzetto_taken))
+            g[KS.G_PILE_SIZE] = len(pile_ids)
+        g[KS.G_POZZETTO_TAKEN + TEAM] = int(bool(pozzetto_taken))
         if single_pile_card is not None:
             cid = self._hand_id(single_pile_card, "single_pile_card")
             if self.rules.forbid_rediscard_single_pile:
@@ -145,7 +146,7 @@ class Position:
 
     def _sel(self, cards) -> np.ndarray:
         if isinstance(cards, str):
-            sel = np.zeros(53, np.int64)
+            sel = np.zeros(N_COUNT, np.int64)
             for cid in notation.parse(cards):
                 sel[CIDX[int(cid)]] += 1
             return sel
@@ -204,10 +205,10 @@ class Position:
         ValueError
             The position was built without ``pile``, or with an empty one.
         """
-        n = int(self.st[10][KS.G_PN])
+        n = int(self.st[10][KS.G_PILE_SIZE])
         if n == 0:
             raise ValueError("pile: the position has no discard pile (pass pile=...)")
-        z = np.zeros(53, np.int64)
+        z = np.zeros(N_COUNT, np.int64)
         ok = KL.can_take_pile(self.st, self.rv, TEAM, SEAT, z.copy(), z.copy(), z.copy())
         return Verdict(bool(ok), "" if ok else
                        "R34: with take_pile_requires_meld the pile may be taken only if a "

@@ -8,9 +8,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from kernels.core.cards import N_COUNT
 from kernels.table import scoring as KS
 from kernels.core import melds as KM
 from kernels.table import state as KST
+from kernels.table import moves as KSTM
 
 from sim.core import cards as _cards
 from sim.table.melds import MeldCheck
@@ -95,13 +97,13 @@ def score_team(melds, hands, closed, pozzetto, rules=None, pile_close=False) -> 
         kind, *_rest, why = KM.analyze(mc[0, i], 0x1FFF)
         if kind == KM.KIND_NONE:
             raise ValueError(f"melds[{i}]: not a valid meld: {KM.REASONS[why]}")
-        KST.meld_info_full(mc, mi, 0, i)
+        KSTM.meld_info_full(mc, mi, 0, i)
         mi[0, i, KST.MI_LOCK] = int(r.lock_two_roles)
         if r.lock_two_roles and nat is not None and kind == KM.KIND_SEQ:
-            KST.meld_info_roles(mc, mi, 0, i, nat, 0)
+            KSTM.meld_info_roles(mc, mi, 0, i, nat, 0)
             if mi[0, i, KST.MI_KIND] != kind or mi[0, i, KST.MI_NAT2] < nat:
                 raise ValueError(f"melds[{i}]: the meld cannot keep the roles of its 2s (R25)")
-    hc = np.zeros((max(1, len(hands)), 53), np.int64)
+    hc = np.zeros((max(1, len(hands)), N_COUNT), np.int64)
     for i, h in enumerate(hands):
         hc[i] = _cards.counts(_cards.ids(h, f"hands[{i}]"))
     out = KS.score_team(mc[0], mi[0], len(melds), hc, len(hands), int(bool(closed)),
