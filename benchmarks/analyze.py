@@ -65,7 +65,7 @@ def _kernel_runner(game, acts, worlds, threads, words=None, prefix=None):
 
     from kernels.search import rollouts as KR
     from kernels.table import work as KW
-    from sim.runner import _resolve_strategies
+    from sim.strategies import resolve_builtin_seats as _resolve_strategies
 
     words = KW.work_words(0, 0) if words is None else words
     prefix = KR.ROLL_WORDS if prefix is None else prefix
@@ -93,7 +93,7 @@ def measure(mode: str) -> tuple:
 
     from kernels.table import work as KW
     from sim import Game, analyze
-    from sim.game import EV_CARDS, EV_ROWS
+    from sim.play.game import EV_CARDS, EV_ROWS
 
     threads = min(2, numba.config.NUMBA_NUM_THREADS)
     mid = Game.from_position(MID_HAND, seed=SEED)

@@ -135,7 +135,7 @@ def long_run(name: str, mode: dict):
     if name not in _LONG:
         source, cands, _ = POSITIONS[name]
         g = Game.from_position(source, seed=10**6)
-        acts = sim.analysis._candidates(g, cands)
+        acts = sim.analysis.rollouts._candidates(g, cands)
         m = rollout_matrix(g, acts, mode["long"], seed=10**6)
         r = m["result"].astype(float)
         _LONG[name] = (g, acts, r.mean(axis=0), r.std(axis=0, ddof=1) / math.sqrt(r.shape[0]))

@@ -37,7 +37,7 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import sim                                            # noqa: E402
-from sim.comparison import Z95, compare_hands, format_summary, summarize_pairs   # noqa: E402
+from sim.experiments.comparison import Z95, compare_hands, format_summary, summarize_pairs   # noqa: E402
 
 MU_SEED_OFFSET = 7919
 

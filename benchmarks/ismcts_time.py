@@ -18,7 +18,7 @@ import os
 import statistics
 import time
 
-from sim.game import Game
+from sim.play.game import Game
 
 
 def time_decisions(iterations: int, decisions: int, seed: int) -> list[float]:

@@ -39,7 +39,7 @@ from kernels.core import layout as L
 from kernels.search import rollouts as KR
 from kernels.table import work as KW
 from sim import Game, Rules
-from sim.runner import _resolve_strategies
+from sim.strategies import resolve_builtin_seats as _resolve_strategies
 from sim.strategies import resolve
 
 SEED = 1

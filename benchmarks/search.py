@@ -32,7 +32,7 @@ def strength(spec: str, against: str, hands: int, seed: int, threads: int,
     """``sim.compare(spec, against)`` on deals 0..hands-1 of ``seed``, timed (the same
     two functions ``sim.compare`` calls); with ``per_deal_dir`` the per-deal differences
     are also written there as CSV (for benchmarks/control_variate.py --per-deal)."""
-    from sim.comparison import compare_hands, summarize_pairs
+    from sim.experiments.comparison import compare_hands, summarize_pairs
     meter = H.LoadMeter()
     t0 = time.perf_counter()
     df = compare_hands(spec, against, hands, seed, threads=threads)

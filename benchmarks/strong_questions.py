@@ -36,7 +36,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 import sim                                          # noqa: E402
-from sim.comparison import Z95, compare_hands, summarize_pairs   # noqa: E402
+from sim.experiments.comparison import Z95, compare_hands, summarize_pairs   # noqa: E402
 
 QUESTIONS = {"b": ("pile_min_size", 2, "refuse piles of fewer than {k} cards"),
              "c": ("close_min_burracos", 3, "wait for {k} burracos before closing")}

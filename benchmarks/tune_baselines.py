@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 import sim                                                           # noqa: E402
 from sim import strategies as S                                     # noqa: E402
 from sim import tuning as T                                         # noqa: E402
-from sim.comparison import Z95, compare_hands                       # noqa: E402
+from sim.experiments.comparison import Z95, compare_hands                       # noqa: E402
 
 
 def box(base_values: dict, names: list) -> dict:

@@ -3,7 +3,7 @@
 Public API
 ----------
 Rules
-    Rule-set options and presets (:mod:`sim.rules`, RULES.md section 14).
+    Rule-set options and presets (:mod:`sim.core.rules`, docs/rule_sets.md).
 simulate
     Run hands in shards, optionally to Parquet (:mod:`sim.runner`).
 summarize, Summary, MatchSummary
@@ -54,24 +54,38 @@ from __future__ import annotations
 
 import importlib
 
-from . import notation, peers, strategies
-from ._version import __version__
-from .deal import Deal, deal
-from .rules import Rules
+from sim._version import __version__
 
-_LAZY_MODULES = ("melds", "scoring", "runner", "summary", "executors", "dataset", "cli",
-                 "trace", "position", "comparison", "sweeps", "runs", "match", "rundir", "lock",
-                 "game", "positions", "pystrategy", "analysis", "analysis_game", "deal_features",
-                 "viewer", "tuning", "questions", "figures")
-_LAZY_ATTRS = {"simulate": "runner", "summarize": "summary", "Summary": "summary",
-               "simulate_matches": "runner", "MatchSummary": "summary",
-               "load_matches": "runs",
-               "replay": "trace", "compare": "comparison",
-               "compare_hands": "comparison", "sweep": "sweeps", "tune": "tuning",
-               "load": "runs",
-               "check_run": "runs", "repair_run": "runs", "Game": "game",
-               "analyze": "analysis", "analyze_decision": "analysis_game",
-               "deals": "deal_features"}
+#: the old module names of the facade (``sim.melds``, ``from sim import positions`` ...) -> the
+#: module of the layered packages they name; imported on first use
+_LAZY_MODULES = {
+    "notation": "sim.core.notation", "rules": "sim.core.rules", "deal_features": "sim.experiments.decks",
+    "dataset": "sim.core.dataset", "match": "sim.core.match",
+    "melds": "sim.table.melds", "scoring": "sim.table.scoring", "position": "sim.table.position",
+    "strategies": "sim.strategies", "pystrategy": "sim.strategies.pystrategy",
+    "peers": "sim.strategies.peers",
+    "game": "sim.play.game", "positions": "sim.play.positions", "trace": "sim.runs.replay",
+    "viewer": "sim.play.viewer",
+    "runner": "sim.runs.runner", "summary": "sim.runs.summary", "executors": "sim.runs.executors",
+    "rundir": "sim.runs.rundir", "lock": "sim._util.lock",
+    "comparison": "sim.experiments.comparison", "sweeps": "sim.experiments.sweeps",
+    "tuning": "sim.experiments.tuning",
+    "analysis": "sim.analysis", "analysis_game": "sim.analysis.decision",
+    "rollout_stats": "sim.analysis.rollout_stats",
+    "cli": "sim.cli", "questions": "sim.questions", "figures": "sim.figures", "envs": "sim.envs",
+}
+#: the public functions and classes of the facade -> their module
+_LAZY_ATTRS = {"Rules": "sim.core.rules", "deal": "sim.core.deal", "Deal": "sim.core.deal",
+               "deals": "sim.core.deal_features",
+               "simulate": "sim.runs.runner", "simulate_matches": "sim.runs.runner",
+               "summarize": "sim.runs.summary", "Summary": "sim.runs.summary",
+               "MatchSummary": "sim.runs.summary",
+               "load": "sim.runs.read", "load_matches": "sim.runs.read", "check_run": "sim.runs.read",
+               "repair_run": "sim.runs.repair",
+               "replay": "sim.runs.replay", "Game": "sim.play.game",
+               "compare": "sim.experiments.comparison", "compare_hands": "sim.experiments.comparison",
+               "sweep": "sim.experiments.sweeps", "tune": "sim.experiments.tuning",
+               "analyze": "sim.analysis.evaluate", "analyze_decision": "sim.analysis.decision"}
 
 __all__ = ["Rules", "Game", "simulate", "summarize", "Summary", "deal", "Deal", "deals",
            "replay", "compare", "compare_hands", "sweep", "tune", "analyze", "analyze_decision",
@@ -82,11 +96,23 @@ __all__ = ["Rules", "Game", "simulate", "summarize", "Summary", "deal", "Deal", 
            "notation", "melds", "scoring", "strategies", "__version__"]
 
 
+def _module(path: str):
+    """Import a module of the facade; an AttributeError raised while it is imported becomes an
+    ImportError, so that ``from sim import X`` reports it instead of looking for a file
+    ``sim/X.py`` (``hasattr`` takes an AttributeError for a missing name)."""
+    try:
+        return importlib.import_module(path)
+    except AttributeError as exc:
+        raise ImportError(f"importing {path}: {exc}") from exc
+
+
 def __getattr__(name: str):
     if name in _LAZY_MODULES:
-        return importlib.import_module(f".{name}", __name__)
+        module = _module(_LAZY_MODULES[name])
+        globals()[name] = module
+        return module
     if name in _LAZY_ATTRS:
-        value = getattr(importlib.import_module(f".{_LAZY_ATTRS[name]}", __name__), name)
+        value = getattr(_module(_LAZY_ATTRS[name]), name)
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

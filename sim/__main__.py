@@ -1,4 +1,4 @@
 """``python -m sim`` is the ``burraco`` command."""
-from .cli import main
+from sim.cli.main import main
 
 raise SystemExit(main())

@@ -1,4 +1,4 @@
-"""The strategy questions' figures as small PNG files (issue 19).
+"""The strategy questions' figures as small PNG files (docs/questions.md).
 
     python -m sim.figures [--out docs/figures] [--hands N] [--seed S] [--only NAME,...]
                           [--threads T]
@@ -35,7 +35,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ._text import OneLineParser, plural
+import sim
+from sim import deal_features as DF
+from sim._util.text import OneLineParser, not_a_directory, plural
+from sim.experiments.comparison import Z95
 
 #: The sidecar listing the figures of an output directory.
 INDEX = "figures.json"
@@ -129,7 +132,6 @@ def mean_ci(x) -> tuple:
     tuple of float
         ``(mean, low, high)``; low and high are NaN with fewer than two values.
     """
-    from .comparison import Z95
     x = np.asarray(x, float)
     if len(x) < 2:
         return (float(x.mean()) if len(x) else float("nan"), float("nan"), float("nan"))
@@ -177,7 +179,6 @@ class _Ctx:
 
 def _sweep(base, grid, hands, seed, ctx, label):
     """``sim.sweep`` with a progress line per point."""
-    import sim
     n = int(np.prod([len(v) for v in grid.values()]))
 
     def done(p):
@@ -187,7 +188,6 @@ def _sweep(base, grid, hands, seed, ctx, label):
 
 
 def _first_player(hands, seed, ctx):
-    import sim
     df = sim.simulate(hands, seed, "expert", threads=ctx.threads)
     first_team = df["first_player"] % 2
     diff = np.where(first_team == 0, df["score_t0"] - df["score_t1"],
@@ -310,7 +310,6 @@ def _draw_clean_or_dirty(fig, made):
 def _pozzetto_first(hands, seed, ctx):
     import pandas as pd
 
-    import sim
     df = sim.simulate(hands, seed, "expert", threads=ctx.threads)
     t0 = df["pozzetto_turn_t0"].where(df["pozzetto_turn_t0"] >= 0, 10**6)
     t1 = df["pozzetto_turn_t1"].where(df["pozzetto_turn_t1"] >= 0, 10**6)
@@ -346,7 +345,6 @@ def _draw_pozzetto_first(fig, made):
 def _hand_length(hands, seed, ctx):
     import pandas as pd
 
-    import sim
     df = sim.simulate(hands, seed, "expert", threads=ctx.threads)
     scores = pd.concat([df["score_t0"], df["score_t1"]], ignore_index=True)
     m, lo, hi = mean_ci(df["turns"])
@@ -381,8 +379,6 @@ def _draw_hand_length(fig, made):
 def _two_jokers(hands, seed, ctx):
     import pandas as pd
 
-    import sim
-    from sim import deal_features as DF
     strategy = "expert"
     deals = sim.deals(seed, hands, threads=ctx.threads)
     idx = deals.query("s0_jokers == 2")["hand_index"].to_numpy()
@@ -454,7 +450,6 @@ def _draw_two_jokers(fig, made):
 
 
 def _rule_sets(hands, seed, ctx):
-    import sim
     rows = []
     for preset, extra, label in RULE_SETS:
         r = sim.Rules.preset(preset).replace(**extra) if extra else sim.Rules.preset(preset)
@@ -724,7 +719,6 @@ def main(argv: list | None = None) -> int:
         names = _check(args)
         out = Path(args.out)
         if out.exists() and not out.is_dir():
-            from ._text import not_a_directory
             raise ValueError(not_a_directory("--out", out))
         out.mkdir(parents=True, exist_ok=True)
     except (ValueError, OSError) as exc:

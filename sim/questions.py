@@ -16,7 +16,8 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-Z95 = 1.959963984540054
+from sim._util.stats import Z95
+from sim._util.text import plural
 
 
 class Answer(NamedTuple):
@@ -36,7 +37,6 @@ class Answer(NamedTuple):
 
     def text(self, fmt: str = "{:+.1f}") -> str:
         """``"+20.6 (+18.9 .. +22.3), 2,000 hands"``."""
-        from ._text import plural
         return (f"{fmt.format(self.mean)} ({fmt.format(self.low)} .. {fmt.format(self.high)}), "
                 f"{plural(self.hands, 'hand')}")
 

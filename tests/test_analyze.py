@@ -22,9 +22,9 @@ from numba import njit
 import sim
 from kernels.strategies.choosers import (heuristic_chooser)
 from sim import Game, positions
+from sim._util.stats import Z95
 from sim.analysis import (
     ANALYSIS_COLUMNS,
-    Z95,
     rollout_matrix,
     summarize_rollouts,
     to_document,

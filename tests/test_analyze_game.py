@@ -29,7 +29,7 @@ from kernels.table import state as KS
 from kernels.table import work as KW
 from kernels.core.cards import CIDX, N_COUNT
 from sim import Game
-from sim.analysis_game import decision_game
+from sim.analysis.decision import decision_game
 from sim.cli import main
 
 DATA = "tests/data/positions"
@@ -325,7 +325,7 @@ def test_the_match_table_does_not_depend_on_threads():
     two = sim.analyze(EXAMPLE, rollouts=40, seed=6, objective="match", threads=2, progress=True,
                       candidates="meld K♣ K♣ K♥; end; lay off JK on meld 0")
     pd.testing.assert_frame_equal(one, two)
-    assert list(one.columns[-9:]) == list(sim.analysis_game.MATCH_COLUMNS)
+    assert list(one.columns[-9:]) == list(sim.analysis.match_rollouts.MATCH_COLUMNS)
     assert one["win_prob"].is_monotonic_decreasing
     assert one.attrs["match_totals"] == [1240, 985] and one.attrs["target"] == 2005
     doc = sim.analysis.to_document(one)

@@ -24,7 +24,7 @@ XFAIL: dict = {}
 
 def _has_match_api() -> bool:
     try:
-        return importlib.util.find_spec("sim.match") is not None
+        return importlib.util.find_spec("sim.core.match") is not None
     except ImportError:
         return False
 
@@ -148,7 +148,7 @@ def test_score(case):
 def test_match(case):
     """R60: after a hand, if a total reaches target_score (2005) the higher total wins;
     -1 = the match goes on (also on a tie above the target)."""
-    from sim.match import winner
+    from sim.core.match import winner
 
     got = winner(list(case["before"]), list(case["hand"]), rules=make_rules(case))
     assert int(got) == case["winner"], case.get("description")
@@ -165,12 +165,12 @@ def test_match(case):
 def test_match_winner_by_hand(before, hand, target, expected):
     """R60 worked by hand: the higher total wins once a total reaches target_score."""
     from sim import Rules
-    from sim.match import winner
+    from sim.core.match import winner
     assert winner(before, hand, rules=Rules(target_score=target)) == expected
 
 
 def test_match_winner_refuses_bad_totals():
-    from sim.match import winner
+    from sim.core.match import winner
     with pytest.raises(ValueError, match="before must be two integers"):
         winner([1, 2, 3], [0, 0])
     with pytest.raises(ValueError, match="hand must be two integers"):

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from sim import _text
+from sim._util import text as _text
 from sim.cli import build_parser, main
 
 
@@ -38,7 +38,7 @@ def test_progress_bars_count_small_totals_in_whole_numbers(total, steps, shown, 
     totals of SCALE_FROM or more."""
     import io
 
-    from sim import _progress
+    from sim._util import progress as _progress
 
     def bar_text():
         out = io.StringIO()
@@ -138,7 +138,7 @@ def test_errors_name_options_as_typed_and_say_the_same_thing_in_the_same_words(t
 def test_a_library_message_names_the_option_not_the_parameter(command):
     """Every option of every command whose destination is not its own spelling
     (``shard_size`` -> ``--shard-size``) is translated in an error's first word."""
-    from sim.cli import _ALIASES, _in_cli_words
+    from sim.cli.main import _ALIASES, _in_cli_words
     p = build_parser()._subparsers._group_actions[0].choices[command]
     names = p.get_default("option_names")
     for action in p._actions:
@@ -267,8 +267,8 @@ def test_a_bad_strategy_option_is_named_as_typed_and_compiles_nothing(tmp_path, 
                                                                        start, monkeypatch):
     """--strategy, --team0 and --team1 are checked before anything is compiled or created,
     and the error names the option that gave the spec."""
-    from sim import strategies
-    monkeypatch.setattr(strategies, "_kind", lambda s: (_ for _ in ()).throw(
+    from sim.strategies import registry
+    monkeypatch.setattr(registry, "_kind", lambda s: (_ for _ in ()).throw(
         AssertionError("compiled before the check")))
     out = tmp_path / "run"
     assert main(["simulate", "--hands", "5", "--seed", "1", "--out", str(out), *argv]) == 2

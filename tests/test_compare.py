@@ -7,7 +7,7 @@ import pytest
 
 import sim
 from sim.cli import main
-from sim.comparison import SUMMARY_COLUMNS, Z95, summarize_pairs
+from sim.experiments.comparison import SUMMARY_COLUMNS, Z95, summarize_pairs
 
 NOWILD = "heuristic:use_wild_to_meld=0"
 

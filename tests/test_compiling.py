@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import sim
-from sim import compiling
+from sim._util import compiling
 
 EXAMPLE = "examples/position.toml"
 
@@ -127,7 +127,7 @@ def test_a_registered_chooser_is_announced(capsys):
     assert err.startswith("compiling the chooser announced_chooser as a C callback (once per "
                           "process; the chooser's code may be cached)... done in ")
     strategies.STRATEGIES.pop("announced_chooser")
-    strategies._CALLBACKS.pop("announced_chooser")
+    strategies.registry._CALLBACKS.pop("announced_chooser")
 
 
 @pytest.mark.slow

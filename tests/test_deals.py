@@ -85,7 +85,7 @@ def test_rows_match_the_dealt_hands(rules):
             assert row[key] == want, (key, int(row.hand_index))
     n = r.num_players
     assert {c for c in table.columns if c.startswith("s") and c[1].isdigit()} == {
-        f"s{s}_{k}" for s in range(n) for k in DF._SEAT}
+        f"s{s}_{k}" for s in range(n) for k in sim.core.deal_features._SEAT}
     assert (f"p{len(sim.deal(7, 0, rules=r).pozzetti)}_jokers" not in table.columns)
     assert ("t0_jokers" in table.columns) == (n != 3)
     if n == 4:

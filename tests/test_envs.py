@@ -34,7 +34,7 @@ import referee as R
 import sim
 from kernels.engine import actions as KA
 from kernels.table import state as KS
-from sim.game import N_ACTIONS, TENSOR_SIZE, Game
+from sim.play.game import N_ACTIONS, TENSOR_SIZE, Game
 
 ROOT = Path(__file__).resolve().parents[1]
 SPACE = R.ActionSpace(draw=KA.A_DRAW, take=KA.A_TAKE, end_meld=KA.A_END_MELD,

@@ -26,7 +26,7 @@ from kernels.table import moves as KSM
 from kernels.table import work as KW
 from kernels.play.game import simulate_range
 from sim import strategies
-from sim.game import N_ACTIONS, PHASES, TENSOR_SIZE, Game
+from sim.play.game import N_ACTIONS, PHASES, TENSOR_SIZE, Game
 
 
 def batch_records(seed, start, n, rules, spec="heuristic"):
@@ -76,7 +76,7 @@ def test_random_strategy_through_the_step_api():
 
 
 def test_every_preset_is_covered():
-    from sim.rules import PRESETS as ALL
+    from sim.core.rules import PRESETS as ALL
     assert set(PRESETS) == set(ALL) - {"default"}
 
 
@@ -233,7 +233,7 @@ def test_observation_is_what_the_seat_may_know():
 
 def _decoded(t, n):
     """The observation tensor's fields (sim.game.TENSOR_FIELDS) as named arrays."""
-    from sim.game import TENSOR_FIELDS
+    from sim.play.game import TENSOR_FIELDS
     out, k = {}, 0
     for name, size in TENSOR_FIELDS:
         out[name] = t[k:k + size]
@@ -557,6 +557,6 @@ def test_play_takes_one_strategy_object_for_every_seat_and_apply_refuses_ids_out
     class CopyId:
         def choose(self, observation, legal_actions):
             return KA.N_ACTIONS if observation.phase == "discard" else legal_actions[0]
-    from sim.pystrategy import StrategyError
+    from sim.strategies.pystrategy import StrategyError
     with pytest.raises(StrategyError, match="not an action id 0..16307"):
         Game.new(2, 5).play(CopyId)

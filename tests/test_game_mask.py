@@ -29,7 +29,7 @@ import referee as R
 import sim
 from kernels.engine import actions as KA
 from kernels.table import state as KS
-from sim.game import Game
+from sim.play.game import Game
 
 #: the engine's action layout, handed to the referee to write its verdicts as ids
 SPACE = R.ActionSpace(draw=KA.A_DRAW, take=KA.A_TAKE, end_meld=KA.A_END_MELD,
@@ -273,7 +273,7 @@ def test_a_lay_off_is_open_only_where_its_first_card_alone_is_a_dead_end():
     """The first card of such a lay-off is legal by kernels.engine.legal.lay_off_opens, not
     by the one-card test; the same hand without the R36 bar needs no open lay-off."""
     from kernels.engine import legal as KL
-    from sim.position import Position
+    from sim.table.position import Position
     p = Position(hand="7♠ 5♠", team_melds=["2♣ 8♠ 9♠ 10♠ J♠"], single_pile_card="5♠")
     assert p.can_lay_off(0, "7♠ 5♠")            # the rules' verdict, and the engine's
     scratch, sel, need = (np.zeros(N_COUNT, np.int64) for _ in range(3))

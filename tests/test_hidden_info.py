@@ -12,7 +12,7 @@ import sim
 from kernels.table import state as KS
 from kernels.table import moves as KSM
 from kernels.core.cards import CIDX
-from sim.game import Game
+from sim.play.game import Game
 
 
 def reshuffle_hidden(game, seat, gen):

@@ -19,7 +19,7 @@ import pytest
 from kernels.core import layout as L
 from sim import dataset, executors, notation, runner
 from sim.cli import main
-from sim.rules import ENUMS, PRESETS, Rules
+from sim.core.rules import ENUMS, PRESETS, Rules
 
 ROOT = Path(__file__).resolve().parents[1]
 TEST_COMMAND = 'pip install -e ".[dev]" -c .ci/constraints.txt && pytest'
@@ -502,7 +502,7 @@ def test_cli_bad_input_subprocess(tmp_path):
 
 
 def test_cli_hand_count_forms():
-    from sim.cli import _count
+    from sim.cli.common import _count
     assert _count("1000000") == _count("1_000_000") == _count("1e6") == 10**6
 
 

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from sim.lock import LOCK_NAME, DirectoryLock, LockedError, holder
+from sim._util.lock import LOCK_NAME, DirectoryLock, LockedError, holder
 
 ROOT = Path(__file__).resolve().parents[1]
 
 HOLD = """\
 import sys
-from sim.lock import DirectoryLock
+from sim._util.lock import DirectoryLock
 with DirectoryLock(sys.argv[1]):
     print("locked", flush=True)
     sys.stdin.read()                   # until the test closes stdin (or kills us)

@@ -203,7 +203,7 @@ def test_summary_figures(run):
 
 
 def test_winners_agrees_with_winner():
-    from sim.match import winner, winners
+    from sim.core.match import winner, winners
     rng = np.random.default_rng(0)
     before = rng.integers(-50, 420, (500, 2)) * 5
     hand = rng.integers(-60, 300, (500, 2)) * 5

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from sim import melds, notation
-from sim.position import Position
+from sim.table.position import Position
 
 QS = 50                 # Q♠: face 13*3 + 11; the other copy is 104
 JOKERS = (52, 53, 106, 107)

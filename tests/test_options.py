@@ -9,7 +9,7 @@ import pytest
 import referee_cli
 import sim
 from kernels.core.cards import N_COUNT
-from sim.position import Position
+from sim.table.position import Position
 
 INTL = sim.Rules.preset("fibur_international")
 REQ = sim.Rules(take_pile_requires_meld=True)
@@ -523,7 +523,7 @@ def test_cli_refuses_in_one_line_and_writes_nothing(argv, needle, tmp_path, caps
 
 
 def test_three_player_summary_shows_every_seat():
-    from sim.runner import Summary
+    from sim.runs.runner import Summary
     s = Summary()
     s.add(np_records(50, 81, SOLO))
     d = s.as_dict()
@@ -535,7 +535,7 @@ def np_records(n, seed, rules):
 
     from kernels.core import layout as L
     from kernels.play.game import simulate_range
-    from sim.runner import _resolve_strategies
+    from sim.strategies import resolve_builtin_seats as _resolve_strategies
     _, kinds, params = _resolve_strategies("heuristic")
     out = np.zeros((n, L.N_REC), np.int32)
     simulate_range(np.uint64(seed), np.int64(0), np.int64(n), rules.to_vector(), kinds, params,

@@ -10,7 +10,7 @@ import pytest
 
 import referee as R
 import sim
-from sim.game import Game
+from sim.play.game import Game
 from test_hidden_info import play_checked
 
 NAMES = list(sim.peers.PEERS)[:9]    # the first nine; the others: tests/test_peers_more.py

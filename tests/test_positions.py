@@ -28,7 +28,7 @@ from kernels.table import moves as KSM
 from kernels.table import work as KW
 from kernels.core.cards import CIDX
 from sim import positions
-from sim.game import Game
+from sim.play.game import Game
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "position.toml"

@@ -27,7 +27,7 @@ import pytest
 import referee as R
 import sim
 from sim import pystrategy as PS
-from sim.game import Game
+from sim.play.game import Game
 from test_hidden_info import reshuffle_hidden
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -394,7 +394,7 @@ def test_the_example_strategy_plays_sensibly():
 
 
 def test_action_helpers():
-    from sim.game import A_DRAW, A_END_MELD, A_TAKE, action_faces, action_kind, action_meld
+    from sim.play.game import A_DRAW, A_END_MELD, A_TAKE, action_faces, action_kind, action_meld
     g = Game.new(1, 0)
     assert [action_kind(a) for a in (A_DRAW, A_TAKE, A_END_MELD)] == ["draw", "take", "end"]
     assert action_kind(3) == "discard" and action_faces(3 + 13 * 2 + 9) == (35,)   # 10♥
@@ -409,7 +409,8 @@ def test_action_helpers():
     while not g.is_over and not g.observation(0).melds:
         g.apply(g.choose())
     m = g.observation(0).melds[0]
-    assert [sim.game._FACE_TEXT[f] for f in m["faces"]] == m["cards"]
+    from sim.play.actions import _FACE_TEXT
+    assert [_FACE_TEXT[f] for f in m["faces"]] == m["cards"]
 
 
 def test_errors_are_one_line_value_errors(strat_file):

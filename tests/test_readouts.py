@@ -15,9 +15,9 @@ import pytest
 
 import sim
 from sim.cli import main
-from sim.comparison import format_summary, summarize_pairs
-from sim.runner import MatchSummary
-from sim.sweeps import format_table
+from sim.experiments.comparison import format_summary, summarize_pairs
+from sim.runs.runner import MatchSummary
+from sim.experiments.sweeps import format_table
 
 ROOT = Path(__file__).resolve().parents[1]
 HANDS, SHARD, SEED = 300, 100, 31

@@ -13,7 +13,7 @@ import pytest
 
 import referee as R
 
-SR = pytest.importorskip("sim.trace")
+SR = pytest.importorskip("sim.runs.replay")
 import sim  # noqa: E402
 
 

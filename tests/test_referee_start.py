@@ -20,7 +20,7 @@ import pytest
 import referee as R
 import sim
 from kernels.table import state as KS
-from sim.game import Game
+from sim.play.game import Game
 from test_game_mask import SPACE, choose, differences, positions
 
 #: how often a decision of each phase gets a sampled world

@@ -53,7 +53,7 @@ def test_the_rule_stops_where_the_bounds_say_and_threads_do_not_matter(capsys):
     assert one.iloc[0].text == "meld K♣ K♣ K♥"
     # the same rule by hand on the prefixes of the cap's matrix (the worlds are a prefix)
     game = Game.from_position(EXAMPLE, seed=3)
-    acts = sim.analysis._candidates(game, CLEAR)
+    acts = sim.analysis.rollouts._candidates(game, CLEAR)
     r = rollout_matrix(game, acts, 600, seed=3)["result"].astype(float)
     z = NormalDist().inv_cdf(1 - 0.05 / (10 * 2))
     stop = None

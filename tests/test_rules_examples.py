@@ -229,7 +229,7 @@ def _position_params():
 
 
 def _build_position(case):
-    from sim.position import Position
+    from sim.table.position import Position
 
     team_texts = list(case.get("team_melds", []))
     opp_texts = list(case.get("opponent_melds", []))

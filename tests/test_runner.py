@@ -19,7 +19,7 @@ from kernels.core import layout as L
 import sim
 from sim import dataset, executors, runner
 from sim.cli import main
-from sim.rules import Rules
+from sim.core.rules import Rules
 
 ROOT = Path(__file__).resolve().parents[1]
 HANDS = 50

@@ -17,7 +17,7 @@ from kernels.table import state as KS
 from kernels.table import moves as KSM
 from kernels.table import work as KW
 from kernels.core.cards import CIDX, N_COUNT
-from sim.game import Game
+from sim.play.game import Game
 
 # cheap settings for the tests: the search still leaves the base policy's choice often
 CHEAP = "rollout:rollouts=24,worlds=3"

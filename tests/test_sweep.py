@@ -17,9 +17,9 @@ import pytest
 
 import sim
 from sim import sweeps
-from sim.cli import EXAMPLES, main
-from sim.lock import LOCK_NAME, LockedError, holder
-from sim.sweeps import parse_grid
+from sim.cli.main import EXAMPLES, main
+from sim._util.lock import LOCK_NAME, LockedError, holder
+from sim.experiments.sweeps import parse_grid
 
 from _readonly import burraco, changed, entries, read_only
 
@@ -519,7 +519,7 @@ def test_cli_sweep_ctrl_c_then_sigkill_then_the_same_command_finishes_it(tmp_pat
 
 HOLD = """\
 import sys
-from sim.lock import DirectoryLock
+from sim._util.lock import DirectoryLock
 with DirectoryLock(sys.argv[1]):
     print("locked", flush=True)
     sys.stdin.read()

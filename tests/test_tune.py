@@ -21,7 +21,7 @@ import sim                                                           # noqa: E40
 from sim import strategies as S                                     # noqa: E402
 from sim import tuning                                              # noqa: E402
 from sim.cli import main                                            # noqa: E402
-from sim.lock import LOCK_NAME, DirectoryLock, LockedError          # noqa: E402
+from sim._util.lock import LOCK_NAME, DirectoryLock, LockedError          # noqa: E402
 
 from _readonly import burraco, changed, entries, read_only         # noqa: E402
 
@@ -253,7 +253,7 @@ def test_fixed_reference_gains_are_the_differences():
 @pytest.mark.parametrize("preset", S.TUNED_PRESETS)
 def test_tuned_strategies_are_their_files(preset, tmp_path):
     name = f"tuned_{preset}"
-    path = ROOT / "sim" / "tuned" / f"{name}.toml"
+    path = S.TUNED_DIR / f"{name}.toml"
     seat = S.load_file(path)[0]
     _, kind, vector = S.resolve(name)
     assert kind == S.HEURISTIC.kind
@@ -454,7 +454,8 @@ def test_found_by_and_play_it_carry_the_rules_it_was_tuned_for(tmp_path, capsys,
     as burraco commands with the rules of the tuning (the toy objective plays no game); the
     file's play command names it THIS_FILE (the file reads the same wherever it is copied),
     the printed one by its path."""
-    from sim.cli import _rules, build_parser
+    from sim.cli import build_parser
+    from sim.cli.common import _rules
     monkeypatch.setattr(tuning, "paired_objective", lambda rules, threads: toy)
     out = tmp_path / "t w"                              # a space: the commands quote it
     argv = ["tune", "heuristic", "--params", ",".join(OPTIMUM), "--popsize", "3",
@@ -485,7 +486,8 @@ def test_found_by_and_play_it_carry_the_rules_it_was_tuned_for(tmp_path, capsys,
 def test_command_options_give_back_every_rule_set():
     """Rules.command_options parsed by the CLI's rule options is the same rule set: every
     preset, 2, 3 and 4 players, and each option changed from its preset."""
-    from sim.cli import _rules, build_parser
+    from sim.cli import build_parser
+    from sim.cli.common import _rules
     for preset in sim.rules.PRESETS:
         for players in (2, 3, 4):
             base = sim.Rules.preset(preset).replace(num_players=players)

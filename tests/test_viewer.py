@@ -216,10 +216,10 @@ def test_the_reading_order(cards, order):
     chk = sim.melds.check(cards)
     assert sim.notation.format(chk.reading().cards) == order
     # the observation's faces, from the meld's counts alone
-    from sim.game import _meld_faces
-    from sim._cards import counts
+    from sim.play.actions import _FACE_TEXT, _meld_faces
+    from sim.core.cards import counts
     faces = _meld_faces(counts(sim.notation.parse(cards)))
-    assert " ".join(sim.game._FACE_TEXT[f] for f in faces) == order
+    assert " ".join(_FACE_TEXT[f] for f in faces) == order
 
 
 def test_reading_order_under_lock_two_roles_keeps_the_stored_roles():

@@ -12,9 +12,9 @@ import warnings
 
 import numpy as np
 
-from .._cards import check_int, rules_or_default
-from ..game import N_ACTIONS, TENSOR_SIZE, Game
-from ..strategies import resolve_seat
+from sim.core.cards import check_int, rules_or_default
+from sim.play.game import N_ACTIONS, TENSOR_SIZE, Game
+from sim.strategies import resolve_seat
 
 __all__ = ["REWARDS", "SCORE_SCALE", "AGENT", "seat_scores", "hand_rewards", "legal_mask",
            "deal", "opponent_seats", "play_engine_seats", "render_table", "check_reward", "check_seed",

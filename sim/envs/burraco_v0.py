@@ -33,8 +33,8 @@ except ImportError as exc:      # the rl extra is optional
     raise ImportError(f"sim.envs.burraco_v0 needs PettingZoo and Gymnasium ({exc}); "
                       "pip install -e '.[rl]'") from exc
 
-from .._cards import rules_or_default
-from ..game import N_ACTIONS, check_action
+from sim.core.cards import rules_or_default
+from sim.play.game import N_ACTIONS, check_action
 from . import _core
 
 __all__ = ["env", "raw_env", "ILLEGAL_ACTIONS"]

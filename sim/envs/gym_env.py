@@ -24,8 +24,8 @@ except ImportError as exc:      # the rl extra is optional
     raise ImportError(f"sim.envs.gym_env needs Gymnasium ({exc}); pip install -e '.[rl]'") \
         from exc
 
-from .._cards import check_int, rules_or_default
-from ..game import N_ACTIONS, check_action
+from sim.core.cards import check_int, rules_or_default
+from sim.play.game import N_ACTIONS, check_action
 from . import _core
 
 __all__ = ["BurracoGymEnv", "ILLEGAL_ACTIONS"]

@@ -36,9 +36,10 @@ except ImportError as exc:      # the rl extra is optional
 from kernels.core.cards import CIDX, N_CARDS, N_COUNT
 from kernels.table.state import G_NEXT_POZZETTO
 
-from .._cards import rules_or_default
-from ..game import A_DRAW, N_ACTIONS, TENSOR_FIELDS, TENSOR_SIZE, Game, check_action
+from sim.core.cards import rules_or_default
+from sim.play.game import A_DRAW, N_ACTIONS, TENSOR_FIELDS, TENSOR_SIZE, Game, check_action
 from . import _core
+from sim.strategies import resolve_seat
 
 __all__ = ["BurracoGame", "BurracoState", "BurracoObserver", "PlayoutEvaluator",
            "INFO_FIELDS", "INFO_SIZE", "PARAMETERS"]
@@ -155,7 +156,6 @@ class BurracoGame(pyspiel.Game):
         if self.deals < 1:
             raise ValueError(f"deals: {self.deals} is not >= 1")
         self.strategy = str(p["strategy"])
-        from ..strategies import resolve_seat
         resolve_seat(self.strategy)             # an unknown strategy fails here, named
         n = self.rules.num_players
         zero_sum = self.reward_mode == "score" or n != 3

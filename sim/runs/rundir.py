@@ -1,0 +1,688 @@
+"""The run directory: its layout, what belongs to a run, opening it to write.
+
+A run directory (``burraco simulate --out DIR``, manifest format 2)::
+
+    DIR/_manifest.json       the run: configuration, extents, completed shards, versions
+    DIR/.burraco.lock        the writer's lock (sim.lock); empty when nobody writes
+    DIR/hands/shard-AAAAAAAAAAAA-BBBBBBBBBBBB.parquet    hand rows: hands [A, B)
+                                                        (a match run: matches [A, B))
+    DIR/matches/shard-AAAAAAAAAAAA-BBBBBBBBBBBB.parquet  match runs: the match table
+
+The hands, the match table and the manifest are apart, so every reader opens
+the data with one line (``pd.read_parquet("DIR/hands")``, ``pl.read_parquet(
+"DIR/hands/*.parquet")`` ...).  Files are written as hidden temporary files
+(``.NAME.tmp``) and renamed, so no reader sees a half-written one.
+
+Which shards a run has follows from the manifest alone: its ``extents``
+(``[[0, N]]`` for a run of N hands; an extended run adds ``[N, M]``) cut
+into shards of ``shard_size``.  A file in ``hands/`` or ``matches/`` that is
+not one of them is *stray*: the run's readers ignore it, but a plain Parquet
+reader of the directory would read it as data, so ``burraco summarize``
+reports it and ``burraco simulate`` refuses to write beside it.
+
+A run of selected hands (``sim.simulate(hand_index=...)``, ``burraco
+simulate --where``) has the same layout: its configuration holds a
+``selection`` (how many hands, the SHA-256 of their indices, the ``--where``
+expression), shard ``[A, B)`` holds the selected hands among ``A .. B-1``
+(an empty file when there are none), and its run id hashes the selection
+too, so its shards never pass for a full run's.
+
+The run id (``run_id`` column, manifest, shard metadata) is a hash of what
+determines the records of a hand index: the kind of run, the seed, the
+strategies, the rules and (matches) the hand cap; not the number of hands or
+the shard size, so a run keeps its id when it is extended.
+
+The first layout (format 1, burraco-sim 0.1 before run directories held hands/ and matches/) kept the hand
+shards beside the manifest and the match table in ``DIR/_matches``; it is
+read as it is, and ``burraco summarize DIR --repair`` moves it to this layout.
+
+Writing: :func:`_check_out` checks a directory before a run writes it (a
+different run, an earlier layout, a damaged manifest, stray or foreign files
+are refused in one line, nothing created or deleted) and says whether it
+resumes, extends or starts the run, and :func:`_apply_out` deletes what it
+planned (temporary files; a run replaced with ``overwrite``);
+:func:`_write_json` writes the manifest atomically, and :func:`write_error`
+turns an ``OSError`` into a one-line :class:`OutputError` that says what is
+kept only when something is.  :func:`selection_config` is the
+``selection`` entry of a run of selected hands, :data:`DEFAULT_SHARD_SIZE` and
+:data:`MATCH_SHARD_HANDS` give the shard size a run does not set.  Reading a
+shard back to resume (:func:`_read_shard`, :func:`_read_table`) accepts only a
+complete file of this run.  The shards are simulated and written by
+:mod:`sim.executors`, the run is driven by :mod:`sim.runner`, and
+:mod:`sim.runs` is the checked reader.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import os
+import platform
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from sim._util.lock import LOCK_NAME
+from sim._util.text import not_a_directory, plural
+from sim._version import __version__
+from sim.core import dataset
+
+MANIFEST = "_manifest.json"
+#: Manifest format written now (1: the first layout, read and repaired only).
+FORMAT = 2
+SHARD_RE = re.compile(r"^shard-(\d{12})-(\d{12})\.parquet$")
+#: Hands per shard of a hand run when the run does not say (``shard_size`` None).
+DEFAULT_SHARD_SIZE = 100_000
+#: Hands a match-run shard may hold at most: the default shard size of a match
+#: run is this divided by ``max_hands_per_match`` (5,000 matches at the default cap).
+MATCH_SHARD_HANDS = 1_000_000
+
+
+def kind_of(config: dict) -> str:
+    """``"matches"`` for a match run's configuration, else ``"hands"``."""
+    return "matches" if "matches" in config else "hands"
+
+
+def identity(config: dict) -> str:
+    """The run id of a configuration (format 2): 16 hex digits.
+
+    A hash of the kind of run, the seed, the strategies, the rules, the
+    hand cap of a match run and, when a seat plays a Python strategy, the
+    digests of their sources (``strategy_sources``: a changed file makes
+    another run) and, for a run of selected hands (``simulate(hand_index=...)``,
+    ``--where``), its ``selection`` (count, SHA-256 of the indices, the
+    expression), so that a selected run never passes for the full run; the
+    number of hands or matches and the shard size are left out (the records
+    of a hand index do not depend on them).
+    """
+    kind = kind_of(config)
+    key = {"kind": kind, "seed": config.get("seed"), "strategies": config.get("strategies"),
+           "rules": config.get("rules")}
+    if kind == "matches":
+        key["max_hands_per_match"] = config.get("max_hands_per_match")
+    if config.get("strategy_sources"):
+        key["strategy_sources"] = config["strategy_sources"]
+    if config.get("selection"):
+        key["selection"] = config["selection"]
+    return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def legacy_run_id(config: dict) -> str:
+    """The run id of a format-1 run: a hash of the whole configuration."""
+    return hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def data_dirs(fmt: int) -> tuple:
+    """``(hands, matches)`` subdirectories of a run of manifest format ``fmt``
+    (``""`` is the run directory itself)."""
+    return ("", dataset.LEGACY_MATCHES_DIR) if fmt == 1 else (dataset.HANDS_DIR,
+                                                               dataset.MATCHES_DIR)
+
+
+class ManifestError(ValueError):
+    """The manifest is missing, unreadable or disagrees with itself (one-line message)."""
+
+
+def repair_hint(where: str) -> str:
+    return f"'burraco summarize {where} --repair' rebuilds it from the shards"
+
+
+def read_manifest(directory: str | os.PathLike, what: str = "run") -> dict:
+    """The manifest of a run directory, checked for consistency.
+
+    Parameters
+    ----------
+    directory : str or os.PathLike
+    what : str
+        Prefix of the error messages (``"run"``, ``"out"``).
+
+    Returns
+    -------
+    dict
+        The manifest with ``kind``, ``format`` (1 or 2) and ``extents``
+        filled in for a format-1 manifest.
+
+    Raises
+    ------
+    ManifestError
+        Not a directory, no manifest, an unreadable one, or one that
+        disagrees with itself (its configuration does not give its run id: a
+        value edited by hand; extents that do not end at the run's size).
+    """
+    directory = Path(directory)
+    where = os.fspath(directory)
+    if not directory.exists():
+        raise ManifestError(f"{what}: {where!r} does not exist")
+    if not directory.is_dir():
+        raise ManifestError(not_a_directory(what, where))
+    parent = inside_run_data(directory)
+    if parent is not None:
+        raise ManifestError(f"{what}: {where!r} is the data directory of the run in "
+                            f"{os.fspath(parent)!r}, not a run directory; give {os.fspath(parent)!r}")
+    path = directory / MANIFEST
+    try:
+        manifest = json.loads(path.read_text())
+        manifest.setdefault("kind", "hands")
+        manifest.setdefault("format", 1)
+        config, kind = manifest["config"], manifest["kind"]
+        total, size = config[kind], config["shard_size"]
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (total, size)):
+            raise ValueError
+        manifest.setdefault("extents", [[0, total]])
+        extents = [(int(a), int(b)) for a, b in manifest["extents"]]
+        str(manifest["run_id"])
+        if kind not in ("hands", "matches") or kind_of(config) != kind or size < 1:
+            raise ValueError
+    except FileNotFoundError:
+        if any(next((directory / sub).glob("shard-*.parquet"), None) is not None
+               for sub in (dataset.HANDS_DIR, ".")):
+            raise ManifestError(f"{what}: {where!r} holds shard files but no {MANIFEST}; "
+                                f"{repair_hint(where)}") from None
+        raise ManifestError(f"{what}: {where!r} holds no {MANIFEST} (not a burraco simulate "
+                            "output directory)") from None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        raise ManifestError(f"{what}: {where!r} holds an unreadable {MANIFEST}; "
+                            f"{repair_hint(where)}") from None
+    if manifest["format"] >= 2:
+        if manifest.get("id_scheme", 2) >= 2 and identity(config) != manifest["run_id"]:
+            raise ManifestError(
+                f"{what}: the {MANIFEST} of {where!r} disagrees with itself: its configuration "
+                f"does not give its run id {manifest['run_id']} (a value edited by hand or a "
+                f"damaged file); {repair_hint(where)}")
+        ok = bool(extents) and extents[0][0] == 0 and extents[-1][1] == total and all(
+            a < b for a, b in extents) and all(
+            extents[i][1] == extents[i + 1][0] for i in range(len(extents) - 1))
+        if not ok:
+            raise ManifestError(
+                f"{what}: the {MANIFEST} of {where!r} disagrees with itself: its extents "
+                f"{manifest['extents']} do not cover {kind} 0..{total - 1}; {repair_hint(where)}")
+    return manifest
+
+
+def inside_run_data(path: str | os.PathLike) -> Path | None:
+    """The run directory whose data directory (``hands/``, ``matches/``, or a folder
+    below them) ``path`` is, or None.
+
+    Nothing may be written there: a plain reader of the run's data would read it.
+    """
+    p = Path(os.path.abspath(os.fspath(path)))
+    for child, parent in zip([p, *p.parents], p.parents):
+        if child.name in (dataset.HANDS_DIR, dataset.MATCHES_DIR, dataset.LEGACY_MATCHES_DIR) \
+                and (parent / MANIFEST).is_file():
+            return parent
+    return None
+
+
+def foreign_shards(directory: Path, manifest: dict) -> dict:
+    """Files under the run's own shard names that carry another run's id (rel path -> why).
+
+    They are not the run's data (copied in, or left by another run): nothing may delete
+    or overwrite them.  A file without readable metadata is damage, not another run's.
+    """
+    out = {}
+    for a, b in manifest_bounds(manifest):
+        for f in shard_files(directory, manifest["kind"], manifest["format"], a, b):
+            if not f.is_file():
+                continue
+            try:
+                rid = dataset.read_metadata(f).get("run_id")
+            except Exception:
+                continue
+            if rid and rid != manifest["run_id"]:
+                rel = os.fspath(f.relative_to(directory))
+                out[rel] = f"a shard of another run ({rid}) under one of this run's names"
+    return out
+
+
+def bounds(extents, shard_size: int) -> list:
+    """The shards ``[(a, b), ...]`` of a run: each extent cut into ``shard_size`` blocks."""
+    out = []
+    for a0, b0 in extents:
+        out += [(a, min(a + shard_size, b0)) for a in range(a0, b0, shard_size)]
+    return out
+
+
+def manifest_bounds(manifest: dict) -> list:
+    """The shards of a manifest (:func:`bounds` of its extents and shard size)."""
+    return bounds(manifest["extents"], int(manifest["config"]["shard_size"]))
+
+
+def shard_name(a: int, b: int) -> str:
+    return dataset.SHARD_PATTERN.format(a=a, b=b)
+
+
+def shard_files(directory: Path, kind: str, fmt: int, a: int, b: int) -> list:
+    """The files of shard ``[a, b)`` in writing order (the last one marks it complete):
+    ``[hands]``, or ``[matches, hands]`` for a match run."""
+    hands, matches = data_dirs(fmt)
+    name = shard_name(a, b)
+    files = [directory / hands / name]
+    return [directory / matches / name] + files if kind == "matches" else files
+
+
+@dataclass
+class Listing:
+    """What a run directory holds besides its expected shards.
+
+    Attributes
+    ----------
+    temps : list of pathlib.Path
+        Temporary files of an interrupted write (the run's own; removed when a
+        writer opens the directory).
+    stray : dict
+        Path relative to the directory -> why it is not part of the run, for
+        every file in the data subdirectories that is not one of the run's
+        shards (a plain reader of the subdirectory would read it).
+    others : list of str
+        Other entries at the top of the directory (notes, plots): never read,
+        never deleted.
+    """
+
+    temps: list = field(default_factory=list)
+    stray: dict = field(default_factory=dict)
+    others: list = field(default_factory=list)
+
+
+def _stray_reason(path: Path, run_id: str | None, config: dict | None = None) -> str:
+    """Why a file in a data subdirectory is not part of the run."""
+    if not SHARD_RE.match(path.name):
+        return "not a shard file"
+    try:
+        meta = dataset.read_metadata(path)
+    except Exception:
+        return "an unreadable Parquet file under a shard's name outside the run's range"
+    if run_id is not None and meta.get("run_id") == run_id:
+        theirs = meta.get("config") or {}
+        if config is not None and theirs.get("shard_size") != config.get("shard_size"):
+            return ("a shard of this run written with shard size "
+                    f"{theirs.get('shard_size')}, not the manifest's {config.get('shard_size')} "
+                    "(if the manifest was edited, --repair rebuilds it; if the file was "
+                    "copied in, move it out)")
+        return "a shard of this run under a name outside its range (copied or renamed?)"
+    if meta.get("run_id"):
+        return f"a shard of another run ({meta['run_id']})"
+    return "not a burraco-sim shard"
+
+
+def listing(directory: Path, manifest: dict | None) -> Listing:
+    """Classify what ``directory`` holds besides the run's expected shard files.
+
+    Parameters
+    ----------
+    directory : pathlib.Path
+    manifest : dict or None
+        The run's manifest (:func:`read_manifest`); None when there is none:
+        then every file in the data subdirectories is stray.
+    """
+    fmt = manifest["format"] if manifest else FORMAT
+    kind = manifest["kind"] if manifest else "hands"
+    run_id = manifest["run_id"] if manifest else None
+    config = manifest["config"] if manifest else None
+    expected = set()
+    if manifest:
+        for a, b in manifest_bounds(manifest):
+            expected.update(p.resolve() for p in shard_files(directory, kind, fmt, a, b))
+    out = Listing()
+    hands, matches = data_dirs(fmt)
+    ours_top = {MANIFEST, LOCK_NAME, dataset.temp_name(MANIFEST), MANIFEST + ".tmp"}
+    subdirs = [d for d in (hands, matches) if d]
+    if fmt >= 2 or manifest is None:
+        subdirs = [dataset.HANDS_DIR, dataset.MATCHES_DIR]
+    for entry in sorted(directory.iterdir()):
+        name = entry.name
+        if name in ours_top:
+            continue
+        if name in subdirs and entry.is_dir():
+            for f in sorted(entry.iterdir()):
+                _classify(f, f"{name}/{f.name}", expected, run_id, out, config)
+            continue
+        if fmt == 1 and manifest is not None and entry.is_file() and (
+                SHARD_RE.match(name) or name.endswith(".parquet.tmp")):
+            _classify(entry, name, expected, run_id, out, config)
+            continue
+        out.others.append(name + ("/" if entry.is_dir() else ""))
+    return out
+
+
+def _classify(path: Path, rel: str, expected: set, run_id, out: Listing,
+              config: dict | None = None) -> None:
+    name = path.name
+    if path.is_file() and (name.endswith(".parquet.tmp") and (
+            name.startswith(".shard-") or name.startswith("shard-"))):
+        out.temps.append(path)
+    elif path.resolve() not in expected:
+        out.stray[rel] = (_stray_reason(path, run_id, config) if path.is_file()
+                          else "a directory inside the data directory")
+
+
+# ---------------------------------------------------------------- writing a run directory
+def _versions() -> dict:
+    import numba
+    return {"burraco_sim": __version__, "numba": numba.__version__, "numpy": np.__version__,
+            "pyarrow": pa.__version__, "pandas": pd.__version__,
+            "python": platform.python_version()}
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+
+
+def repair_lines(head: str, what: str, backup: str | None, moved: str | None,
+                 left: dict) -> list:
+    """The lines of a repair's report: ``head``, where the old ``what`` is kept, the moves,
+    and every file not used with why."""
+    lines = [head]
+    if backup:
+        lines.append(f"the old {what} is kept as {backup}")
+    if moved:
+        lines.append(moved)
+    lines += [f"not used: {rel}: {why}" for rel, why in sorted(left.items())]
+    return lines
+
+
+def set_aside(path: Path) -> str | None:
+    """Keep the file ``path`` that a repair replaces: rename it to ``NAME.replaced-TIME``
+    (``-2``, ``-3`` ... appended rather than replace a file kept before).
+
+    Returns
+    -------
+    str or None
+        The new name, or None when there was no file (``OSError`` passed on).
+    """
+    if not path.exists():
+        return None
+    stamp = _now().replace(":", "").replace("+0000", "Z")
+    backup = f"{path.name}.replaced-{stamp}"
+    k = 1
+    while (path.parent / backup).exists():          # never replace a kept file
+        k += 1
+        backup = f"{path.name}.replaced-{stamp}-{k}"
+    os.rename(path, path.parent / backup)
+    return backup
+
+
+class OutputError(ValueError):
+    """The output directory cannot be written (full disk, permissions, a file in the way).
+
+    A ``ValueError``, so the CLI reports it in one line with exit code 2.
+    """
+
+
+def kept_text(done: int, unit: str) -> str:
+    """What an interrupted or failed write keeps, in words: ``"the 3 completed shards are
+    kept"``, ``"the completed shard is kept"``, or ``""`` when nothing was completed."""
+    if done <= 0:
+        return ""
+    return (f"the completed {unit} is kept" if done == 1
+            else f"the {done:,} completed {unit}s are kept")
+
+
+def write_error(what, exc: OSError, kept: str = "") -> OutputError:
+    """The one-line error of an output directory that cannot be written.
+
+    Parameters
+    ----------
+    what : path
+        What was being written (``exc.filename`` when it names a file).
+    exc : OSError
+    kept : str
+        What stays in the directory (:func:`kept_text`); said only when not empty.
+    """
+    what = exc.filename if isinstance(exc.filename, str) and exc.filename else what
+    kept = f"{kept}: " if kept else ""
+    return OutputError(f"out: cannot write {os.fspath(what)!r}: {exc.strerror or exc}; "
+                       f"{kept}fix it and run the same command again")
+
+
+def _os_error(what, exc: OSError, done: int = 0) -> OutputError:
+    return write_error(what, exc, kept_text(done, "shard"))
+
+
+def _write_json(path: Path, data: dict) -> None:
+    """Write ``data`` to ``path`` through a temporary file renamed into place (``OSError``
+    passed on, the temporary file removed)."""
+    tmp = Path(dataset.temp_name(path))
+    try:
+        tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _differs(old: dict, config: dict) -> list:
+    return sorted(k for k in set(old) | set(config) if old.get(k) != config.get(k))
+
+
+def _first(items, n: int = 1) -> str:
+    items = list(items)
+    more = f" and {len(items) - n} more" if len(items) > n else ""
+    return ", ".join(repr(i) for i in items[:n]) + more
+
+
+@dataclass
+class OutPlan:
+    """What :func:`_check_out` found: the manifest to resume (None: a new run) and what
+    :func:`_apply_out` deletes before the run writes (files, then emptied directories)."""
+    manifest: dict | None
+    delete: list = field(default_factory=list)
+    rmdirs: list = field(default_factory=list)
+
+    @property
+    def writes_nothing(self) -> bool:
+        """A complete run run again: nothing to delete, extend or simulate."""
+        return bool(self.manifest and self.manifest.get("finished") and not self.delete)
+
+
+def _apply_out(plan: OutPlan) -> None:
+    """Delete what :func:`_check_out` planned (``OSError`` passed on)."""
+    for f in plan.delete:               # the shards first, the manifest last
+        f.unlink(missing_ok=True)
+    for d in plan.rmdirs:
+        if d.is_dir() and not any(d.iterdir()):
+            d.rmdir()
+
+
+def _check_out(out: Path, config: dict, overwrite: bool, kind: str = "hands") -> OutPlan:
+    """Check the output directory and say how to write it; reads only.
+
+    Run once before the directory is locked (a refusal then creates nothing) and again
+    under the lock (:func:`sim.lock.claim`); :func:`_apply_out` then deletes what the plan
+    says: with ``overwrite`` only the files of the run in ``out`` (manifest, its shards,
+    temporary files), and only when no file the run does not own sits in its data
+    subdirectories; other files beside the run (notes, plots) are kept.
+
+    ``config["shard_size"]`` may be None: the manifest's when resuming, else
+    :data:`DEFAULT_SHARD_SIZE` (matches: ``MATCH_SHARD_HANDS // cap``); the
+    chosen value is written into ``config``.
+
+    Returns
+    -------
+    OutPlan
+        The manifest to resume (extended when ``config`` asks for more hands or
+        matches than it holds), or None for a new run, and what to delete first.
+
+    Raises
+    ------
+    ValueError
+        A different run, an earlier layout, a damaged manifest, stray or
+        foreign files (one line each; nothing deleted).
+    """
+    where = os.fspath(out)
+    unit = {"hands": "hand", "matches": "match"}
+    try:
+        manifest = read_manifest(out, "out")
+    except ManifestError as exc:
+        if not (out / MANIFEST).exists():
+            manifest = None
+        else:
+            raise ValueError(f"{exc}; or use another directory") from None
+    if manifest is not None and manifest["format"] < FORMAT and not overwrite:
+        raise ValueError(f"out: {where!r} holds a run in the layout of an earlier burraco-sim "
+                         "(shards beside the manifest); 'burraco summarize "
+                         f"{where} --repair' moves it to the current layout (nothing is "
+                         "simulated again), or use another directory")
+    found = listing(out, manifest)
+    if manifest is None:
+        shards = [n for n in list(found.stray) + found.others
+                  if SHARD_RE.match(n.rpartition("/")[2])]
+        if shards:
+            raise ValueError(f"out: {where!r} holds shard files ({_first(shards)}) but no "
+                             f"{MANIFEST}; {repair_hint(where)}, or use another "
+                             "directory")
+        if found.stray or found.others:
+            raise ValueError(f"out: {where!r} is not empty and holds no burraco-sim run "
+                             f"(found {_first(list(found.stray) + found.others)}); use an "
+                             "empty or new directory")
+    if manifest is not None:
+        foreign = foreign_shards(out, manifest)
+        if manifest["format"] < FORMAT:       # a new-layout directory in the way
+            for sub in (dataset.HANDS_DIR, dataset.MATCHES_DIR):
+                if (out / sub).is_dir() and any((out / sub).iterdir()):
+                    foreign[sub + "/"] = ("a data directory of the current layout beside a run "
+                                          "of the first layout")
+        if foreign:
+            rel, why = next(iter(foreign.items()))
+            more = f" (and {len(foreign) - 1} more)" if len(foreign) > 1 else ""
+            raise ValueError(f"out: {where!r} holds {rel!r}{more}, {why}; move it out of the "
+                             "directory, then run the command again (nothing was changed)")
+    if found.stray:
+        rel, why = next(iter(found.stray.items()))
+        more = f" (and {len(found.stray) - 1} more)" if len(found.stray) > 1 else ""
+        if "--repair" in why and "edited" in why:
+            raise ValueError(f"out: the {MANIFEST} of {where!r} disagrees with its shards: "
+                             f"{rel!r}{more} is {why} (nothing was changed)")
+        raise ValueError(f"out: {where!r} holds {rel!r}{more}, which is not part of the run "
+                         f"({why}); readers of the directory would take it for data: move it "
+                         "out, then run the command again (nothing was changed)")
+    plan = OutPlan(None, list(found.temps))   # temporary files of an interrupted write
+    if manifest is not None and overwrite:
+        plan.delete += [f for a, b in manifest_bounds(manifest)
+                        for f in shard_files(out, manifest["kind"], manifest["format"], a, b)
+                        if f.exists()]
+        plan.delete.append(out / MANIFEST)
+        plan.rmdirs = [out / sub for sub in data_dirs(manifest["format"]) if sub]
+        manifest = None
+    if manifest is None:
+        if config["shard_size"] is None:
+            config["shard_size"] = _default_shard_size(config)
+        return plan
+    old = manifest["config"]
+    if manifest["kind"] != kind:
+        old_kind = manifest["kind"]
+        raise ValueError(f"out: {where!r} holds a {unit[old_kind]} run (burraco simulate "
+                         f"--{old_kind}), not a {unit[kind]} run; use another directory or "
+                         "overwrite (--overwrite)")
+    if bool(old.get("selection")) != bool(config.get("selection")):
+        if old.get("selection"):
+            raise ValueError(f"out: {where!r} holds a run of selected hands "
+                             f"({_selection_text(old['selection'])}), not of every hand "
+                             "0..N-1; a full run is never mixed with a selected one: use another "
+                             "directory or overwrite (--overwrite)")
+        raise ValueError(f"out: {where!r} holds a run of every hand 0..{int(old['hands']) - 1}; "
+                         "a selected run (hand_index, --where) is never mixed with a full one: "
+                         "use another directory or overwrite (--overwrite)")
+    if config["shard_size"] is None:
+        config["shard_size"] = old["shard_size"]
+    keys = _differs(old, config)
+    if old.get("selection") and int(old["hands"]) != int(config["hands"]):
+        raise ValueError(f"out: {where!r} holds a run of selected hands among hands "
+                         f"0..{int(old['hands']) - 1}; --hands {int(config['hands']):,} differs, "
+                         "and a selected run is never extended or shrunk: use another directory")
+    if keys and keys != [kind]:
+        shown = [k for k in keys if k != kind]
+        if "rules" in shown:
+            opts = _differs(old.get("rules") or {}, config.get("rules") or {})
+            shown[shown.index("rules")] = f"rules: {', '.join(opts)}"
+        if "strategies" in shown:
+            seats = [str(i) for i, (x, y) in enumerate(zip(old.get("strategies") or [],
+                                                            config.get("strategies") or []))
+                     if x != y]
+            shown[shown.index("strategies")] = f"strategies of seat {', '.join(seats)}"
+        if "selection" in shown:
+            shown[shown.index("selection")] = (
+                f"selection: {_selection_text(old['selection'])}, now "
+                f"{_selection_text(config['selection'])}")
+        if "strategy_sources" in shown:
+            was, now = old.get("strategy_sources") or {}, config.get("strategy_sources") or {}
+            edited = sorted(n for n in set(was) & set(now) if was[n] != now[n])
+            i = shown.index("strategy_sources")
+            if edited:
+                shown[i] = (f"the source of the Python strategy {edited[0]!r}, which changed "
+                            f"since the run began: digest {was[edited[0]]}, now "
+                            f"{now[edited[0]]}")
+            else:
+                del shown[i]
+        raise ValueError(f"out: {where!r} holds a different run (differs in: "
+                         f"{'; '.join(shown)}); use another directory or overwrite (--overwrite)")
+    if manifest["versions"].get("burraco_sim") != __version__:
+        raise ValueError(f"out: {where!r} holds a run of burraco-sim "
+                         f"{manifest['versions'].get('burraco_sim')}, this is {__version__}; use "
+                         "another directory or overwrite (--overwrite)")
+    if keys == [kind]:
+        have, want = int(old[kind]), int(config[kind])
+        if want < have:
+            key = "hand_index" if kind == "hands" else "match"
+            raise ValueError(f"out: {where!r} holds a run of {have:,} {kind}; --{kind} "
+                             f"{want:,} is fewer (a run is never shrunk: "
+                             f"sim.load({where!r}, filter=[({key!r}, '<', {want})]) reads the "
+                             "first ones), or use another directory")
+        manifest["extents"] = [list(e) for e in manifest["extents"]] + [[have, want]]
+        manifest["config"] = dict(old, **{kind: want})
+        manifest["finished"] = False
+    plan.manifest = manifest
+    return plan
+
+
+def _selection_text(sel: dict) -> str:
+    """A run's selection in words: ``3,120 hands selected by --where 's0_jokers >= 2'``."""
+    how = (f"by --where {sel['where']!r}" if sel.get("where") is not None
+           else f"by hand_index (sha256 {str(sel.get('sha256'))[:12]}...)")
+    return f"{plural(int(sel['hands']), 'hand')} selected {how}"
+
+
+def selection_config(idx: np.ndarray, where: str | None) -> dict:
+    """The ``selection`` entry of a run configuration: the number of selected hands,
+    the SHA-256 of their indices (int64 little-endian, increasing) and the
+    ``--where`` expression that selected them (None for an explicit ``hand_index``)."""
+    digest = hashlib.sha256(np.ascontiguousarray(idx, "<i8").tobytes()).hexdigest()
+    return {"hands": int(idx.shape[0]), "sha256": digest, "where": where}
+
+
+def _default_shard_size(config: dict) -> int:
+    if "matches" in config:
+        return max(1, MATCH_SHARD_HANDS // int(config["max_hands_per_match"]))
+    if config.get("selection"):
+        # a shard holds about DEFAULT_SHARD_SIZE selected hands: a range of the run's
+        # hands as wide as that needs at the selection's density
+        hands, picked = int(config["hands"]), int(config["selection"]["hands"])
+        return min(hands, max(DEFAULT_SHARD_SIZE, -(-DEFAULT_SHARD_SIZE * hands // picked)))
+    return DEFAULT_SHARD_SIZE
+
+
+# ---------------------------------------------------------------- reading a shard back
+def _read_table(path: Path, schema: pa.Schema, rows: int | None, run_id: str) -> pa.Table | None:
+    """A shard file's table if it has ``schema``, ``rows`` rows (any if None) and ``run_id``."""
+    try:
+        table = pq.read_table(path)
+    except (OSError, pa.ArrowException):
+        return None
+    if (rows is not None and table.num_rows != rows) or table.schema.remove_metadata() != schema:
+        return None
+    if table.num_rows and table.column("run_id")[0].as_py() != run_id:
+        return None
+    return table
+
+
+def _read_shard(path: Path, a: int, b: int, run_id: str) -> pa.Table | None:
+    """Read back a complete shard, or None if it does not belong to this run."""
+    table = _read_table(path, dataset.SCHEMA, b - a, run_id)
+    if table is None:
+        return None
+    idx = table.column("hand_index").to_numpy()
+    return table if idx[0] == a and idx[-1] == b - 1 else None
