@@ -204,7 +204,7 @@ def analyze(position_or_game, rollouts: int = 1000, seed: int = 0, policy="exper
         num_players=game.rules.num_players, seed=seed, policy=name, worlds=rollouts,
         candidates=len(acts), threads=m["threads"],
         rollout_errors=int((m["error"] > 0).sum()),
-        stock=int(g[KS.G_SLEN] - g[KS.G_SP]),
+        stock=int(g[KS.G_STOCK_END] - g[KS.G_STOCK_TOP]),
         rollout_s=m["seconds"], summary_s=summary_s,
         rollouts_per_s=rollouts * len(acts) / m["seconds"] if m["seconds"] > 0 else math.inf,
         elapsed_s=time.perf_counter() - t_start, objective=objective)

@@ -245,7 +245,7 @@ class ActionWords:
         if a == KA.A_DRAW:
             return "draw from the stock"
         if a == KA.A_TAKE:
-            n = int(g[KS.G_PN])
+            n = int(g[KS.G_PILE_SIZE])
             cards = " ".join(notation.format_card(int(c)) for c in st.pile[:n])
             return f"take the pile ({n} card{'s' if n != 1 else ''}: {cards})"
         if a == KA.A_END_MELD:

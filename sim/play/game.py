@@ -273,7 +273,7 @@ class Game(ActionWords, Observing, GameRecords):
         world.sampled_for = seat
         state = dst[:KS.STATE_WORDS].copy()
         state.flags.writeable = False
-        world._start = Start(state, int(dst[KW.W_G + KS.G_NEV]), seat)
+        world._start = Start(state, int(dst[KW.W_G + KS.G_EVENT_ROWS]), seat)
         world.match_totals = self.match_totals
         return world
 

@@ -136,7 +136,7 @@ class Observing:
                               "kind": "set" if info[mi][KS.MI_KIND] == KM.KIND_SET
                               else "sequence",
                               "wilds": info[mi][KS.MI_NWILD]})
-        pile_ids = st.pile[:g[KS.G_PN]].tolist()
+        pile_ids = st.pile[:g[KS.G_PILE_SIZE]].tolist()
         known_faces = [(), (), (), ()]
         rows, cols = np.nonzero(st.known[:4])
         if rows.size:
@@ -159,9 +159,9 @@ class Observing:
             hand_sizes=tuple(st.hn[:4].tolist()),
             known=tuple(tuple(map(_FACE_TEXT.__getitem__, fs)) for fs in known_faces),
             known_faces=known_faces,
-            stock_size=g[KS.G_SLEN] - g[KS.G_SP],
-            pozzetti_left=g[KS.G_NPOZ] - g[KS.G_POZ_NEXT],
-            pozzetto_taken=tuple(bool(g[KS.G_TPOZ + t]) for t in range(KS.NTEAMS)),
+            stock_size=g[KS.G_STOCK_END] - g[KS.G_STOCK_TOP],
+            pozzetti_left=g[KS.G_N_POZZETTI] - g[KS.G_NEXT_POZZETTO],
+            pozzetto_taken=tuple(bool(g[KS.G_POZZETTO_TAKEN + t]) for t in range(KS.NTEAMS)),
             barred=_CARD_TEXT[barred] if barred >= 0 else None,
             team_of=tuple(g[KS.G_TEAM:KS.G_TEAM + 4]),
             num_players=n,
