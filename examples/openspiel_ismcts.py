@@ -23,7 +23,7 @@ import numpy as np
 
 
 def parse(argv=None):
-    from sim._text import OneLineParser        # refusals in one line, exit 2 (no usage block)
+    from sim._util.text import OneLineParser        # refusals in one line, exit 2 (no usage block)
     p = OneLineParser(description=__doc__.splitlines()[0])
     p.add_argument("--hands", type=int, default=200,
                    help="hands to play, an even number of at least 4: each deal twice, and "

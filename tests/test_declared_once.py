@@ -11,7 +11,7 @@ import pytest
 from kernels.core import layout as L
 from kernels.core import options as O
 from kernels.core.slots import check_family
-from sim.rules import ENUMS, PRESETS, Rules
+from sim.core.rules import ENUMS, PRESETS, Rules
 from tests.ref.options import DEFAULT_RULES
 
 
@@ -134,7 +134,7 @@ def test_heuristic_table_gives_slots_defaults_limits_and_steps():
     from kernels.core import params as P
     from kernels.search import player
     from sim import strategies as S
-    from sim.tuning import INITIAL_STEPS
+    from sim.experiments.tuning import INITIAL_STEPS
     assert [p.slot for p in P.HEURISTIC_PARAMS] == list(range(17))
     assert [p.slot for p in P.ROLLOUT_PARAMS] == list(range(17, 24)) and L.N_PARAMS == 24
     for p in P.HEURISTIC_PARAMS:
