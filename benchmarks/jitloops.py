@@ -1,5 +1,5 @@
-"""Small jitted loops around single kernels, for ``benchmarks/run.py`` and
-``benchmarks/step_api.py``.
+"""Small jitted loops around single kernels, for ``benchmarks/speed/run.py`` and
+``benchmarks/speed/step_api.py``.
 
 Each loop returns a checksum so the compiler cannot drop the work.  Numba's
 cache only watches this file, not the kernels these loops call, so the scripts

@@ -1,4 +1,4 @@
-"""A child process of ``benchmarks/run.py`` that measures one revision of the packages.
+"""A child process of ``benchmarks/speed/run.py`` that measures one revision of the packages.
 
     PYTHONPATH=<a revision's kernels/ and sim/> NUMBA_CACHE_DIR=<its own> python revision_worker.py
 
@@ -22,7 +22,7 @@ stdin, a JSON list, with one JSON line on stdout:
 The first line it prints is ``{"file": kernels.game's path, "threads": N}``, so
 ``run.py`` can check that the revision it meant is the one imported.  Both
 revisions must have these entry points with today's signatures (they do from
-0a270b0, the commit issue 16 was filed at, on).
+0a270b0, the commit before the speed work, on).
 """
 import hashlib
 import json
@@ -64,7 +64,7 @@ _mid = None
 
 
 def rollouts(worlds, threads):
-    """The call ``benchmarks/analyze.py`` times (the signature ``sim.analyze`` compiles)."""
+    """The call ``benchmarks/speed/analyze.py`` times (the signature ``sim.analyze`` compiles)."""
     global _mid
     if _mid is None:
         g = Game.from_position(POSITION, seed=SEED)
