@@ -232,7 +232,7 @@ def copy_packages(dest: Path) -> Path:
 
 def source_digest(src: Path) -> str:
     h = hashlib.sha256()
-    for f in sorted(src.glob("*/*.py")):
+    for f in sorted(src.glob("*/**/*.py")):
         h.update(f.relative_to(src).as_posix().encode() + b"\0" + f.read_bytes())
     return h.hexdigest()[:12]
 

@@ -9,15 +9,15 @@ clear their cache entries whenever the kernel sources change
 import numpy as np
 from numba import njit
 
-from kernels.actions import N_ACTIONS, PH_OVER, apply_action, legal_actions
-from kernels.deal import deal_hand
-from kernels.game import choose, new_hand
-from kernels.melds import analyze
-from kernels.policies import meld_search
-from kernels.rng import bounded, seed_hand
-from kernels.state import G_PHASE, G_SEAT
-from kernels.work import W_G
-from kernels.worlds import sample_world
+from kernels.engine.actions import N_ACTIONS, PH_OVER, apply_action, legal_actions
+from kernels.core.deal import deal_hand
+from kernels.play.game import choose, new_hand
+from kernels.core.melds import analyze
+from kernels.strategies.policies import meld_search
+from kernels.core.rng import bounded, seed_hand
+from kernels.table.state import G_PHASE, G_SEAT
+from kernels.table.work import W_G
+from kernels.table.worlds import sample_world
 
 
 @njit(cache=True)
@@ -32,7 +32,7 @@ def deal_loop(seed, start, count):
 
 @njit(cache=True)
 def analyze_loop(cnts, set_mask, passes):
-    """``passes`` sweeps of :func:`kernels.melds.analyze` over the rows of
+    """``passes`` sweeps of :func:`kernels.core.melds.analyze` over the rows of
     ``cnts`` (int64[n, 53]); returns how many checks found a valid meld."""
     valid = 0
     for _ in range(passes):
@@ -44,7 +44,7 @@ def analyze_loop(cnts, set_mask, passes):
 
 @njit(cache=True)
 def meld_search_loop(hands, rv, p, st):
-    """:func:`kernels.policies.meld_search` on every row of ``hands``
+    """:func:`kernels.strategies.policies.meld_search` on every row of ``hands``
     (int64[n, k] card ids) with scratch state ``st``; returns
     ``(melds, cards melded)`` summed over the hands."""
     sel = np.zeros(53, np.int64)
@@ -109,7 +109,7 @@ def positions_loop(seed, rv, kinds, params, stops, positions):
 
 @njit(cache=True)
 def sample_worlds_loop(positions, seed, count, dst):
-    """``count`` calls of :func:`kernels.worlds.sample_world`, position ``k % n`` for
+    """``count`` calls of :func:`kernels.table.worlds.sample_world`, position ``k % n`` for
     the seat to move there, sample index ``k``, into ``dst``; returns the unseen
     cards dealt again, summed."""
     cards = 0

@@ -8,9 +8,9 @@ both.  It compiles what it needs on the first request, then answers each line of
 stdin, a JSON list, with one JSON line on stdout:
 
 * ``["hands", n, threads]``: hands 0..n-1 of seed 1 through
-  ``kernels.game.simulate_range``, heuristic on every seat, default rules ->
+  ``kernels.play.game.simulate_range``, heuristic on every seat, default rules ->
   ``[seconds, records digest, turns per hand]``;
-* ``["rollouts", worlds, threads]``: ``kernels.rollouts.rollouts`` of every legal
+* ``["rollouts", worlds, threads]``: ``kernels.search.rollouts.rollouts`` of every legal
   action of ``examples/position.toml`` (seat 3, meld phase of turn 12), expert on
   every seat, ``worlds`` sampled worlds -> ``[seconds, rollouts, results digest]``;
 * ``["game_steps", hands]``: random legal actions through ``sim.Game`` (a new
@@ -19,7 +19,7 @@ stdin, a JSON list, with one JSON line on stdout:
   (``benchmarks/jitloops.steps_loop``: ``legal_actions``/``apply_action`` with
   ``random_legal`` 1, ``choose``/``apply_action`` with 0) -> ``[seconds, steps]``.
 
-The first line it prints is ``{"file": kernels.game's path, "threads": N}``, so
+The first line it prints is ``{"file": kernels.play.game's path, "threads": N}``, so
 ``run.py`` can check that the revision it meant is the one imported.  Both
 revisions must have these entry points with today's signatures (they do from
 0a270b0, the commit before the speed work, on).
@@ -34,9 +34,10 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from kernels import game, layout as L
-from kernels import rollouts as KR
-from kernels import work as KW
+from kernels.play import game
+from kernels.core import layout as L
+from kernels.search import rollouts as KR
+from kernels.table import work as KW
 from sim import Game, Rules
 from sim.runner import _resolve_strategies
 from sim.strategies import resolve

@@ -2,7 +2,7 @@
 
 Only numpy and numba are imported here, never :mod:`sim`.  Every kernel works
 on int-encoded cards (``id = 54*copy + face``, ``face = 13*suit + rank``,
-faces 52 and 53 are jokers, ``-1`` is "no card"); see :mod:`kernels.cards`.
+faces 52 and 53 are jokers, ``-1`` is "no card"); see :mod:`kernels.core.cards`.
 
 Speed conventions:
 
@@ -11,25 +11,25 @@ Speed conventions:
   an array.  The few that do (``new_state``, ``state_views``, ``play_hand``,
   the batch loops, the debug checks) keep Numba's runtime.
 * A hand's arrays are borrowed views of one work buffer
-  (:func:`kernels.state.state_views`), allocated once per parallel chunk.
+  (:func:`kernels.table.state.state_views`), allocated once per parallel chunk.
 * First compile: a kernel compiled only as another kernel's callee
   gets cheap code of its own (no module-level optimization, lowest code
   generation level) since only its caller's code, which links and optimizes
   it, runs; a call from Python compiles the full code first
-  (:mod:`kernels.calleecode`; ``BURRACO_CALLEE_CODE=full`` switches it off).
+  (:mod:`kernels.build.calleecode`; ``BURRACO_CALLEE_CODE=full`` switches it off).
 * Opt-in (``BURRACO_KERNEL_LINKAGE=internal``): kernel functions linked into
-  a library get internal linkage (:mod:`kernels.linkage`), so LLVM drops the
+  a library get internal linkage (:mod:`kernels.build.linkage`), so LLVM drops the
   array arguments a callee never reads; faster hands, slower first compile.
 """
 
 
-from . import linkage as _linkage  # noqa: E402  (before any kernel is defined)
+from kernels.build import linkage as _linkage  # noqa: E402  (before any kernel is defined
 
 _linkage.install()
 if not _linkage.installed():
-    from . import calleecode as _calleecode
+    from kernels.build import calleecode as _calleecode
     _calleecode.install()
-from . import cachestamp as _cachestamp  # noqa: E402
+from kernels.build import cachestamp as _cachestamp  # noqa: E402
 
 # Numba checks a cached function against its own file only: empty every cache
 # directory of the kernels whose stamp is not the digest of the sources imported.

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels.cards import CIDX
+from kernels.core.cards import CIDX
 
 from . import notation
 from .rules import Rules

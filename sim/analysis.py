@@ -1,7 +1,7 @@
 """Position analysis by rollouts: "what should I do here?" (issue 14).
 
 Every candidate action of the decision is rolled out on the same sampled
-worlds (:func:`kernels.rollouts.rollouts`): world ``w`` deals the cards the
+worlds (:func:`kernels.search.rollouts.rollouts`): world ``w`` deals the cards the
 seat to move cannot see again from the stream ``(seed, w)`` (R11: its hand,
 the table, the pile, the hand sizes and the known cards stay), then each
 candidate is applied to a copy of that world and the hand is played to its
@@ -44,7 +44,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from kernels import state as KS
+from kernels.table import state as KS
 
 from . import compiling
 from ._progress import progress_bar
@@ -59,7 +59,7 @@ P_BEST_DRAWS = 20_000            # draws of the normal approximation for p_best
 MAX_ROLLOUTS = 10**8
 
 ANALYSIS_COLUMNS = {
-    "action": "action id (kernels.actions; docs/step_api.md)",
+    "action": "action id (kernels.engine.actions; docs/step_api.md)",
     "text": "the action in words (Game.action_text; Game.action_from_text reads it back)",
     "mean_result": "mean hand result for the side to move: own side's score minus the opponents' "
             "(points)",
@@ -188,17 +188,17 @@ def rollout_matrix(game, actions, worlds: int, seed: int = 0, policy="expert",
         Run the kernels' debug checks after every action of the rollouts.
     worlds_mode : int
         0: sampled worlds; 1: the game's true hidden cards, the generator
-        reseeded per world (``kernels.rollouts.WORLDS_TRUE``; the hand
+        reseeded per world (``kernels.search.rollouts.WORLDS_TRUE``; the hand
         objective with a built-in strategy only).
     objective : {"hand", "match"}
         ``"match"``: the match is played on after the hand as well
-        (:mod:`kernels.match_rollouts`; the game must carry ``match_totals``).
+        (:mod:`kernels.search.match_rollouts`; the game must carry ``match_totals``).
 
     Returns
     -------
     dict
         ``result``, ``own``, ``closed``, ``error``: int64[worlds, C] arrays
-        (:func:`kernels.rollouts.rollouts`; results in points), ``seconds``
+        (:func:`kernels.search.rollouts.rollouts`; results in points), ``seconds``
         (float, the kernel calls) and ``threads`` (int); with ``objective="match"``
         also ``win`` and ``later`` (:func:`sim.analysis_game.rollout_matrix`).
 
@@ -210,8 +210,8 @@ def rollout_matrix(game, actions, worlds: int, seed: int = 0, policy="expert",
     """
     import numba
 
-    from kernels import rollouts as KR
-    from kernels import work as KW
+    from kernels.search import rollouts as KR
+    from kernels.table import work as KW
 
     worlds = check_int("rollouts", worlds, 1, MAX_ROLLOUTS)
     seed = check_int("seed", seed, 0, 2**64 - 1)

@@ -10,12 +10,12 @@ and the statistics; this module adds:
   strategy chose (column ``chosen``);
 * the **match objective** (``objective="match"``): each rollout adds the hand's
   scores to the match totals before the hand and plays the match on with the rollout
-  strategy (:mod:`kernels.match_rollouts`: later hand ``k`` of world ``w`` is the
+  strategy (:mod:`kernels.search.match_rollouts`: later hand ``k`` of world ``w`` is the
   deal ``(seed ^ LATER_SALT, w * 65536 + k)``, the same for every candidate), and
   the table gets the probability of winning the match (R60, R63) with its interval,
   paired differences and the probability of being best (:data:`MATCH_COLUMNS`);
 * **Python rollout strategies** (:mod:`sim.pystrategy`): the same worlds
-  (:func:`kernels.worlds.resample_unseen` on the same buffer), the candidate applied
+  (:func:`kernels.table.worlds.resample_unseen` on the same buffer), the candidate applied
   and the hand (and match) played on through :class:`sim.Game`, one rollout at a
   time in this process; a Python strategy that chooses as a built-in one gives the
   built-in's table.
@@ -34,11 +34,11 @@ import time
 import numpy as np
 import pandas as pd
 
-from kernels import actions as KA
-from kernels import layout as L
-from kernels import state as KS
-from kernels import work as KW
-from kernels.cards import CIDX
+from kernels.engine import actions as KA
+from kernels.core import layout as L
+from kernels.table import state as KS
+from kernels.table import work as KW
+from kernels.core.cards import CIDX
 
 from . import compiling
 from ._cards import check_int
@@ -115,7 +115,7 @@ def match_totals_of(game) -> np.ndarray:
 
 def _source_buffer(game) -> np.ndarray:
     """The game's words a rollout needs, in a buffer without an event log."""
-    from kernels import rollouts as KR
+    from kernels.search import rollouts as KR
     src = np.zeros(KW.work_words(0, 0), np.int64)
     src[:KR.ROLL_WORDS] = game._work[:KR.ROLL_WORDS]
     src[KW.W_EV_ROWS] = 0
@@ -156,7 +156,7 @@ def rollout_matrix(game, actions, worlds: int, seed: int, policy, threads: int,
     dict
         ``result``, ``own``, ``closed``, ``error`` (int64[worlds, C]) as the hand
         objective's, and with ``objective="match"`` also ``win`` (int64[worlds,
-        C]: 1 won, 0 lost, -1 undecided, :mod:`kernels.match_rollouts`) and
+        C]: 1 won, 0 lost, -1 undecided, :mod:`kernels.search.match_rollouts`) and
         ``later`` (later hands played); ``seconds``, ``threads``.
     """
     seats = policy_seats(policy)
@@ -175,8 +175,8 @@ def rollout_matrix(game, actions, worlds: int, seed: int, policy, threads: int,
         return out
     import numba
 
-    from kernels import match_rollouts as KMR
-    from kernels import rollouts as KR
+    from kernels.search import match_rollouts as KMR
+    from kernels.search import rollouts as KR
     _, kinds, params, _ = seats
     scratch = np.zeros((min(worlds, 4 * threads), 2, src.shape[0]), np.int64)
     old = numba.get_num_threads()
@@ -241,8 +241,8 @@ class _PythonRollouts:
         return g._record()
 
     def worlds(self, first: int, at: int, count: int) -> None:
-        from kernels import rollouts as KR
-        from kernels.worlds import resample_unseen
+        from kernels.search import rollouts as KR
+        from kernels.table.worlds import resample_unseen
         n_par = self.params.shape[1]
         for i in range(at, at + count):
             w = first + i
@@ -270,8 +270,8 @@ class _PythonRollouts:
                     self._match_on(i, c, w, roll, rec, later)
 
     def _match_on(self, i, c, w, work, rec, later) -> None:
-        """The match after the hand of rollout ``(i, c)``, as :mod:`kernels.match_rollouts`."""
-        from kernels import match_rollouts as KMR
+        """The match after the hand of rollout ``(i, c)``, as :mod:`kernels.search.match_rollouts`."""
+        from kernels.search import match_rollouts as KMR
 
         from .match import sides
         n = self.rules.num_players

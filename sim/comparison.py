@@ -24,7 +24,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from kernels import layout as L
+from kernels.core import layout as L
 
 from ._cards import check_int, check_progress, rules_or_default
 from .strategies import name_of

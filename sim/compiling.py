@@ -1,7 +1,7 @@
 """Say on stderr when a kernel is compiled, before the wait, and how long it took.
 
 Numba compiles a kernel at its first use and keeps the machine code in its
-on-disk cache (:mod:`kernels.cachestamp` keeps that cache fresh); later
+on-disk cache (:mod:`kernels.build.cachestamp` keeps that cache fresh); later
 processes load it in about a second.  A first use can take from a few seconds
 (a peer bot) to more than a minute (the search player ``rollout``), so every
 place that may compile wraps the call in :func:`announce`: the line
@@ -10,7 +10,7 @@ before the wait and ends with ``done in <s> s``, the time of the wait itself.
 
 Whether a kernel is in the cache is read from the cache's index files
 (``<module>.<function>-<line>.py<ver>.nbi``, Numba's naming) in the directory
-Numba uses for :mod:`kernels`; it is a hint: if it cannot be told, the
+Numba uses for the kernel's subpackage; it is a hint: if it cannot be told, the
 announcement says "compiling or loading".
 """
 from __future__ import annotations
@@ -23,18 +23,19 @@ from pathlib import Path
 #: False silences every announcement of this process (the CLI's ``--quiet``)
 ENABLED = True
 
-_cache_dir: list = []
+_cache_dirs: dict = {}
 _open: list = []                # the announcements whose line is not ended yet
 
 
-def _kernels_cache_dir() -> Path | None:
-    if not _cache_dir:
+def _cache_dir(layer: str) -> Path | None:
+    """Numba's cache directory of the kernels' subpackage ``layer`` (``"search"``), or None."""
+    if layer not in _cache_dirs:
         try:
-            from kernels import cachestamp
-            _cache_dir.append(cachestamp.numba_cache_dir())
+            from kernels.build import cachestamp
+            _cache_dirs[layer] = cachestamp.numba_cache_dir(cachestamp.KERNELS_DIR / layer)
         except Exception:                # noqa: BLE001  a hint only
-            _cache_dir.append(None)
-    return _cache_dir[0]
+            _cache_dirs[layer] = None
+    return _cache_dirs[layer]
 
 
 def on_disk(*functions) -> bool | None:
@@ -43,9 +44,9 @@ def on_disk(*functions) -> bool | None:
     Parameters
     ----------
     *functions : numba dispatcher, CFunc or str
-        Kernels, or names ``"module.function"`` within :mod:`kernels` (say
-        ``"search.rollout_callback"``) for one not yet defined (its module not
-        imported: importing it would compile it).
+        Kernels, or names ``"layer.module.function"`` within :mod:`kernels` (say
+        ``"search.player.rollout_callback"``) for one not yet defined (its module
+        not imported: importing it would compile it).
 
     Returns
     -------
@@ -53,17 +54,18 @@ def on_disk(*functions) -> bool | None:
         True if an index file of each is in the cache (loading is quick),
         False if one will be compiled, None if that cannot be told.
     """
-    cache = _kernels_cache_dir()
-    if cache is None:
-        return None
     for f in functions:
         if isinstance(f, str):
             name = f
         else:
             py_func = getattr(f, "py_func", None) or getattr(f, "__wrapped__", None)
-            if py_func is None:
+            if py_func is None or not py_func.__module__.startswith("kernels."):
                 return None
-            name = f"{py_func.__module__.rsplit('.', 1)[-1]}.{py_func.__qualname__}"
+            name = f"{py_func.__module__.removeprefix('kernels.')}.{py_func.__qualname__}"
+        layer, _, name = name.partition(".")
+        cache = _cache_dir(layer)
+        if cache is None:
+            return None
         if not any(cache.glob(f"{name}-*.nbi")):
             return False
     return True

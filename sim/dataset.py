@@ -16,7 +16,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from kernels import layout as L
+from kernels.core import layout as L
 
 #: Shard file name pattern; ``a`` and ``b`` bound the hand indices ``[a, b)`` (for a
 #: match run, the match indices).
@@ -240,7 +240,7 @@ def records_to_table(rec: np.ndarray, start_index: int, run_id: str,
     ----------
     rec : numpy.ndarray
         ``int32[n, N_REC]``, row k is hand ``start_index + k``, columns as
-        ``kernels.layout.REC_COLUMNS``.
+        ``kernels.core.layout.REC_COLUMNS``.
     start_index : int or numpy.ndarray
         Hand index of the first row, or ``int64[n]`` hand indices of every
         row (the deals of match hands are not consecutive).

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels import deal as KD
+from kernels.core import deal as KD
 
 from . import _cards
 

@@ -4,7 +4,7 @@
 the wilds, jokers and twos of every hand, pozzetto and the stock, the pairs
 and longest natural run of every hand, the up-card and the dealer.  The
 hands are dealt by the kernel code that deals them in :func:`sim.simulate`
-(:mod:`kernels.deal_features`), so row ``i`` describes the hand whose record
+(:mod:`kernels.table.deal_features`), so row ``i`` describes the hand whose record
 has ``hand_index == i`` in a hand run with the same seed and rules (the
 dealer of a match hand rotates instead, R6).  Select hands with
 ``DataFrame.query`` and play only those with ``sim.simulate(...,
@@ -20,8 +20,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from kernels import cards as C
-from kernels import deal_features as KF
+from kernels.core import cards as C
+from kernels.table import deal_features as KF
 
 from . import notation
 from ._cards import check_int, rules_or_default
@@ -249,7 +249,7 @@ def decks(seed: int, hand_index, rules=None) -> tuple:
     tuple
         ``(decks, dealers)``: ``int64[n, 108]`` card ids in dealing order
         (seat ``s`` holds ``deck[11*s : 11*s + 11]`` with 11-card hands; the
-        full layout is in :mod:`kernels.deal`) and ``int64[n]`` dealer seats.
+        full layout is in :mod:`kernels.core.deal`) and ``int64[n]`` dealer seats.
 
     Raises
     ------
@@ -324,7 +324,7 @@ def play_decks(seed: int, hand_index, decks_in, strategies="heuristic", rules=No
     Row ``i`` plays hand ``hand_index[i]`` of the run seeded ``seed`` (its
     dealer, R6, and the generator as the deal leaves it) with the cards laid
     out from ``decks_in[i]`` instead of the hand's shuffle
-    (:func:`kernels.game.simulate_decks`).  With the unmodified decks of
+    (:func:`kernels.play.game.simulate_decks`).  With the unmodified decks of
     :func:`decks` the records are those of ``sim.simulate``; with a deck in
     which some cards changed places (the jokers moved to another seat, say)
     the hand is the same deal with that condition swapped, played with the
@@ -362,8 +362,8 @@ def play_decks(seed: int, hand_index, decks_in, strategies="heuristic", rules=No
     """
     import numba
 
-    from kernels import layout as L
-    from kernels.game import simulate_decks
+    from kernels.core import layout as L
+    from kernels.play.game import simulate_decks
 
     from . import dataset
     from .runner import _check_bool, _resolve_strategies, seat_names

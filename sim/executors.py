@@ -2,9 +2,9 @@
 
 A shard of a run is simulated by a *work* object, which says how a shard of
 its kind is played, stored and read back: :class:`HandWork` (hands ``[a, b)``
-of a hand run, through the kernel ``kernels.game.simulate_range``),
+of a hand run, through the kernel ``kernels.play.game.simulate_range``),
 :class:`SelectedHandWork` (the selected hands among them,
-``simulate(hand_index=...)``, through ``kernels.game.simulate_hands``),
+``simulate(hand_index=...)``, through ``kernels.play.game.simulate_hands``),
 :class:`MatchWork` (matches ``[a, b)``, :func:`sim.match.play_block`) and
 :class:`PythonHandWork` (hands with a Python strategy on some seat, played
 through :class:`sim.game.Game`, in this process or in forked worker processes:
@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kernels import layout as L
+from kernels.core import layout as L
 
 from . import compiling, dataset, rundir
 from . import strategies as _strategies
@@ -49,7 +49,7 @@ def _max_threads() -> int:
 
 # ---------------------------------------------------------------- kernels
 def _kernel(name: str = "simulate_range"):
-    from kernels import game
+    from kernels.play import game
     return getattr(game, "new_hand" if name == "step" else name)
 
 
@@ -182,7 +182,7 @@ class HandWork:
 def _selected_records(seed, idx, rules_vec, kinds, params, debug, on_chunk=None) -> np.ndarray:
     """Kernel records ``int32[len(idx), N_REC]`` of the listed hands (``idx`` int64), each
     with its deal's own dealer (R6), in calls of at most ``KERNEL_CHUNK`` hands
-    (``kernels.game.simulate_hands``: the records of ``simulate_range``)."""
+    (``kernels.play.game.simulate_hands``: the records of ``simulate_range``)."""
     kernel = _kernel("simulate_hands")
     rec = np.zeros((idx.shape[0], L.N_REC), np.int32)
     for c in range(0, idx.shape[0], KERNEL_CHUNK):

@@ -1,14 +1,14 @@
 """A hand of Burraco decision by decision: the step API (issue 13).
 
-:class:`Game` holds one hand in a kernel work buffer (:mod:`kernels.work`)
-and runs the kernels the batch simulation runs: :func:`kernels.actions.legal_actions`
-lists the legal actions, :func:`kernels.actions.apply_action` plays one, and
-the built-in strategies choose with :func:`kernels.game.choose`.  So a hand
+:class:`Game` holds one hand in a kernel work buffer (:mod:`kernels.table.work`)
+and runs the kernels the batch simulation runs: :func:`kernels.engine.actions.legal_actions`
+lists the legal actions, :func:`kernels.engine.actions.apply_action` plays one, and
+the built-in strategies choose with :func:`kernels.play.game.choose`.  So a hand
 played through a :class:`Game` with the built-in strategy of every seat gives
 exactly the record ``simulate`` writes for that hand.
 
 Actions are integers of one fixed action space (``N_ACTIONS`` ids for every
-rule set; see :mod:`kernels.actions` and ``docs/step_api.md``)::
+rule set; see :mod:`kernels.engine.actions` and ``docs/step_api.md``)::
 
     >>> g = Game.new(seed=1, hand_index=0)
     >>> g.phase, g.current_seat
@@ -29,14 +29,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kernels import actions as KA
-from kernels import layout as L
-from kernels import legal as KL
-from kernels import melds as KM
-from kernels import observe as KO
-from kernels import state as KS
-from kernels import work as KW
-from kernels.cards import BURRACO_LEN, CIDX, CVALUE, N_COUNT
+from kernels.engine import actions as KA
+from kernels.core import layout as L
+from kernels.engine import legal as KL
+from kernels.core import melds as KM
+from kernels.engine import observe as KO
+from kernels.table import state as KS
+from kernels.table import work as KW
+from kernels.core.cards import BURRACO_LEN, CIDX, CVALUE, N_COUNT
 
 from . import compiling, notation
 from ._cards import check_int, rules_or_default
@@ -82,13 +82,13 @@ _COLD_CHECKED = []
 
 
 def _kernels():
-    """:mod:`kernels.game`, the step kernels compiled first if the cache lacks them.
+    """:mod:`kernels.play.game`, the step kernels compiled first if the cache lacks them.
 
     On a cold cache the first call plays a throwaway hand through the step API
     (:func:`warm_up`) inside :func:`sim.compiling.announce`, so the compile is
     said on stderr before the wait, with its time after it.
     """
-    from kernels import game as KG
+    from kernels.play import game as KG
     if not _COLD_CHECKED:
         _COLD_CHECKED.append(True)
         cold = compiling.cold(*step_kernels())
@@ -100,7 +100,8 @@ def _kernels():
 
 def step_kernels() -> tuple:
     """The kernels :class:`Game` calls from Python, which :func:`warm_up` compiles."""
-    from kernels import game as KG, worlds as KWD
+    from kernels.play import game as KG
+    from kernels.table import worlds as KWD
     return (KG.new_hand, KG.play_turn, KG.play_out, KG.choose, KG.record, KA.apply_action,
             KA.legal_actions, KW.work_words, KWD.sample_world)
 
@@ -177,7 +178,7 @@ class Start:
     """Where a sampled world's own history begins (:meth:`Game.sample_world`): its
     documents write this state as their ``start`` block (:func:`sim.trace.history`).
 
-    ``state``: the state words (``kernels.state.STATE_WORDS``, int64, read only) as
+    ``state``: the state words (``kernels.table.state.STATE_WORDS``, int64, read only) as
     the world was dealt; ``events``: the events logged before (they belong to the
     game it was sampled from); ``viewer``: the seat whose knowledge it keeps.
     """
@@ -397,7 +398,7 @@ class Observation:
 
 
 # observation tensor layout: (name, length); float32, documented in docs/step_api.md and
-# filled by the kernel kernels.observe.observation_tensor
+# filled by the kernel kernels.engine.observe.observation_tensor
 TENSOR_FIELDS = KO.TENSOR_FIELDS
 TENSOR_SIZE = KO.TENSOR_SIZE
 
@@ -552,7 +553,7 @@ class Game:
         The other hands (apart from the cards known to be in them, R11), the
         stock order and the untaken pozzetti get the unseen card ids again,
         uniformly at random; ``seat``'s hand, the table, the pile, the known
-        cards and every count stay as they are (:func:`kernels.worlds.sample_world`).
+        cards and every count stay as they are (:func:`kernels.table.worlds.sample_world`).
 
         Parameters
         ----------
@@ -571,7 +572,7 @@ class Game:
         ValueError
             ``seat``, ``seed`` or ``index`` out of range.
         """
-        from kernels.worlds import sample_world
+        from kernels.table.worlds import sample_world
         seat = check_int("seat", seat, 0, self.rules.num_players - 1)
         seed = check_int("seed", seed, 0, 2**64 - 1)
         index = check_int("index", index, 0, 2**63 - 1)
@@ -804,7 +805,7 @@ class Game:
 
     def _play_python(self, overrides=None) -> None:
         """Play on to the end: Python seats through their ``choose``, built-in seats a
-        whole turn per kernel call (as the batch loop: ``kernels.game.play_turn``).
+        whole turn per kernel call (as the batch loop: ``kernels.play.game.play_turn``).
 
         Raises
         ------

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels import layout as L
+from kernels.core import layout as L
 
 from ._cards import rules_or_default
 
@@ -157,7 +157,7 @@ def play_block(seed: int, start: int, stop: int, rules, kinds: np.ndarray, param
     """Play matches ``start .. stop-1`` of the run seeded ``seed`` to their end.
 
     Round ``k`` plays hand ``k`` of every unfinished match in one call of
-    ``kernels.game.simulate_hands`` (in calls of at most ``chunk`` hands, so
+    ``kernels.play.game.simulate_hands`` (in calls of at most ``chunk`` hands, so
     that Ctrl-C answers between them); then the running totals are updated
     and the matches that R60 ends are retired.
 
@@ -187,7 +187,7 @@ def play_block(seed: int, start: int, stop: int, rules, kinds: np.ndarray, param
     -------
     MatchBlock
     """
-    from kernels.game import simulate_hands
+    from kernels.play.game import simulate_hands
 
     rules = rules_or_default(rules)
     rv = rules.to_vector()

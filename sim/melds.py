@@ -2,8 +2,8 @@
 
 Implements RULES.md R12-R20 (validity, natural two, aces, canonical
 reading), R24-R26 (lay-off steps and wild movement) and R27-R31, R56
-(classes and burraco bonuses) by calling :mod:`kernels.melds` and
-:func:`kernels.scoring.burraco_bonus`, the code the simulation runs.
+(classes and burraco bonuses) by calling :mod:`kernels.core.melds` and
+:func:`kernels.table.scoring.burraco_bonus`, the code the simulation runs.
 
 Cards are text or card ids (R1).  A text names cards, not physical copies:
 in :func:`lay_off` a card of ``added_cards`` given as text takes a copy the
@@ -25,9 +25,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from kernels import melds as KM
-from kernels import scoring as KSC
-from kernels.cards import CVALUE
+from kernels.core import melds as KM
+from kernels.table import scoring as KSC
+from kernels.core.cards import CVALUE
 
 from . import _cards
 from .rules import Rules
@@ -54,7 +54,7 @@ class MeldCheck:
         ``extra_burraco_classes`` the R31 royal (13+ card sequence) or super
         (8+ card set) bonus when it is higher.  The same value
         :func:`sim.scoring.score_team` adds for the meld (both call
-        :func:`kernels.scoring.burraco_bonus`).
+        :func:`kernels.table.scoring.burraco_bonus`).
     reason : str
         Why it is invalid, citing the rule ID; empty when valid.
     cards : tuple of int
@@ -96,7 +96,7 @@ class MeldCheck:
         if not self.valid:
             raise ValueError(f"reading: {self.text} is not a valid meld ({self.reason})")
         r = _cards.rules_or_default(rules)
-        from kernels import layout as L
+        from kernels.core import layout as L
         return reading_order(self.cards, int(self.natural_two) if r.lock_two_roles else None,
                              int(r.to_vector()[L.RV_SET_RANKS_MASK]))
 
@@ -138,7 +138,7 @@ def reading_order(cards, nat=None, set_mask=0x1FFF) -> Reading:
         ``cards`` (ids in reading order), ``wilds`` and ``natural_two``.  An
         invalid meld's cards come back in the order given, with no wild.
     """
-    from kernels.cards import RANK, SUIT
+    from kernels.core.cards import RANK, SUIT
     ids = [int(c) for c in cards]
     kind, _nwild, nat2, key, lo, hi, wslot, _why = meld_reading(
         _cards.counts(np.array(ids, np.int64)), nat, set_mask)
@@ -173,7 +173,7 @@ def table_meld(card_ids, rules=None, natural_twos=None) -> MeldCheck:
 
 
 def meld_reading(cnt: np.ndarray, nat=None, set_mask=0x1FFF) -> tuple:
-    """:func:`kernels.melds.analyze` of ``cnt``; with ``nat`` (0/1, not None) a
+    """:func:`kernels.core.melds.analyze` of ``cnt``; with ``nat`` (0/1, not None) a
     sequence is read with its 2s' stored roles, ``nat`` of them natural (R25)."""
     reading = KM.analyze(cnt, set_mask)
     if nat is not None and reading[0] == KM.KIND_SEQ:
@@ -187,7 +187,7 @@ def _verdict(cnt: np.ndarray, r: Rules, ids=(), nat=None) -> MeldCheck:
     """The check of meld ``cnt``; ``nat`` as for :func:`meld_reading` (used only
     under ``lock_two_roles``)."""
     rv = r.to_vector()
-    from kernels import layout as L
+    from kernels.core import layout as L
     if not r.lock_two_roles:
         nat = None
     kind, nwild, nat2, key, lo, hi, wslot, why = meld_reading(cnt, nat, rv[L.RV_SET_RANKS_MASK])

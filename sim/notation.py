@@ -17,7 +17,7 @@ from typing import Iterable
 
 import numpy as np
 
-from kernels import cards as C
+from kernels.core import cards as C
 
 RANK_TEXT = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUIT_TEXT = ("♣", "♦", "♥", "♠")

@@ -1,7 +1,7 @@
 """The other engines' bots as named strategies (issue 15, item 3; docs/peer_bots.md).
 
-Each name below is a Numba chooser of :mod:`kernels.peers` or
-:mod:`kernels.peers_more`, registered with
+Each name below is a Numba chooser of :mod:`kernels.peers.bots` or
+:mod:`kernels.peers.bots_more`, registered with
 :func:`sim.strategies.register` the first time the name is resolved (so
 ``import sim`` compiles nothing, and every process that resolves the name,
 a forked worker included, has it).  They play wherever a strategy spec does
@@ -17,7 +17,7 @@ _BLOFROTH = {"pile_on_odd_rounds": 1.0, "three_card_starts": 1.0, "w_replace": 0
              "w_sequence": 10.0, "w_sequence_wild": 10.0, "w_set": 15.0, "w_append": 20.0,
              "w_stop": 30.0}
 
-#: name -> (chooser in kernels.peers, {parameter: default}, one-line doc)
+#: name -> (chooser in kernels.peers.bots, {parameter: default}, one-line doc)
 PEERS = {
     "babbo_coded": ("babbo_coded_chooser",
                     {"pile_min_no_burraco": 4.0, "pile_min_with_burraco": 2.0,
@@ -100,7 +100,7 @@ def _loader(name: str):
         attr, params, doc = PEERS[name]
         # the chooser is in one of the two modules; asked by file name, since importing
         # the modules takes a moment that belongs inside the announcement
-        cached = [compiling.on_disk(f"{m}.{attr}") for m in ("peers", "peers_more")]
+        cached = [compiling.on_disk(f"{m}.{attr}") for m in ("peers.bots", "peers.bots_more")]
         cold = None if None in cached else not any(cached)
         if cold is False:   # the chooser is cached; its C callback is compiled in every process
             notice = compiling.announce(f"the C callback of the peer bot {name}",
@@ -108,7 +108,7 @@ def _loader(name: str):
         else:
             notice = compiling.announce(f"the peer bot {name}", cold)
         with notice:
-            from kernels import peers as KP, peers_more as KM
+            from kernels.peers import bots as KP, bots_more as KM
             chooser = getattr(KP, attr, None) or getattr(KM, attr)
             _strategies.register(name, chooser, params=params, doc=doc)
     return load

@@ -3,7 +3,7 @@
 A :class:`Position` is the MELD/DISCARD phase of seat 0 (team 0): its hand,
 its team's melds, the opponents' melds, whether the team has taken its
 pozzetto and which card (if any) was taken as a one-card discard pile this
-turn.  Verdicts come from :mod:`kernels.legal`, the code the simulation runs:
+turn.  Verdicts come from :mod:`kernels.engine.legal`, the code the simulation runs:
 R21 (own melds only), R23 (one set per rank), R24 (lay-off steps), R25
 (option ``lock_two_roles``), R36-R39 (discards, no dead ends), R41 (al-volo
 pozzetto), R45-R46 (closing).
@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels import legal as KL
-from kernels import melds as KM
-from kernels import state as KS
-from kernels.cards import CIDX
+from kernels.engine import legal as KL
+from kernels.core import melds as KM
+from kernels.table import state as KS
+from kernels.core.cards import CIDX
 
 from . import _cards, notation
 from .melds import MeldCheck, best_order, meld_reading

@@ -20,7 +20,7 @@ canonical form (every field present, cards as ``"10♥"``, ``"JK"``);
 :func:`to_game` (``Game.from_position``) builds a complete game consistent
 with the view, the unseen cards dealt uniformly among the unseen places (the
 other hands beyond their known cards, the stock and the untaken pozzetti,
-:func:`kernels.worlds.sample_world`); :func:`from_game` (``Game.to_position``)
+:func:`kernels.table.worlds.sample_world`); :func:`from_game` (``Game.to_position``)
 writes the view of a game.  An impossible position raises a one-line
 ``ValueError`` that names the field.
 """
@@ -33,12 +33,12 @@ import tomllib
 
 import numpy as np
 
-from kernels import actions as KA
-from kernels import layout as L
-from kernels import legal as KL
-from kernels import melds as KM
-from kernels import state as KS
-from kernels.cards import CIDX, N_CARDS, N_COUNT
+from kernels.engine import actions as KA
+from kernels.core import layout as L
+from kernels.engine import legal as KL
+from kernels.core import melds as KM
+from kernels.table import state as KS
+from kernels.core.cards import CIDX, N_CARDS, N_COUNT
 
 from . import notation
 from .rules import PRESETS, Rules
@@ -412,7 +412,7 @@ def normalize(position: dict) -> dict:
 
 
 def _pozzetto_sizes(rules: Rules) -> tuple:
-    """``(count, sizes)`` of the deal's pozzetti (R8, R61-R63; as kernels.deal)."""
+    """``(count, sizes)`` of the deal's pozzetti (R8, R61-R63; as kernels.core.deal)."""
     p = rules.pozzetto_size
     if rules.num_players == 3:
         if rules.three_player_mode == "solo_18":
@@ -466,7 +466,7 @@ def to_game(position, seed: int = 0, strategies="heuristic"):
     The given cards are where the position puts them; every other card (the
     other hands beyond their known cards, the stock, the untaken pozzetti) is
     dealt uniformly at random among those places, from ``seed``
-    (:func:`kernels.worlds.sample_world`).  When the seat to move is not the
+    (:func:`kernels.table.worlds.sample_world`).  When the seat to move is not the
     viewer, worlds in which it has no legal action are drawn again.
 
     Parameters
@@ -832,7 +832,7 @@ class _Builder:
             if nat is not None:
                 KS.meld_info_roles(st.mcnt, st.minfo, np.int64(t), np.int64(mi), np.int64(nat),
                                    np.int64(0))
-        # the counters (kernels.state G_*), as the deal and the turns leave them
+        # the counters (kernels.table.state G_*), as the deal and the turns leave them
         g[KS.G_SP] = 0
         g[KS.G_SLEN] = p["stock"]
         g[KS.G_PN] = len(self.pile)

@@ -31,9 +31,9 @@
   seed).  The mean results, less tied to the stop, are given the same
   multiplier; ``benchmarks/analyze_validation.py`` measures both coverages.
 * **Control variates** (``adjust="cv"``).  The deal features of the worlds
-  (:func:`kernels.rollouts.world_features`: the wilds and card points each
+  (:func:`kernels.search.rollouts.world_features`: the wilds and card points each
   other seat is dealt, the next round of stock draws, the pozzetti) have
-  means known exactly (:func:`kernels.rollouts.feature_means`: the unseen
+  means known exactly (:func:`kernels.search.rollouts.feature_means`: the unseen
   cards are dealt uniformly, so the means are hypergeometric).  Each
   candidate's results are regressed on the centred features, ``r_adj_w =
   r_w - beta' (x_w - mu)`` (least squares over the worlds); the means,
@@ -162,8 +162,8 @@ def strata(game, seat: int):
         ``probs[s]`` (exact; each ``>= MIN_STRATUM`` when there are two or
         more).  ``cuts`` has one more entry than ``probs``.
     """
-    from kernels import worlds as KWD
-    from kernels.cards import CIDX, JOKER, RANK, TWO
+    from kernels.table import worlds as KWD
+    from kernels.core.cards import CIDX, JOKER, RANK, TWO
 
     st = game.state
     places = np.empty((108, 3), np.int64)
@@ -263,11 +263,11 @@ def reductions(raw: np.ndarray, adj: np.ndarray, ddof: int, best: int) -> tuple:
 def feature_matrix(game, worlds: int, seed: int, first: int = 0, threads: int = 1):
     """``(x float64[worlds, N_FEATURES], mu float64[N_FEATURES])``: the deal
     features of worlds ``first ..`` of ``game``'s seat to move and their exact
-    means (:func:`kernels.rollouts.world_features`, ``feature_means``)."""
+    means (:func:`kernels.search.rollouts.world_features`, ``feature_means``)."""
     import numba
 
-    from kernels import rollouts as KR
-    from kernels import work as KW
+    from kernels.search import rollouts as KR
+    from kernels.table import work as KW
 
     src = np.zeros(KW.work_words(0, 0), np.int64)
     src[:KR.ROLL_WORDS] = game._work[:KR.ROLL_WORDS]

@@ -2,7 +2,7 @@
 
 A :class:`Rules` value is immutable and validated when it is built; it enters
 the kernels as the integer vector of :meth:`Rules.to_vector` (slots
-``kernels.layout.RV_*``), so one compiled game loop serves every rule set.
+``kernels.core.layout.RV_*``), so one compiled game loop serves every rule set.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any, Iterable, Mapping
 
 import numpy as np
 
-from kernels import layout as L
+from kernels.core import layout as L
 
 #: Rank names by rank index (0 = ace .. 12 = king), as used by ``set_ranks``.
 RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -411,7 +411,7 @@ class Rules:
         Returns
         -------
         numpy.ndarray
-            ``int64[kernels.layout.N_RULES]`` indexed by ``RV_*``: booleans as
+            ``int64[kernels.core.layout.N_RULES]`` indexed by ``RV_*``: booleans as
             0/1, ``set_ranks`` as a bitmask (bit r for rank r, 0 = ace ..
             12 = king), string options as the index of their value in
             :data:`ENUMS`, ``semi_clean_bonus`` None as 0.

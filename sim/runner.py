@@ -1,7 +1,7 @@
 """Batch runner: the public ``simulate`` and ``simulate_matches``, their options, the run loop.
 
 A run of ``hands`` hands is split into shards of consecutive hand indices
-``[a, b)``, simulated by the parallel kernel ``kernels.game.simulate_range``
+``[a, b)``, simulated by the parallel kernel ``kernels.play.game.simulate_range``
 (in calls of at most ``KERNEL_CHUNK`` hands); every hand depends only on ``(seed, index)``
 (DESIGN.md section 3), so results do not depend on shard size or thread
 count.  With an output directory each shard becomes one Parquet file,
@@ -10,7 +10,7 @@ configuration again into the same directory resumes it.
 
 A match run (:func:`simulate_matches`) is split into shards of consecutive
 matches, each played to its end by :func:`sim.match.play_block` (kernel
-``kernels.game.simulate_hands``); a shard is two files, the hand rows and,
+``kernels.play.game.simulate_hands``); a shard is two files, the hand rows and,
 under ``matches/``, the match table (layout: :mod:`sim.rundir`).
 
 This module checks the arguments (:func:`_options`) and drives a run
@@ -192,7 +192,7 @@ def _options(seed, strategies, rules, threads, progress, debug, overwrite, retur
         registered = [n for n, k, p in zip(names, kinds, pythons)
                       if p is None and _strategies.is_registered(k)]
         if registered:
-            what = ("plays through a C callback compiled in this process (kernels.search)"
+            what = ("plays through a C callback compiled in this process (kernels.search.player)"
                     if registered[0].split(":")[0] == "rollout" else
                     "is a Numba chooser registered in this process only (sim.strategies.register)")
             raise ValueError(f"executor 'dask': {registered[0]!r} {what}; use executor='local'")

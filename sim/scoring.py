@@ -1,6 +1,6 @@
 """Scoring a finished hand for one team (RULES.md R2, R54-R59).
 
-Calls :func:`kernels.scoring.score_team`, the function the simulation uses.
+Calls :func:`kernels.table.scoring.score_team`, the function the simulation uses.
 """
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels import scoring as KS
-from kernels import melds as KM
-from kernels import state as KST
+from kernels.table import scoring as KS
+from kernels.core import melds as KM
+from kernels.table import state as KST
 
 from . import _cards
 from .melds import MeldCheck

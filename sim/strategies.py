@@ -1,7 +1,7 @@
 """Strategy registry: names, policy kinds and tunable parameters.
 
 A strategy enters the kernels as a policy kind (int, see
-:mod:`kernels.layout`) plus one ``float64[N_PARAMS]`` parameter row per
+:mod:`kernels.core.layout`) plus one ``float64[N_PARAMS]`` parameter row per
 seat; sweeping a parameter needs no recompilation.  A seat may instead play
 a strategy written in Python (``FILE.py:CLASS``, ``MODULE:CLASS``, a class
 or an object with ``choose``: :mod:`sim.pystrategy`); :func:`resolve_seat`
@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from kernels import layout as L
-from kernels.layout import (HP_CLOSE_MIN_BURRACOS, HP_DISCARD_W_DANGER, HP_DISCARD_W_MIDDLE,
+from kernels.core import layout as L
+from kernels.core.layout import (HP_CLOSE_MIN_BURRACOS, HP_DISCARD_W_DANGER, HP_DISCARD_W_MIDDLE,
                             HP_DISCARD_W_NEIGHBOR, HP_DISCARD_W_PAIR, HP_DISCARD_W_POINTS,
                             HP_DISCARD_W_WILD, HP_PILE_AVOID_OPP_2_OR_5, HP_PILE_MIN_SIZE,
                             HP_PILE_MIN_STOCK, HP_PILE_SIZE_WEIGHT, HP_PILE_THRESHOLD,
@@ -198,7 +198,7 @@ UNIFORM = Strategy(
 )
 
 # the rollout strategy's search parameters (slots after the heuristic's 0..16, as in
-# kernels.search.RP_*): name -> (slot, default, doc), and their limits
+# kernels.search.player.RP_*): name -> (slot, default, doc), and their limits
 ROLLOUT_SEARCH = {
     "worlds": (17, 32.0, "sampled worlds per searched decision (each candidate is rolled out "
                         "on every world: common random numbers)"),
@@ -225,7 +225,7 @@ ROLLOUT_KIND = -1        # resolved to the search callback's address in this pro
 ROLLOUT = Strategy(
     name="rollout",
     kind=ROLLOUT_KIND,
-    doc=("Flat Monte Carlo search (kernels.search): at the pickup and the discard it tries "
+    doc=("Flat Monte Carlo search (kernels.search.player): at the pickup and the discard it tries "
          "each candidate on sampled worlds consistent with what its seat knows, plays each "
          "out with the base policy on every seat, and keeps the best mean result; elsewhere "
          "it plays as the base policy: the heuristic with these parameters, expert's by "
@@ -246,7 +246,7 @@ def register(name: str, chooser, params: dict | None = None, doc: str = "") -> S
     """Make a Numba chooser a named strategy of this process (issue 13).
 
     ``chooser`` is an ``@njit`` function ``choose(work) -> int64`` (the
-    interface of :mod:`kernels.api`); it is compiled once as a C callback and
+    interface of :mod:`kernels.strategies.api`); it is compiled once as a C callback and
     runs inside the parallel batch kernel, so ``name`` works wherever a
     strategy spec does (``simulate``, ``compare``, ``replay``, ``sim.Game``)
     in this process.  Registering a name again replaces it.
@@ -276,7 +276,7 @@ def register(name: str, chooser, params: dict | None = None, doc: str = "") -> S
         the interface.
     """
     import re
-    from kernels.api import chooser_cfunc
+    from kernels.strategies.api import chooser_cfunc
     if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
         raise ValueError(f"register: name must be letters, digits and _, got {name!r}")
     if name in BUILT_IN:
@@ -336,7 +336,7 @@ def resolve(spec: str) -> tuple[str, int, np.ndarray]:
         The canonical spec (:func:`canonical_spec`): ``"heuristic"`` for
         ``"heuristic:pile_threshold=1"`` (the default value), parameters sorted.
     kind : int
-        Policy kind (``kernels.layout.POLICY_*``).
+        Policy kind (``kernels.core.layout.POLICY_*``).
     params : numpy.ndarray
         ``float64[N_PARAMS]``.
 
@@ -410,11 +410,11 @@ def _kind(strat: Strategy) -> int:
     (compiled, or loaded from Numba's cache, at its first use in the process)."""
     if strat.kind != ROLLOUT_KIND:
         return strat.kind
-    if "kernels.search" not in sys.modules:         # importing it compiles the callback
+    if "kernels.search.player" not in sys.modules:         # importing it compiles the callback
         with compiling.announce("the search player rollout",
-                                compiling.cold("search.rollout_callback")):
-            import kernels.search  # noqa: F401  (compiles or loads the callback)
-    from kernels.search import rollout_callback
+                                compiling.cold("search.player.rollout_callback")):
+            import kernels.search.player  # noqa: F401  (compiles or loads the callback)
+    from kernels.search.player import rollout_callback
     return int(rollout_callback.address)
 
 

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from kernels import layout as L
+from kernels.core import layout as L
 
 from . import dataset
 from ._cards import check_bool

@@ -60,9 +60,9 @@ import os
 import numpy as np
 import pandas as pd
 
-from kernels import layout as L
-from kernels import state as KS
-from kernels.actions import PHASES
+from kernels.core import layout as L
+from kernels.table import state as KS
+from kernels.engine.actions import PHASES
 
 from . import compiling, dataset, notation
 from .deal import deal as _deal
@@ -298,8 +298,8 @@ def replay(seed=None, hand_index=None, strategies=None, rules=None, dealer=None,
 
 def _play(seed, hand_index, strategies, rules, dealer) -> dict:
     """The replay document of hand ``hand_index`` under explicit settings."""
-    from kernels.game import play_hand
-    from kernels.work import work_words
+    from kernels.play.game import play_hand
+    from kernels.table.work import work_words
 
     seed = check_int("seed", seed, 0, 2**64 - 1)
     r = rules_or_default(rules)
@@ -324,9 +324,9 @@ def _play(seed, hand_index, strategies, rules, dealer) -> dict:
 
 
 def events_of(work, first: int = 0) -> list:
-    """The events logged in a work buffer (:mod:`kernels.work`), as document events
+    """The events logged in a work buffer (:mod:`kernels.table.work`), as document events
     (from event ``first`` on)."""
-    from kernels.work import EV_AT, W_EV_CARDS, W_EV_ROWS
+    from kernels.table.work import EV_AT, W_EV_CARDS, W_EV_ROWS
     st = KS.state_numpy(work, EV_AT, int(work[W_EV_ROWS]), int(work[W_EV_CARDS]))
     ev, evc, g = st.ev, st.evc, st.g
     events = []
@@ -356,7 +356,7 @@ def events_of(work, first: int = 0) -> list:
 
 
 def document(seed, hand_index, r, specs, work, rec, start=None) -> dict:
-    """The replay document of a hand played in ``work`` (int64, :mod:`kernels.work`,
+    """The replay document of a hand played in ``work`` (int64, :mod:`kernels.table.work`,
     with its event log) whose record is ``rec`` (int32[N_REC]); ``start``: the
     ``sim.game.Start`` of a sampled world (see :func:`history`).
 
@@ -405,7 +405,7 @@ def history(seed, hand_index, r, specs, work, dealer, first_player, start=None) 
 def _pile_taken(work, events: int, state) -> int | None:
     """Cards taken with the pile in the start's turn, from the take_pile event among
     the first ``events`` logged in ``work``; None when the log does not hold it."""
-    from kernels.work import EV_AT, W_EV_CARDS, W_EV_ROWS
+    from kernels.table.work import EV_AT, W_EV_CARDS, W_EV_ROWS
     g = KS.state_numpy(state, KS.STATE_WORDS, 0, 0).g
     if not g[KS.G_TOOK_PILE]:
         return None
@@ -422,7 +422,7 @@ def _pozzetti_count(r) -> int:
 
 def start_block(state, r, viewer, pile_size=None) -> dict:
     """The ``start`` block (module docstring) of a state: ``state`` holds the state
-    words of a work buffer (:mod:`kernels.state`), ``r`` the rules, ``viewer`` the seat
+    words of a work buffer (:mod:`kernels.table.state`), ``r`` the rules, ``viewer`` the seat
     a world was dealt for, ``pile_size`` the cards taken with the pile this turn."""
     st = KS.state_numpy(state, KS.STATE_WORDS, 0, 0)
     g = [int(x) for x in st.g]

@@ -76,7 +76,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kernels import layout as L
+from kernels.core import layout as L
 
 from ._cards import check_int
 from ._text import plural, resuming_line

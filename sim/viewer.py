@@ -33,7 +33,7 @@ import math
 import os
 import tempfile
 
-from kernels.cards import RANK, SUIT, VALUE
+from kernels.core.cards import RANK, SUIT, VALUE
 
 from . import notation
 from ._cards import check_int

@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 import referee as R
-from kernels import actions as KA
-from kernels import state as KS
+from kernels.engine import actions as KA
+from kernels.table import state as KS
 from sim.game import Game
 
 #: the engine's action layout, handed to the referee to write its verdicts as ids

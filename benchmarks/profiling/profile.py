@@ -96,8 +96,8 @@ def main(argv=None) -> int:
         import numpy as np
 
         import sim
-        from kernels import layout as L
-        from kernels.game import simulate_range_serial
+        from kernels.core import layout as L
+        from kernels.play.game import simulate_range_serial
         from sim import strategies
 
         _, kind, params = strategies.resolve(args.strategy)

@@ -66,8 +66,8 @@ def _kernel_runner(game, acts, worlds, threads, words=None, prefix=None):
     ``prefix`` of them copied per world and rollout)."""
     import numba
 
-    from kernels import rollouts as KR
-    from kernels import work as KW
+    from kernels.search import rollouts as KR
+    from kernels.table import work as KW
     from sim.runner import _resolve_strategies
 
     words = KW.work_words(0, 0) if words is None else words
@@ -93,7 +93,7 @@ def measure(m: dict) -> tuple:
     rows, notes = [], []
     import numba
 
-    from kernels import work as KW
+    from kernels.table import work as KW
     from sim import Game, analyze
     from sim.game import EV_CARDS, EV_ROWS
 
@@ -114,7 +114,7 @@ def measure(m: dict) -> tuple:
     for t in sorted(runs):
         target = check(n / np.median(times[t]) >= ROLLOUTS_PER_S_2T,
                        f"≥ {ROLLOUTS_PER_S_2T:,} on 2 cores") if t == 2 else ""
-        rows.append(Row("1. rollouts, mid-hand", f"`kernels.rollouts.rollouts`, expert, {t} "
+        rows.append(Row("1. rollouts, mid-hand", f"`kernels.search.rollouts.rollouts`, expert, {t} "
                         f"thread{'s' if t > 1 else ''}", [n / x for x in times[t]], "rollouts/s",
                         f"{w:,} worlds x {len(mid_acts)} candidates of examples/position.toml",
                         target=target,
@@ -171,7 +171,7 @@ def measure(m: dict) -> tuple:
             for k, (words, prefix, _) in variants.items()}
     times = interleaved(runs, reps)
     n = cw * len(mid_acts)
-    from kernels import rollouts as KR
+    from kernels.search import rollouts as KR
     for k, (words, prefix, what) in variants.items():
         copied = KR.ROLL_WORDS if prefix is None else prefix
         rows.append(Row("3. copies per rollout", f"copy {copied:,} words ({copied * 8 / 1024:,.0f} "

@@ -53,7 +53,7 @@ def main(argv=None) -> int:
     figure("hand objective, expert (kernel)",
            lambda: sim.analyze(POSITION, rollouts=w, seed=1), w * n, f"{w:,} worlds x {n}")
     later = sim.analyze(POSITION, rollouts=w, seed=1, objective="match")["later_hands"].mean()
-    figure("match objective, expert (kernels.match_rollouts)",
+    figure("match objective, expert (kernels.search.match_rollouts)",
            lambda: sim.analyze(POSITION, rollouts=w, seed=1, objective="match"), w * n,
            f"{w:,} worlds x {n}; {later:.2f} later hands per rollout")
     pw = mode["python_worlds"]

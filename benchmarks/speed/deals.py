@@ -3,7 +3,7 @@
 
     python benchmarks/speed/deals.py [--hands N] [--quick] [--repeats N] [--out PATH]
 
-* ``kernels.deal_features.deal_features`` alone (int16 feature rows, all threads);
+* ``kernels.table.deal_features.deal_features`` alone (int16 feature rows, all threads);
 * ``sim.deals`` (the kernel plus the DataFrame with its documented columns);
 * ``sim.deal_features.select`` of ``s0_jokers + s2_jokers >= 2`` (deals plus the query);
 * ``sim.simulate(hand_index=...)`` of the selected hands beside a full run of the same
@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))      # benchmarks/:
 from harness import emit, parser, warm_median  # noqa: E402
 
 import sim  # noqa: E402
-from kernels import deal_features as KF
+from kernels.table import deal_features as KF
 from sim import deal_features as DF
 
 

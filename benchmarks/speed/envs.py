@@ -151,7 +151,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="burraco-envs-bench-") as tmpname:
         src = copy_packages(Path(tmpname) / "src")
         digest = source_digest(src)
-        run.facts["source digest (kernels/*.py, sim/*.py, sha256)"] = digest
+        run.facts["source digest (kernels/**/*.py, sim/**/*.py, sha256)"] = digest
         use_snapshot(src, digest)
         from importlib.metadata import version
         import pyspiel

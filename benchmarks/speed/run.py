@@ -99,9 +99,9 @@ def bench_kernels(c: dict, rows: list, facts: dict) -> dict:
 
     import jitloops
     import sim
-    from kernels import game
-    from kernels import layout as L
-    from kernels.state import new_state
+    from kernels.play import game
+    from kernels.core import layout as L
+    from kernels.table.state import new_state
     from sim.strategies import resolve
 
     R = c["repeats"]
@@ -114,7 +114,7 @@ def bench_kernels(c: dict, rows: list, facts: dict) -> dict:
     n = c["deals"]
     jitloops.deal_loop(seed, np.int64(0), np.int64(n // 10))
     t = timed(lambda: jitloops.deal_loop(seed, np.int64(0), np.int64(n)), R)
-    rows.append(Row(sec, "deals/s (kernels.deal.deal_hand)", [n / x for x in t], "deals/s",
+    rows.append(Row(sec, "deals/s (kernels.core.deal.deal_hand)", [n / x for x in t], "deals/s",
                     f"{n:,} deals"))
 
     log("meld checks/s")
@@ -124,7 +124,7 @@ def bench_kernels(c: dict, rows: list, facts: dict) -> dict:
     valid = jitloops.analyze_loop(cnts, mask, 1)
     t = timed(lambda: jitloops.analyze_loop(cnts, mask, passes), R)
     k = len(cnts) * passes
-    rows.append(Row(sec, "meld checks/s (kernels.melds.analyze)", [k / x for x in t], "checks/s",
+    rows.append(Row(sec, "meld checks/s (kernels.core.melds.analyze)", [k / x for x in t], "checks/s",
                     f"{k:,} checks", note=f"{len(cnts):,} random 3-14-card multisets, "
                     f"{valid / len(cnts):.0%} valid"))
 
@@ -137,7 +137,7 @@ def bench_kernels(c: dict, rows: list, facts: dict) -> dict:
         jitloops.meld_search_loop(hands[: max(n // 10, 1)], rv, p, st)
         melds, cards = jitloops.meld_search_loop(hands, rv, p, st)
         t = timed(lambda: jitloops.meld_search_loop(hands, rv, p, st), R)
-        rows.append(Row(sec, f"meld search, {size}-card hands/s (kernels.policies.meld_search)",
+        rows.append(Row(sec, f"meld search, {size}-card hands/s (kernels.strategies.policies.meld_search)",
                         [n / x for x in t], "hands/s", f"{n:,} random hands",
                         note=f"per hand: {melds / n:.2f} melds, {cards / n:.2f} cards melded"))
 
@@ -157,7 +157,7 @@ def bench_kernels(c: dict, rows: list, facts: dict) -> dict:
             run(max(n // 10, 1))
             t = timed(lambda: run(n), R)
             r = Row(sec, f"complete hands/s, {strat}, {th} thread{'s' if th > 1 else ''} "
-                    "(kernels.game.simulate_range)", [n / x for x in t], "hands/s",
+                    "(kernels.play.game.simulate_range)", [n / x for x in t], "hands/s",
                     f"hands 0..{n - 1:,} of seed {SEED}",
                     note=f"{out[:, L.REC_TURNS].mean():.1f} turns per hand")
             rates[strat, th] = r.median
@@ -180,8 +180,8 @@ def bench_rule_sets(c: dict, rows: list) -> None:
     import numba
 
     import sim
-    from kernels import game
-    from kernels import layout as L
+    from kernels.play import game
+    from kernels.core import layout as L
     from sim.strategies import resolve
 
     sec = "rule sets (in-process)"
@@ -220,7 +220,7 @@ def bench_pure_python(c: dict, src: Path, tmp: Path, rows: list, jit: dict) -> N
     log(f"pure Python (NUMBA_DISABLE_JIT=1), {n} hands x {R}")
     code = (
         "import json, sys, time, numpy as np\n"
-        "from kernels import game, layout as L\n"
+        "from kernels.play import game\nfrom kernels.core import layout as L\n"
         "from sim import Rules\n"
         "from sim.strategies import resolve\n"
         "n, repeats = int(sys.argv[1]), int(sys.argv[2])\n"
@@ -405,11 +405,11 @@ def bench_revisions(c: dict, src: Path, tmp: Path, rows: list, facts: dict, rev:
     figures = []        # (request, name, unit, work, rate of a reply, note of a reply)
     for th in threads:
         figures.append((["hands", n, th], f"complete hands/s, heuristic, {th} thread{'s' if th > 1 else ''} "
-                        "(`kernels.game.simulate_range`)", "hands/s", f"hands 0..{n - 1:,} of seed {SEED}",
+                        "(`kernels.play.game.simulate_range`)", "hands/s", f"hands 0..{n - 1:,} of seed {SEED}",
                         lambda x, n=n: n / x[0], lambda x: f"records digest {x[1]}, {x[2]:.1f} turns per hand"))
     for th in threads:
         figures.append((["rollouts", w, th], f"rollouts/s from a mid-hand position, expert, {th} "
-                        f"thread{'s' if th > 1 else ''} (`kernels.rollouts.rollouts`)", "rollouts/s",
+                        f"thread{'s' if th > 1 else ''} (`kernels.search.rollouts.rollouts`)", "rollouts/s",
                         f"{w:,} sampled worlds x every legal action of examples/position.toml",
                         lambda x: x[1] / x[0], lambda x: f"results digest {x[2]}; seat 3, meld phase of turn 12"))
     g, kr, kc = c["base_game_hands"], c["base_random_hands"], c["base_choose_hands"]
@@ -505,7 +505,7 @@ def main(argv=None) -> int:
         tmp = Path(tmpname)
         pristine = copy_packages(tmp / "pristine")
         digest = source_digest(pristine)
-        facts["source digest (kernels/*.py, sim/*.py, sha256)"] = digest
+        facts["source digest (kernels/**/*.py, sim/**/*.py, sha256)"] = digest
         log(f"snapshot of kernels/ and sim/ ({digest}) in {pristine}")
 
         src = bench_startup(c, pristine, tmp, rows)     # leaves src with a warm cache
@@ -528,7 +528,7 @@ def main(argv=None) -> int:
         "they use all numba threads (the CLI default).",
         "Cold compile: each repeat copies kernels/ and sim/ (without `__pycache__`) to a fresh directory "
         "put first on PYTHONPATH, so numba finds no cache; the last copy then serves every other figure.",
-        "Complete hands: `kernels.game.simulate_range` with `numba.set_num_threads(T)`, "
+        "Complete hands: `kernels.play.game.simulate_range` with `numba.set_num_threads(T)`, "
         "the same hand indices in every repeat.",
         "OpenSpiel's figure is driven from Python through pyspiel (one binding call per action and per "
         "legal-action list), so it measures the binding as much as the game engine.",

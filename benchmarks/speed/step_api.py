@@ -211,7 +211,7 @@ def bench_game_vs_gin(c: dict, rows: list, facts: dict, notes: list) -> float:
 def bench_kernel_steps(c: dict, rows: list, python_steps: float) -> None:
     """2: the kernel path, an @njit loop of legal_actions/apply_action and of choose/apply_action."""
     import jitloops
-    from kernels.work import work_words
+    from kernels.table.work import work_words
     sec = "2. kernel path (@njit loop)"
     rv, kinds, params = heuristic_args()
     work = np.empty(work_words(0, 0), np.int64)
@@ -249,7 +249,7 @@ def bench_kernel_steps(c: dict, rows: list, python_steps: float) -> None:
 def bench_worlds(c: dict, rows: list) -> None:
     """3: sampled worlds per second, kernel and Game."""
     import jitloops
-    from kernels.work import work_words
+    from kernels.table.work import work_words
     from sim import Game
     sec = "3. sampled worlds"
     rv, kinds, params = heuristic_args()
@@ -261,7 +261,7 @@ def bench_worlds(c: dict, rows: list) -> None:
     over = int(np.sum(positions[:, jitloops.W_G + jitloops.G_PHASE] == jitloops.PH_OVER))
     dst = np.empty(words, np.int64)
     n = c["worlds"]
-    log(f"kernels.worlds.sample_world: {n:,} worlds from {P:,} positions x {c['repeats']}")
+    log(f"kernels.table.worlds.sample_world: {n:,} worlds from {P:,} positions x {c['repeats']}")
     jitloops.sample_worlds_loop(positions, np.uint64(SEED), np.int64(max(n // 10, 1)), dst)
     jitloops.copy_loop(positions[0], dst, np.int64(1))
     cards = []
@@ -272,7 +272,7 @@ def bench_worlds(c: dict, rows: list) -> None:
     tc = interleaved({"copy": lambda: jitloops.copy_loop(positions[0], dst, np.int64(n))}, 3)["copy"]
     per_world = float(np.median(t)) / n
     per_copy = float(np.median(tc)) / n
-    r = Row(sec, "`kernels.worlds.sample_world(src, seat, seed, k, dst)` in an @njit loop", [n / x for x in t],
+    r = Row(sec, "`kernels.table.worlds.sample_world(src, seat, seed, k, dst)` in an @njit loop", [n / x for x in t],
             "worlds/s", f"{n:,} worlds, sample k from position k mod {P:,}",
             note=f"positions: hands 0..{P - 1:,} after 0-59 heuristic decisions ({over} already over), the "
                  f"seat to move samples; {cards[0] / n:.1f} unseen cards dealt again per world; "
@@ -313,7 +313,7 @@ def bench_whole_hands(c: dict, src: Path, tmp: Path, rev: str, rows: list, facts
     base = tmp / "baseline"
     full = extract_revision(rev, base)
     facts["baseline revision"] = f"{full} ({rev})"
-    facts["baseline source digest (kernels/*.py, sim/*.py, sha256)"] = source_digest(base)
+    facts["baseline source digest (kernels/**/*.py, sim/**/*.py, sha256)"] = source_digest(base)
     workers = {}
     try:
         for label, tree in (("baseline", base), ("HEAD", src)):
@@ -367,8 +367,8 @@ def bench_strategies(c: dict, rows: list) -> None:
     """5: a Python strategy through Game.play beside the heuristic (Game.play, simulate_range)."""
     import numba
 
-    from kernels import game as KG
-    from kernels import layout as L
+    from kernels.play import game as KG
+    from kernels.core import layout as L
     from sim import Game
     sec = "5. strategies, whole hands"
     rv, kinds, params = heuristic_args()
@@ -461,7 +461,7 @@ def main(argv=None) -> int:
         tmp = Path(tmpname)
         src = copy_packages(tmp / "src")
         digest = source_digest(src)
-        run.facts["source digest (kernels/*.py, sim/*.py, sha256)"] = digest
+        run.facts["source digest (kernels/**/*.py, sim/**/*.py, sha256)"] = digest
         log(f"snapshot of kernels/ and sim/ ({digest}) in {src}")
         bench_startup(c, src, tmp, rows)
         use_snapshot(src, digest)

@@ -70,7 +70,7 @@ LUCK = ["luck_wild", "luck_joker", "luck_points", "luck_useful"]
 
 def _unrevealed(st):
     """Card ids the stock and the untaken pozzetti still hide."""
-    from kernels import state as KS
+    from kernels.table import state as KS
     g = st.g
     ids = list(st.stock[g[KS.G_SP]:g[KS.G_SLEN]])
     for k in range(g[KS.G_POZ_NEXT], g[KS.G_NPOZ]):
@@ -89,10 +89,10 @@ def _game_luck(seed, i, strategies, team_a):
     of the team's melds or makes a natural meld with the drawer's hand, as the heuristic's
     pile test reads it).  Each sum has mean exactly 0 whatever the strategies, so it is a
     control variate with a known mean."""
-    from kernels import policies as KP
-    from kernels import state as KS
-    from kernels import work as KW
-    from kernels.cards import CIDX, CVALUE
+    from kernels.strategies import policies as KP
+    from kernels.table import state as KS
+    from kernels.table import work as KW
+    from kernels.core.cards import CIDX, CVALUE
     face = np.array([CIDX[c] for c in range(108)])
     simple = np.stack([((face == 52) | (face % 13 == 1)), face == 52, CVALUE[face]],
                       axis=1).astype(float)                       # [card id, value]

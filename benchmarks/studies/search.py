@@ -55,8 +55,8 @@ def decision_times(spec: str, hands: int, seed: int) -> dict:
     """Seconds of each ``Game.choose`` of the ``spec`` seats (team 0; team 1 plays
     expert) over hands 0..hands-1 of ``seed``, by phase."""
     import sim
-    from kernels import actions as KA
-    from kernels import state as KS
+    from kernels.engine import actions as KA
+    from kernels.table import state as KS
     names = {KA.PH_PICKUP: "pickup", KA.PH_PLACE: "meld", KA.PH_MELD: "meld",
              KA.PH_DISCARD: "discard"}
     out = {"pickup": [], "meld": [], "discard": []}

@@ -11,7 +11,7 @@ refuse every discard pile of fewer than K cards), ``c:K`` compares
 ``STRONG:close_min_burracos=K`` with ``STRONG`` (notebooks/c_close_or_build: go down to the
 closing card only with K burracos), each with ``sim.compare``'s paired design (every deal
 played twice, seats swapped), and the same for ``BASE``.  The search keeps the variant's
-rule at every decision (kernels.search.keeps_base_rules), and its rollouts play the
+rule at every decision (kernels.search.player.keeps_base_rules), and its rollouts play the
 variant's base policy on every seat.  Deals: hands 0..N-1 of seed 2 for (b) and seed 3 for
 (c), the notebooks' seeds.  The last column is the difference of the two margins deal by
 deal (strong minus base, same deals) with its 95% interval: does the answer change with the

@@ -33,8 +33,8 @@ except ImportError as exc:      # the rl extra is optional
     raise ImportError(f"sim.envs.openspiel_game needs OpenSpiel ({exc}); "
                       "pip install -e '.[rl]'") from exc
 
-from kernels.cards import CIDX, N_CARDS, N_COUNT
-from kernels.state import G_POZ_NEXT
+from kernels.core.cards import CIDX, N_CARDS, N_COUNT
+from kernels.table.state import G_POZ_NEXT
 
 from .._cards import rules_or_default
 from ..game import A_DRAW, N_ACTIONS, TENSOR_FIELDS, TENSOR_SIZE, Game, check_action
@@ -43,7 +43,7 @@ from . import _core
 __all__ = ["BurracoGame", "BurracoState", "BurracoObserver", "PlayoutEvaluator",
            "INFO_FIELDS", "INFO_SIZE", "PARAMETERS"]
 
-_A_DISCARD, _A_LAYOFF = 3, 3 + N_COUNT      # discard ids 3 + face (kernels.actions)
+_A_DISCARD, _A_LAYOFF = 3, 3 + N_COUNT      # discard ids 3 + face (kernels.engine.actions)
 
 #: the game's parameters and their defaults
 PARAMETERS = {

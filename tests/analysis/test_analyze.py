@@ -20,7 +20,7 @@ import pytest
 from numba import njit
 
 import sim
-from kernels.policies import heuristic_chooser
+from kernels.strategies.policies import heuristic_chooser
 from sim import Game, positions
 from sim.analysis import (
     ANALYSIS_COLUMNS,

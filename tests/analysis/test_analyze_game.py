@@ -21,13 +21,13 @@ import pytest
 from test_analyze import CLOSE_3, EXAMPLE
 
 import sim
-from kernels import actions as KA
-from kernels import game as KG
-from kernels import layout as L
-from kernels import match_rollouts as KMR
-from kernels import state as KS
-from kernels import work as KW
-from kernels.cards import CIDX, N_COUNT
+from kernels.engine import actions as KA
+from kernels.play import game as KG
+from kernels.core import layout as L
+from kernels.search import match_rollouts as KMR
+from kernels.table import state as KS
+from kernels.table import work as KW
+from kernels.core.cards import CIDX, N_COUNT
 from sim import Game
 from sim.analysis_game import decision_game
 from sim.cli import main
@@ -266,7 +266,7 @@ def _outcome(totals, target, own):
 
 def _step_match(game, action, seed, w, policy):
     """(win, later hands) of world ``w`` by the step API: sample_world, apply, play, then
-    later hands from Game.new as kernels.match_rollouts deals them (R60, R63)."""
+    later hands from Game.new as kernels.search.match_rollouts deals them (R60, R63)."""
     r = game.rules
     n, seat = r.num_players, game.current_seat
     sides = 3 if n == 3 else 2

@@ -18,8 +18,8 @@ import pytest
 from test_analyze import PILE  # seat 0 holds K♣; no wild is seen anywhere
 
 import sim
-from kernels import rollouts as KR
-from kernels.worlds import reseed_world
+from kernels.search import rollouts as KR
+from kernels.table.worlds import reseed_world
 from sim import Game
 from sim import rollout_stats as RS
 from sim.analysis import rollout_matrix

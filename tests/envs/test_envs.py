@@ -32,8 +32,8 @@ import pytest
 
 import referee as R
 import sim
-from kernels import actions as KA
-from kernels import state as KS
+from kernels.engine import actions as KA
+from kernels.table import state as KS
 from sim.game import N_ACTIONS, TENSOR_SIZE, Game
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import sim
-from kernels import cards as C
+from kernels.core import cards as C
 from sim import deal_features as DF
 from sim.cli import main
 

@@ -1,4 +1,4 @@
-"""kernels.calleecode: callee-only code is linked, never called from Python."""
+"""kernels.build.calleecode: callee-only code is linked, never called from Python."""
 from __future__ import annotations
 
 import json
@@ -9,13 +9,13 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 
-# kernels.rng.bounded calls next_u64: compiled from Python, bounded is an entry and
+# kernels.core.rng.bounded calls next_u64: compiled from Python, bounded is an entry and
 # next_u64 its callee; then next_u64 is called from Python too.
 CHILD = r'''
 import json, sys
 import numpy as np
-import kernels.calleecode as CC
-from kernels import rng
+import kernels.build.calleecode as CC
+from kernels.core import rng
 
 def flags(d):
     return [bool(getattr(c.library, "_burraco_callee_only", False)) for c in d.overloads.values()]

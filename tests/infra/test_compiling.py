@@ -52,35 +52,35 @@ def test_quiet_nested_and_failed(capsys, monkeypatch):
 
 
 def test_on_disk_reads_the_index_files_of_the_kernels_cache(tmp_path, monkeypatch):
-    monkeypatch.setattr(compiling, "_cache_dir", [tmp_path])
-    f = SimpleNamespace(py_func=SimpleNamespace(__module__="kernels.rollouts",
+    monkeypatch.setattr(compiling, "_cache_dirs", {"search": tmp_path})
+    f = SimpleNamespace(py_func=SimpleNamespace(__module__="kernels.search.rollouts",
                                                 __qualname__="rollouts_chunk"))
-    assert compiling.on_disk(f, "search.rollout_callback") is False
+    assert compiling.on_disk(f, "search.player.rollout_callback") is False
     assert compiling.cold(f) is True
     (tmp_path / "rollouts.rollouts_chunk-812.py311.nbi").write_text("")
     assert compiling.on_disk(f) is True and compiling.cold(f) is False
-    assert compiling.on_disk(f, "search.rollout_callback") is False
-    (tmp_path / "search.rollout_callback-358.py311.nbi").write_text("")
-    assert compiling.on_disk(f, "search.rollout_callback") is True
+    assert compiling.on_disk(f, "search.player.rollout_callback") is False
+    (tmp_path / "player.rollout_callback-358.py311.nbi").write_text("")
+    assert compiling.on_disk(f, "search.player.rollout_callback") is True
     assert compiling.on_disk(object()) is None and compiling.cold(object()) is None
-    monkeypatch.setattr(compiling, "_cache_dir", [None])
+    monkeypatch.setattr(compiling, "_cache_dirs", {"search": None})
     assert compiling.on_disk(f) is None
 
 
 def test_on_disk_names_match_numba_cache_files():
     """The real cache: a kernel used in this process has its index file where on_disk looks."""
-    from kernels import rng
+    from kernels.core import rng
     state = np.zeros(4, np.uint64)
     rng.seed_hand(np.uint64(1), np.int64(0), state)
     assert compiling.on_disk(rng.seed_hand) is True
-    assert compiling.on_disk("rng.seed_hand") is True
-    assert compiling.on_disk("rng.no_such_kernel") is False
+    assert compiling.on_disk("core.rng.seed_hand") is True
+    assert compiling.on_disk("core.rng.no_such_kernel") is False
 
 
 def test_analyze_compiles_inside_the_announcement_not_in_the_timed_loop(monkeypatch, capsys):
     """The warm-up call runs the chunk kernel on a world (a call of no world compiles
     nothing), inside the announcement; the timed loop comes after it."""
-    from kernels import rollouts as KR
+    from kernels.search import rollouts as KR
     calls = []
     real = KR.rollouts
 
@@ -114,7 +114,7 @@ def test_a_peer_bot_is_announced_cached_or_not(monkeypatch, capsys, cached, line
 def test_a_registered_chooser_is_announced(capsys):
     from numba import njit
 
-    from kernels.policies import heuristic_chooser
+    from kernels.strategies.policies import heuristic_chooser
     from sim import strategies
 
     @njit
@@ -132,7 +132,7 @@ def test_a_registered_chooser_is_announced(capsys):
 @pytest.mark.slow
 def test_the_search_player_is_announced_when_its_callback_is_not_cached(monkeypatch, capsys):
     from sim import strategies
-    monkeypatch.delitem(sys.modules, "kernels.search", raising=False)
+    monkeypatch.delitem(sys.modules, "kernels.search.player", raising=False)
     monkeypatch.setattr(compiling, "cold", lambda *f: True)
     name, kind, _ = strategies.resolve("rollout")
     err = capsys.readouterr().err
@@ -165,8 +165,9 @@ import importlib, pkgutil, json
 import kernels
 from numba.core.registry import CPUDispatcher
 from sim import game
-mods = [importlib.import_module("kernels." + m.name) for m in pkgutil.iter_modules(kernels.__path__)
-        if m.name != "search"]
+mods = [importlib.import_module(m.name)
+        for m in pkgutil.walk_packages(kernels.__path__, "kernels.")
+        if not m.ispkg and m.name != "kernels.search.player"]
 def snap():
     return {m.__name__ + "." + k: len(v.overloads) for m in mods for k, v in vars(m).items()
             if isinstance(v, CPUDispatcher) and v.py_func.__module__ == m.__name__}

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import sim
-from kernels import layout as L
-from kernels.game import simulate_range
+from kernels.core import layout as L
+from kernels.play.game import simulate_range
 from sim import strategies
 
 PINNED = {

@@ -16,7 +16,7 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from kernels import layout as L
+from kernels.core import layout as L
 from sim import dataset, executors, notation, runner
 from sim.cli import main
 from sim.rules import ENUMS, PRESETS, Rules
@@ -524,7 +524,7 @@ def test_cli_lists_strategies_and_rules(capsys):
 
 # ============================================================== package, README, CI
 def test_import_sim_is_cheap():
-    code = ("import sys, sim; heavy = [m for m in ('pandas', 'pyarrow', 'tqdm', 'kernels.game') "
+    code = ("import sys, sim; heavy = [m for m in ('pandas', 'pyarrow', 'tqdm', 'kernels.play.game') "
             "if m in sys.modules]; print(','.join(heavy))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                        timeout=300)
@@ -652,10 +652,12 @@ def test_pyproject_entry_point():
     assert meta["project"]["name"] == "burraco-sim"
     assert meta["project"]["scripts"]["burraco"] == "sim.cli:main"
     # every package, subpackages too: a wheel holds only the packages listed
-    assert meta["tool"]["setuptools"]["packages"] == ["kernels", "sim", "sim.envs"]
+    from setuptools import find_packages
+    include = meta["tool"]["setuptools"]["packages"]["find"]["include"]
     found = sorted(str(p.parent.relative_to(ROOT)).replace("/", ".")
                    for p in ROOT.glob("[ks]*/**/__init__.py") if "__pycache__" not in str(p))
-    assert found == meta["tool"]["setuptools"]["packages"]
+    assert "kernels.play" in found and "sim.envs" in found
+    assert sorted(find_packages(str(ROOT), include=include)) == found
     assert meta["tool"]["pytest"]["ini_options"]["testpaths"] == ["tests"]
     from sim import __version__
     assert __version__ == "0.1.0"
@@ -666,7 +668,7 @@ _LINKAGE_CHILD = """
 import json
 from numba.core import config
 import kernels
-from kernels import linkage
+from kernels.build import linkage
 sys_path_test = __import__("sys").argv[1]
 __import__("sys").path.insert(0, sys_path_test)
 from test_infra import linkage_facts
@@ -681,7 +683,8 @@ def linkage_facts() -> dict:
     100 random hands of simulate_range, in this process."""
     import hashlib
     from numba import njit, types
-    from kernels import game, melds as KM
+    from kernels.play import game
+    from kernels.core import melds as KM
     from sim.strategies import resolve
     fresh = njit(cache=False, _nrt=False)(KM.burraco_class.py_func)
     fresh.compile((types.Array(types.int64, 1, "C"), types.int64, types.int64))
@@ -707,7 +710,7 @@ def without_linkage() -> dict:
 def test_kernel_linkage_is_numba_s_by_default():
     """Without BURRACO_KERNEL_LINKAGE the hook is not installed and the kernels'
     cache stays where Numba puts it."""
-    code = ("from numba.core import codegen; from kernels import linkage; "
+    code = ("from numba.core import codegen; from kernels.build import linkage; "
             "print(linkage.installed(), "
             "hasattr(codegen.CPUCodeLibrary._optimize_final_module, '__wrapped__'))")
     r = subprocess.run([sys.executable, "-c", code], env=without_linkage(), cwd=ROOT,
@@ -730,7 +733,7 @@ def test_internal_kernel_linkage_gives_the_same_records(tmp_path):
     per kernels digest, and simulate_range writes the same records as with Numba's
     linkage (heuristic and random; the child compiles from an empty cache, this
     process has Numba's linkage)."""
-    from kernels import linkage
+    from kernels.build import linkage
 
     def facts(env):
         out = subprocess.run([sys.executable, "-c", _LINKAGE_CHILD, str(Path(__file__).parent)],

@@ -1,4 +1,4 @@
-"""The action space and the work buffer (kernels.actions, kernels.work).
+"""The action space and the work buffer (kernels.engine.actions, kernels.table.work).
 
 The meld table must hold exactly the valid melds: every row is valid by the referee's
 independent analysis (all set ranks allowed), and every candidate the referee finds valid
@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 import referee as R
-from kernels import actions as KA
-from kernels import state as KS
-from kernels import work as KW
+from kernels.engine import actions as KA
+from kernels.table import state as KS
+from kernels.table import work as KW
 
 
 def faces_of(cnt):

@@ -5,8 +5,8 @@ import pandas as pd
 import pytest
 
 import sim
-from kernels import layout as L
-from kernels.game import simulate_range, simulate_range_serial
+from kernels.core import layout as L
+from kernels.play.game import simulate_range, simulate_range_serial
 from sim import strategies
 
 

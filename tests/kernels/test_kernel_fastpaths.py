@@ -1,7 +1,7 @@
 """The kernels' fast paths give exactly the answers of the full analysis they shortcut
 (speed without changing a result).
 
-``kernels.legal.layoff_fits`` decides most lay-offs from the meld's stored reading;
+``kernels.engine.legal.layoff_fits`` decides most lay-offs from the meld's stored reading;
 ``layoff_fits_full`` re-analyses the meld plus the card (R24).  They are compared on
 every valid meld of a large systematic family and every one of the 53 card kinds.
 """
@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from numba import njit
 
-from kernels import legal as KL
-from kernels import melds as KM
-from kernels import state as KS
+from kernels.engine import legal as KL
+from kernels.core import melds as KM
+from kernels.table import state as KS
 
 JOKER = 52
 
@@ -195,7 +195,7 @@ def best_run_reference(held_ranks):
 
 
 def test_best_run_table_equals_slot_scan():
-    from kernels.policies import _best_run
+    from kernels.strategies.policies import _best_run
     hc = np.zeros(53, np.int64)
     for bits in range(1 << 13):
         held = {r for r in range(13) if bits >> r & 1}
@@ -300,7 +300,7 @@ def test_analyze_known_readings():
 
 
 def test_trio_shape_filter_never_refuses_a_meld():
-    """find_placement skips the trios kernels.legal.trio_may_meld refuses: for every
+    """find_placement skips the trios kernels.engine.legal.trio_may_meld refuses: for every
     trio of count indices a <= b <= c the two packs can hold, and every set-rank
     option tried, a refused trio is no meld (melds.analyze) -- and the filter refuses
     most trios, so it is doing work."""
@@ -349,7 +349,7 @@ def _placement_rule_vectors():
 
 @pytest.mark.parametrize("part", range(2))
 def test_find_placement_masks_equal_the_plain_scan(part):
-    """kernels.legal.find_placement (R34) skips, by 53-bit masks, the cards
+    """kernels.engine.legal.find_placement (R34) skips, by 53-bit masks, the cards
     layoff_candidates rules out of a meld and the first cards of a lay-off of several
     cards that the one-card loop already refused; on random positions (hands of 1 to
     20 cards, up to six melds of the family, any or the pile's cards needed, a barred

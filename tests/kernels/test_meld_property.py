@@ -305,10 +305,10 @@ def _ids_of(cnt):
 def test_lock_two_roles_steps_agree_exhaustively():
     """Every sequence of the fast-path family that holds a 2 of its suit, with every stored
     role of that 2 (natural / wild) that a reading allows, plus every card: the kernel's
-    step (kernels.melds.layoff_step_roles) and the referee's (R25) give the same verdict and
+    step (kernels.core.melds.layoff_step_roles) and the referee's (R25) give the same verdict and
     the same number of natural 2s afterwards."""
     import numpy as np
-    from kernels import melds as KM
+    from kernels.core import melds as KM
     from test_kernel_fastpaths import MELDS
 
     checked = 0

@@ -1,4 +1,4 @@
-"""kernels.threads: the slices of the parallel loops and their thread pool."""
+"""kernels.core.threads: the slices of the parallel loops and their thread pool."""
 from __future__ import annotations
 
 import threading
@@ -8,8 +8,8 @@ import numba
 import numpy as np
 import pytest
 
-from kernels import game
-from kernels.threads import chunk_bounds, run_chunks
+from kernels.play import game
+from kernels.core.threads import chunk_bounds, run_chunks
 
 
 def test_chunk_bounds_split_in_order_as_prange_did():

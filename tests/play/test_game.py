@@ -18,11 +18,11 @@ import pytest
 
 import referee as R
 import sim
-from kernels import actions as KA
-from kernels import layout as L
-from kernels import state as KS
-from kernels import work as KW
-from kernels.game import simulate_range
+from kernels.engine import actions as KA
+from kernels.core import layout as L
+from kernels.table import state as KS
+from kernels.table import work as KW
+from kernels.play.game import simulate_range
 from sim import strategies
 from sim.game import N_ACTIONS, PHASES, TENSOR_SIZE, Game
 
@@ -252,7 +252,7 @@ def _face_counts(faces):
 def test_observation_tensor_encodes_the_observation(rules):
     """Each slot of observation_tensor against observation(): the hand, the known cards,
     hand sizes, the pile and its top, the barred card, every side's melds by slot,
-    the counters (kernels.observe, docs/step_api.md)."""
+    the counters (kernels.engine.observe, docs/step_api.md)."""
     n = rules.num_players
     checked = 0
     for i in range(8):
@@ -348,7 +348,7 @@ def known_facts(g, seat):
 
 
 def test_sampled_worlds_keep_every_known_fact():
-    from kernels.worlds import unseen_places
+    from kernels.table.worlds import unseen_places
     n_worlds = 0
     for i in range(40):
         g = mid_hand(8, i, 5 + 7 * (i % 9))
@@ -373,7 +373,7 @@ def test_sampled_world_cards_land_uniformly():
     """Where a given unseen card lands is uniform over the unseen places (chi-square
     over 100,000 sampled worlds, for three different cards)."""
     from scipy import stats
-    from kernels.worlds import PLACE_HAND, PLACE_STOCK, sample_world, unseen_places
+    from kernels.table.worlds import PLACE_HAND, PLACE_STOCK, sample_world, unseen_places
     g = mid_hand(12, 3, 30)
     seat = g.current_seat
     places = np.zeros((108, 3), np.int64)

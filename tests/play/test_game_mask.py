@@ -26,8 +26,8 @@ import pytest
 
 import referee as R
 import sim
-from kernels import actions as KA
-from kernels import state as KS
+from kernels.engine import actions as KA
+from kernels.table import state as KS
 from _decisions import RATE, SPACE, differences, positions
 from sim.game import Game
 
@@ -138,7 +138,7 @@ def test_the_sample_covers_the_hard_cases():
 # card by card: a card that alone would leave a dead end is legal when the lay-off can
 # go on to a hand that is none, and then only the next cards on that meld may follow
 # (Game.open_lay_off).  These positions are where that bites; the engine once missed
-# them (kernels.legal.find_placement looked at one-card lay-offs only).
+# them (kernels.engine.legal.find_placement looked at one-card lay-offs only).
 @pytest.mark.slow
 def test_mask_is_exact_at_from_pile_pickups():
     """Every pickup of 400 of random play under pile_meld_source = "from_pile",
@@ -211,9 +211,9 @@ def test_a_lay_off_of_two_cards_that_empties_the_hand_places_the_pile():
 
 
 def test_a_lay_off_is_open_only_where_its_first_card_alone_is_a_dead_end():
-    """The first card of such a lay-off is legal by kernels.legal.lay_off_opens, not
+    """The first card of such a lay-off is legal by kernels.engine.legal.lay_off_opens, not
     by the one-card test; the same hand without the R36 bar needs no open lay-off."""
-    from kernels import legal as KL
+    from kernels.engine import legal as KL
     from sim.position import Position
     p = Position(hand="7♠ 5♠", team_melds=["2♣ 8♠ 9♠ 10♠ J♠"], single_pile_card="5♠")
     assert p.can_lay_off(0, "7♠ 5♠")            # the rules' verdict, and the engine's

@@ -22,10 +22,10 @@ import pytest
 
 import referee as R
 import sim
-from kernels import layout as L
-from kernels import state as KS
-from kernels import work as KW
-from kernels.cards import CIDX
+from kernels.core import layout as L
+from kernels.table import state as KS
+from kernels.table import work as KW
+from kernels.core.cards import CIDX
 from sim import positions
 from sim.game import Game
 
@@ -388,7 +388,7 @@ def test_unreadable_sources_are_refused(tmp_path):
 def test_lock_two_roles_keeps_the_stored_role_of_a_two():
     """2♥ 3♥ 4♥ 5♥ whose 2 entered as a wild (created as 4♥ 5♥ 2♥, then 3♥ laid off) is
     dirty under lock_two_roles and takes no joker; read canonically it is clean (R20, R25)."""
-    from kernels import actions as KA
+    from kernels.engine import actions as KA
     lay_joker = KA.A_LAYOFF + 53 * 0 + 52
     for nat, dirty in ((0, 1), (1, 0)):
         p = with_(rules={"lock_two_roles": True}, stock=37,

@@ -91,7 +91,7 @@ from pathlib import Path                                                 # noqa:
 import pyarrow as pa                                                     # noqa: E402
 import pyarrow.parquet as pq                                             # noqa: E402
 
-from kernels import layout as L                                          # noqa: E402
+from kernels.core import layout as L                                          # noqa: E402
 from sim.cli import main                                                 # noqa: E402
 
 MIXED = ["heuristic", "random", "expert", "random"]

@@ -9,7 +9,7 @@ import re
 import pytest
 
 import sim
-from kernels import layout as L
+from kernels.core import layout as L
 from sim import cli
 from sim import trace as R
 from sim import viewer as V

@@ -19,7 +19,7 @@ import pytest
 
 import referee as R
 import sim
-from kernels import state as KS
+from kernels.table import state as KS
 from sim.game import A_END_MELD, Game
 from _decisions import SPACE, choose, differences, positions
 
@@ -273,7 +273,7 @@ def test_deal_documents_have_no_start():
 
 
 # ----------------------------------------------------------------------------- R36 in worlds
-# kernels.worlds.unseen_places once kept the first copy of a face in hand order as the
+# kernels.table.worlds.unseen_places once kept the first copy of a face in hand order as the
 # known one, so a world sampled for another seat could deal away the card the mover
 # took as a one-card pile while it held the other copy (and let it discard that card).
 def test_worlds_for_another_seat_keep_the_card_of_a_one_card_pile():

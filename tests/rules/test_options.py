@@ -252,9 +252,9 @@ def test_r25_kernel_state_keeps_roles():
     the option keep the 2♦ wild (MI_NAT2 0, one wild), and score_team scores a dirty
     burraco; the same moves without the option give the clean reading (R25.1)."""
     import numpy as np
-    from kernels import layout as KLY
-    from kernels import scoring as KSC
-    from kernels import state as KS
+    from kernels.core import layout as KLY
+    from kernels.table import scoring as KSC
+    from kernels.table import state as KS
     from sim import notation
     for lock, nwild, bonus in ((1, 1, 100), (0, 0, 200)):
         st = KS.new_state(0, 0)
@@ -405,7 +405,7 @@ def test_r62_r63_deal_counts(rules, pozzetti, stock):
 @pytest.mark.parametrize("points, half", [(155, 80), (150, 75), (10, 5), (5, 5), (0, 0),
                                           (-155, -75), (-150, -75), (-5, 0)])
 def test_r62_half_round_up(points, half):
-    from kernels.game import _half_round_up
+    from kernels.play.game import _half_round_up
     assert _half_round_up(points) == half
 
 
@@ -467,7 +467,7 @@ def test_r63_three_player_match_switches_to_individual():
 def test_r53_last_untaken_pozzetto_goes_on_top_of_the_reserve():
     import numpy as np
 
-    from kernels import state as KS
+    from kernels.table import state as KS
     st = KS.new_state(64, 256)
     stock, poz, g = st[3], st[5], st[10]
     stock[:41] = np.arange(41)
@@ -530,8 +530,8 @@ def test_three_player_summary_shows_every_seat():
 def np_records(n, seed, rules):
     import numpy as np
 
-    from kernels import layout as L
-    from kernels.game import simulate_range
+    from kernels.core import layout as L
+    from kernels.play.game import simulate_range
     from sim.runner import _resolve_strategies
     _, kinds, params = _resolve_strategies("heuristic")
     out = np.zeros((n, L.N_REC), np.int32)

@@ -285,7 +285,7 @@ def test_position_case(case, chk):
 @pytest.mark.parametrize("seed, hand_index", [(0, 0), (1, 7), (12345, 999)])
 def test_deal_r8(seed, hand_index):
     """R1/R8: 11 cards x 4 hands, two pozzetti of 11, 1 up-card, stock 41; all 108 ids once;
-    the same (seed, hand index) replays the same deal (the generator kernels.rng is keyed by both)."""
+    the same (seed, hand index) replays the same deal (the generator kernels.core.rng is keyed by both)."""
     import sim
 
     d = sim.deal(seed, hand_index)

@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 import sim
-from kernels import layout as L
+from kernels.core import layout as L
 from sim import dataset, runner
 from sim.cli import main
 

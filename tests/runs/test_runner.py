@@ -15,7 +15,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from kernels import layout as L
+from kernels.core import layout as L
 import sim
 from sim import dataset, executors, runner
 from sim.cli import main

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import sim
-from kernels import state as KS
-from kernels.cards import CIDX
+from kernels.table import state as KS
+from kernels.core.cards import CIDX
 from sim.game import Game
 
 
@@ -73,7 +73,7 @@ def test_decisions_do_not_depend_on_hidden_cards(spec):
 
 @pytest.mark.slow
 def test_the_search_player_reads_no_hidden_card():
-    """``rollout`` samples its worlds from what its seat knows (kernels.search lays the
+    """``rollout`` samples its worlds from what its seat knows (kernels.search.player lays the
     unseen cards out canonically first), so its every decision, searched or not, is the
     same after the hidden cards are dealt again; few worlds keep the test short."""
     gen = np.random.default_rng(20261201)

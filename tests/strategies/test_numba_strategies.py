@@ -1,5 +1,5 @@
 """Strategies written in Numba (docs/step_api.md): a registered chooser runs inside the
-parallel batch kernel through a C callback (kernels.api), wherever a strategy spec works."""
+parallel batch kernel through a C callback (kernels.strategies.api), wherever a strategy spec works."""
 from __future__ import annotations
 
 import json
@@ -9,11 +9,11 @@ from numba import njit
 
 import referee as R
 import sim
-from kernels import actions as KA
-from kernels.api import legal
-from kernels.policies import heuristic_chooser
-from kernels.state import G_PHASE
-from kernels.work import views
+from kernels.engine import actions as KA
+from kernels.strategies.api import legal
+from kernels.strategies.policies import heuristic_chooser
+from kernels.table.state import G_PHASE
+from kernels.table.work import views
 
 
 @njit(cache=True)

@@ -12,10 +12,10 @@ import referee as R
 from test_hidden_info import reshuffle_hidden
 
 import sim
-from kernels import search as KS_
-from kernels import state as KS
-from kernels import work as KW
-from kernels.cards import CIDX
+from kernels.search import player as KS_
+from kernels.table import state as KS
+from kernels.table import work as KW
+from kernels.core.cards import CIDX
 from sim.game import Game
 
 # cheap settings for the tests: the search still leaves the base policy's choice often
@@ -136,7 +136,7 @@ def test_a_rollout_policy_for_analyze():
 # ------------------------------------------------ the base policy's hard rules
 # A variant of the searcher (rollout:pile_min_size=3, rollout:close_min_burracos=2, ...) must
 # keep the rule its parameter states at every decision, searched or not: the search chooses
-# only among the candidates that keep its base policy's hard rules (kernels.search.
+# only among the candidates that keep its base policy's hard rules (kernels.search.player.
 # keeps_base_rules).  Each rule: the variant, the same searcher without the rule (which breaks
 # it somewhere in these positions, so the check has teeth), the phase, and the breach.
 FAST = "worlds=6,rollouts=72"
@@ -269,10 +269,10 @@ def test_the_variants_hands_pass_the_referee_and_keep_the_rule(variant):
 
 
 def test_the_rules_the_search_keeps_are_the_heuristics_own():
-    """kernels.search.keeps_base_rules accepts every action the heuristic itself plays
+    """kernels.search.player.keeps_base_rules accepts every action the heuristic itself plays
     (with every hard rule on), so the search never drops the base policy's choice; and
-    wherever kernels.search.pile_barred holds, the heuristic draws."""
-    from kernels import layout as L
+    wherever kernels.search.player.pile_barred holds, the heuristic draws."""
+    from kernels.core import layout as L
     spec = ("heuristic:pile_min_size=2,pile_min_stock=20,pile_avoid_opp_2_or_5=1,"
             "close_min_burracos=2,meld_delay_rounds=2,use_wild_to_meld=0,wild_layoff_min_len=7")
     rv = sim.Rules().to_vector()

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 import sim
-from kernels import policies as KP
-from kernels import actions as KA
-from kernels import melds as KM
-from kernels import state as KS
-from kernels.cards import CIDX
+from kernels.strategies import policies as KP
+from kernels.engine import actions as KA
+from kernels.core import melds as KM
+from kernels.table import state as KS
+from kernels.core.cards import CIDX
 from sim import strategies
 
 RV = sim.Rules().to_vector()

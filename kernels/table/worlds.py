@@ -11,10 +11,10 @@ keeps every known fact and every count.
 import numpy as np
 from numba import njit
 
-from .cards import CIDX, N_CARDS, N_COUNT
-from .rng import bounded, seed_hand
-from .state import G_BARRED, G_NPOZ, G_OPEN_ROW, G_POZ_NEXT, G_POZ_SIZE, G_SEAT, G_SLEN, G_SP
-from .work import views
+from kernels.core.cards import CIDX, N_CARDS, N_COUNT
+from kernels.core.rng import bounded, seed_hand
+from kernels.table.state import G_BARRED, G_NPOZ, G_OPEN_ROW, G_POZ_NEXT, G_POZ_SIZE, G_SEAT, G_SLEN, G_SP
+from kernels.table.work import views
 
 # unseen places: where (0 a hand, 1 the stock, 2 a pozzetto), first index, second index
 PLACE_HAND = 0
@@ -102,12 +102,12 @@ def sample_world(src, seat, seed, index, dst):
     Parameters
     ----------
     src : numpy.ndarray
-        A work buffer (int64, :mod:`kernels.work`); not mutated.
+        A work buffer (int64, :mod:`kernels.table.work`); not mutated.
     seat : int
         The seat whose knowledge is kept.
     seed, index : int
         The sample's random stream: ``(seed, index)`` picks the permutation
-        (uint64 seed, int64 index, as a hand's stream: kernels.rng).  The
+        (uint64 seed, int64 index, as a hand's stream: kernels.core.rng).  The
         hand's own generator in ``dst`` is reseeded from the same stream, so
         random strategies played on in different worlds differ too.
     dst : numpy.ndarray
@@ -132,7 +132,7 @@ def resample_unseen(work, seat, seed, index):
     ``sample_world(src, seat, seed, index, dst)`` is a copy of ``src`` into
     ``dst`` followed by this call, so the worlds are the same; only the
     state and the generator words of ``work`` are read and written (the
-    batch of rollouts in :mod:`kernels.rollouts` copies just those).
+    batch of rollouts in :mod:`kernels.search.rollouts` copies just those).
     """
     parts = views(work)
     st, rng = parts[0], parts[4]
@@ -177,7 +177,7 @@ def reseed_world(work, seed, index):
     lay-off of several cards under way in a row of the world's own log.
 
     :func:`resample_unseen` ends with it; alone it makes the "true" world of
-    index ``index`` (the hidden cards as they are: ``kernels.rollouts``,
+    index ``index`` (the hidden cards as they are: ``kernels.search.rollouts``,
     ``worlds_mode`` 1), whose random stream is the sampled world's.
     """
     parts = views(work)

@@ -2,16 +2,16 @@
 
 Every check returns a reason code: 0 (``OK``) when legal, else one of the
 ``BAD_*`` codes (text in :data:`LEGAL_REASONS`) or, for an invalid meld, the
-meld code of :mod:`kernels.melds` offset by ``MELD_REASON_BASE``.
+meld code of :mod:`kernels.core.melds` offset by ``MELD_REASON_BASE``.
 """
 import numpy as np
 from numba import njit
 
-from . import layout as L
-from .bits import low_bit
-from .cards import BURRACO_LEN, CIDX, JOKER
-from .melds import ANY_RANK, KIND_NONE, KIND_SET, analyze, layoff_step, layoff_step_roles
-from .state import (I0, I1, G_BARRED, G_PN, G_TPOZ, MI_HI, MI_KIND, MI_KEY, MI_LEN, MI_LO, MI_LOCK,
+from kernels.core import layout as L
+from kernels.core.bits import low_bit
+from kernels.core.cards import BURRACO_LEN, CIDX, JOKER
+from kernels.core.melds import ANY_RANK, KIND_NONE, KIND_SET, analyze, layoff_step, layoff_step_roles
+from kernels.table.state import (I0, I1, G_BARRED, G_PN, G_TPOZ, MI_HI, MI_KIND, MI_KEY, MI_LEN, MI_LO, MI_LOCK,
                     MI_NAT2, MI_NWILD, MI_WSLOT, MMAX, meld_info_after_add, no_pozzetto_left)
 
 # int64 arguments (plain literals would make Numba compile the callees again)
@@ -163,7 +163,7 @@ def can_create(st, rv, team, seat, sel):
 @njit(cache=True, _nrt=False)
 def layoff_fits_full(mcnt, minfo, team, mi, c):
     """:func:`layoff_fits` by a full re-analysis of the meld plus the card
-    (:func:`kernels.melds.layoff_step`); the reference for the fast paths.
+    (:func:`kernels.core.melds.layoff_step`); the reference for the fast paths.
     A meld marked ``MI_LOCK`` keeps its 2s' roles (``layoff_step_roles``, R25)."""
     if minfo[team, mi, MI_LOCK] != 0:
         ok, kind, nwild, nat2, key, lo, hi, wslot, why = layoff_step_roles(
@@ -313,7 +313,7 @@ def trio_may_meld(a, b, c, set_mask):
     a two) must share a rank that ``set_mask`` (bit r: rank r may form a set) lets
     form a set, or a suit within three consecutive positions, the ace low or high
     (a sequence).  True does not mean they meld: :func:`can_create` decides.
-    Tested against :func:`kernels.melds.analyze` for every trio and several masks
+    Tested against :func:`kernels.core.melds.analyze` for every trio and several masks
     (tests/test_kernel_fastpaths.py)."""
     n = 0
     rank0 = -1

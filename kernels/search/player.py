@@ -2,15 +2,15 @@
 
 At a searched decision (the pickup and the discard by default, the meld-phase
 decisions on request) the seat to move lists its candidates (the legal actions,
-:func:`kernels.actions.legal_actions`, that keep the base policy's hard rules,
+:func:`kernels.engine.actions.legal_actions`, that keep the base policy's hard rules,
 :func:`keeps_base_rules`: so ``rollout:pile_min_size=3`` never takes a pile of fewer
 than 3 cards and ``rollout:close_min_burracos=2`` never goes down to its closing card
 with fewer than 2 burracos; at most ``max_candidates`` of them), deals
 ``worlds`` sampled worlds consistent with what it knows (R11,
-:func:`kernels.worlds.resample_unseen`), applies each candidate on a copy of each
+:func:`kernels.table.worlds.resample_unseen`), applies each candidate on a copy of each
 world and plays the hand out with the *base policy* on every seat (the heuristic
 with the seat's own parameter slots 0..16, by default ``expert``'s values:
-:func:`kernels.rollout_steps.roll_candidate`), and plays the candidate whose mean
+:func:`kernels.search.rollout_steps.roll_candidate`), and plays the candidate whose mean
 own-side result (own side's hand score minus the opponents', points, R55-R59) is
 the highest.  Common random numbers: every candidate of a world starts from the
 same world, generator included.  Elsewhere, and at a decision with one candidate,
@@ -24,10 +24,10 @@ seed and nothing else.  The worlds' seed is one draw of the hand's own generator
 (advanced once per searched decision): a hand's play depends on the run seed and
 the hand index alone, whatever the thread count.
 
-Why a C callback: the search plays hands out (:func:`kernels.game.play_out` ->
+Why a C callback: the search plays hands out (:func:`kernels.play.game.play_out` ->
 ``play_turn`` -> ``choose``) from inside ``choose``, a cycle Numba cannot compile
 as direct calls.  :data:`rollout_callback` is compiled (and cached) as a C
-function of the chooser interface (:mod:`kernels.api`), and ``choose`` reaches it
+function of the chooser interface (:mod:`kernels.strategies.api`), and ``choose`` reaches it
 through its address like any registered chooser; inside the rollouts every seat
 plays the base policy, so the search never nests.  The callback also runs with
 Numba's runtime (``choose`` and ``play_turn`` are compiled without it), so it
@@ -37,28 +37,28 @@ candidate-sized arrays, per searched decision, freed when it returns.  Nothing i
 added to the work buffer of the hand.
 
 Parameter slots of a ``rollout`` seat's row (``float64[N_PARAMS]``): 0..16 the base
-policy's heuristic parameters (``kernels.layout.HP_*``), then the ``RP_*`` slots
+policy's heuristic parameters (``kernels.core.layout.HP_*``), then the ``RP_*`` slots
 below (names, defaults and limits in :mod:`sim.strategies`).
 """
 import numpy as np
 from numba import carray, cfunc, njit
 
-from . import layout as L
-from .actions import (A_CREATE, A_CREATE_SEL, A_END_MELD, A_LAYOFF, A_TAKE, N_ACTIONS,
+from kernels.core import layout as L
+from kernels.engine.actions import (A_CREATE, A_CREATE_SEL, A_END_MELD, A_LAYOFF, A_TAKE, N_ACTIONS,
                       PH_DISCARD, PH_MELD, PH_PICKUP, create_action, meld_sel)
-from .api import CHOOSER_SIG, _as_i64_pointer, legal
-from .cards import CIDX, N_CARDS, N_COUNT
-from .layout import (HP_MELD_DELAY_ROUNDS, HP_PILE_AVOID_OPP_2_OR_5, HP_PILE_MIN_SIZE,
+from kernels.strategies.api import CHOOSER_SIG, _as_i64_pointer, legal
+from kernels.core.cards import CIDX, N_CARDS, N_COUNT
+from kernels.core.layout import (HP_MELD_DELAY_ROUNDS, HP_PILE_AVOID_OPP_2_OR_5, HP_PILE_MIN_SIZE,
                      HP_PILE_MIN_STOCK, HP_USE_WILD_TO_MELD, HP_WILD_LAYOFF_MIN_LEN)
-from .legal import OK, can_create, layoff_fits
-from .policies import _hold_for_burracos, _is_wild_c, heuristic_chooser, open_lay_off_action
-from .rng import next_u64
-from .rollout_steps import load_world, roll_candidate
-from .rollouts import ROLL_WORDS
-from .state import (G_LEN, G_NPOZ, G_OPEN_LAYOFF, G_PHASE, G_PN, G_POZ_NEXT, G_POZ_SIZE,
+from kernels.engine.legal import OK, can_create, layoff_fits
+from kernels.strategies.policies import _hold_for_burracos, _is_wild_c, heuristic_chooser, open_lay_off_action
+from kernels.core.rng import next_u64
+from kernels.search.rollout_steps import load_world, roll_candidate
+from kernels.search.rollouts import ROLL_WORDS
+from kernels.table.state import (G_LEN, G_NPOZ, G_OPEN_LAYOFF, G_PHASE, G_PN, G_POZ_NEXT, G_POZ_SIZE,
                     G_SEAT, G_SLEN, G_SP, G_TEAM, G_TURN, MI_LEN, MI_NWILD, view_f64,
                     view_i64, view_u64)
-from .work import (W_DEBUG, W_EV_CARDS, W_EV_ROWS, W_G, W_PARAMS, W_RNG, W_SEL,
+from kernels.table.work import (W_DEBUG, W_EV_CARDS, W_EV_ROWS, W_G, W_PARAMS, W_RNG, W_SEL,
                    W_VALS, views, work_words)
 
 RP_WORLDS = 17          # sampled worlds per searched decision
@@ -89,7 +89,7 @@ def canonical_hidden(work, seat):
     Parameters
     ----------
     work : numpy.ndarray
-        int64 work buffer (:mod:`kernels.work`); its hands, ``hcnt``, stock and
+        int64 work buffer (:mod:`kernels.table.work`); its hands, ``hcnt``, stock and
         pozzetti are rewritten.
     seat : int
         The seat whose knowledge is kept.
@@ -148,7 +148,7 @@ def canonical_hidden(work, seat):
 
 @njit(cache=True)
 def pile_barred(st, rv, seat, p):
-    """The heuristic's hard gates on the discard pile (:func:`kernels.policies.heur_pickup`
+    """The heuristic's hard gates on the discard pile (:func:`kernels.strategies.policies.heur_pickup`
     returns False whenever they hold): a pile of fewer than ``pile_min_size`` cards, a
     stock of fewer than ``pile_min_stock`` cards, or, with ``pile_avoid_opp_2_or_5``, an
     opponent holding 2 or 5 cards."""
@@ -263,14 +263,14 @@ def rollout_choose(work):
     Parameters
     ----------
     work : numpy.ndarray
-        The hand's int64 work buffer (:mod:`kernels.work`) at a decision of a
+        The hand's int64 work buffer (:mod:`kernels.table.work`) at a decision of a
         ``rollout`` seat; its state is not mutated, its work arrays are, and the
         hand's generator is advanced by one draw at a searched decision.
 
     Returns
     -------
     int
-        An action id (:mod:`kernels.actions`): the base policy's (possibly
+        An action id (:mod:`kernels.engine.actions`): the base policy's (possibly
         ``A_CREATE_SEL``) where the decision is not searched or has one
         candidate, else the candidate with the highest mean result over the
         sampled worlds (ties and non-significant gains, see ``RP_MARGIN``: the
@@ -358,6 +358,6 @@ def rollout_choose(work):
 @cfunc(CHOOSER_SIG, cache=True)
 def rollout_callback(work_addr, words):
     """:func:`rollout_choose` as a C function of the chooser interface
-    (:data:`kernels.api.CHOOSER_SIG`): its ``.address`` is the ``rollout``
+    (:data:`kernels.strategies.api.CHOOSER_SIG`): its ``.address`` is the ``rollout``
     strategy's policy kind in this process."""
     return rollout_choose(carray(_as_i64_pointer(work_addr), words))

@@ -1,33 +1,33 @@
-"""Decision functions of the strategies (policy kinds in :mod:`kernels.layout`).
+"""Decision functions of the strategies (policy kinds in :mod:`kernels.core.layout`).
 
 A policy sees only what its player may see (R11): its own hand, both teams'
 melds, the whole discard pile, hand sizes and the stock size.  It never reads
 other hands, the stock order or untaken pozzetti.  Legality always comes from
-:mod:`kernels.legal`; a policy only chooses among legal moves.
+:mod:`kernels.engine.legal`; a policy only chooses among legal moves.
 
 Parameter slots of the ``heuristic`` policy (``float64[N_PARAMS]`` row) are
-the ``HP_*`` constants of :mod:`kernels.layout`; names, defaults and
+the ``HP_*`` constants of :mod:`kernels.core.layout`; names, defaults and
 meanings are in ``sim.strategies``.
 """
 import numpy as np
 from numba import njit
 
-from . import layout as L
-from .cards import BURRACO_LEN, CIDX, CVALUE, JOKER, N_COUNT
-from .layout import (HP_CLOSE_MIN_BURRACOS, HP_DISCARD_W_DANGER, HP_DISCARD_W_MIDDLE,
+from kernels.core import layout as L
+from kernels.core.cards import BURRACO_LEN, CIDX, CVALUE, JOKER, N_COUNT
+from kernels.core.layout import (HP_CLOSE_MIN_BURRACOS, HP_DISCARD_W_DANGER, HP_DISCARD_W_MIDDLE,
                      HP_DISCARD_W_NEIGHBOR, HP_DISCARD_W_PAIR, HP_DISCARD_W_POINTS,
                      HP_DISCARD_W_WILD, HP_MELD_DELAY_ROUNDS, HP_PILE_AVOID_OPP_2_OR_5,
                      HP_PILE_MIN_SIZE, HP_PILE_MIN_STOCK, HP_PILE_SIZE_WEIGHT, HP_PILE_THRESHOLD, HP_PILE_W_WILD,
                      HP_SET_BIAS, HP_USE_WILD_TO_MELD, HP_WILD_LAYOFF_MIN_LEN)
-from .actions import (A_CREATE, A_CREATE_SEL, A_DISCARD, A_DRAW, A_END_MELD, A_LAYOFF, A_TAKE, N_ACTIONS,
+from kernels.engine.actions import (A_CREATE, A_CREATE_SEL, A_DISCARD, A_DRAW, A_END_MELD, A_LAYOFF, A_TAKE, N_ACTIONS,
                       legal_actions,
                       PH_DISCARD, PH_MELD, PH_PICKUP, PH_PLACE, meld_sel)
-from .legal import (OK, can_create, can_discard, can_layoff, can_take_pile, find_placement,
+from kernels.engine.legal import (OK, can_create, can_discard, can_layoff, can_take_pile, find_placement,
                     layoff_fits, trio_sel)
-from .melds import KIND_SEQ, KIND_SET
-from .rng import bounded
-from .work import W_LEGAL, views
-from .state import (view_i64, G_BARRED, G_PHASE, G_PN, G_SEAT, G_SLEN, G_SP, G_TEAM, G_TPOZ, G_TURN, MI_KEY, MI_KIND,
+from kernels.core.melds import KIND_SEQ, KIND_SET
+from kernels.core.rng import bounded
+from kernels.table.work import W_LEGAL, views
+from kernels.table.state import (view_i64, G_BARRED, G_PHASE, G_PN, G_SEAT, G_SLEN, G_SP, G_TEAM, G_TPOZ, G_TURN, MI_KEY, MI_KIND,
                     MI_LEN, MI_NWILD, NTEAMS, meld_add, meld_create, reset_g)
 
 
@@ -51,7 +51,7 @@ def _slot_c(base, sl):
     return base + sl - 1
 
 
-#: :func:`kernels.legal.layoff_fits` itself (the same Python function), compiled to be
+#: :func:`kernels.engine.legal.layoff_fits` itself (the same Python function), compiled to be
 #: inlined at the heuristic's calls: it runs once per candidate card and meld, and
 #: its arguments cost as much to pass as its fast paths cost to run (with
 #: NUMBA_DISABLE_JIT=1 ``layoff_fits`` is the plain function, without ``py_func``)
@@ -246,11 +246,11 @@ def heur_meld_choice(st, rv, seat, p, sel, scratch):
     """The heuristic's next meld-phase action id, or -1 when it stops.
 
     Order: natural lay-offs, natural sets and sequences (largest first), then
-    plays that use a wild.  Every action is checked by :mod:`kernels.legal`
+    plays that use a wild.  Every action is checked by :mod:`kernels.engine.legal`
     (R38 included) before it is chosen; ``st`` is not mutated (``sel`` and
     ``scratch``, int64[53] work arrays, are).  Candidate sets of a rank that
     option ``set_ranks`` keeps from forming sets (R15) are refused without
-    asking :func:`kernels.legal.can_create`, which would refuse them too.
+    asking :func:`kernels.engine.legal.can_create`, which would refuse them too.
     """
     hn, hcnt, mcnt, minfo, nm, g = st.hn, st.hcnt, st.mcnt, st.minfo, st.nm, st.g
     team = st.g[G_TEAM + seat]
@@ -593,7 +593,7 @@ def meld_search(hand_ids, rv, p, st, sel, scratch):
     """The heuristic's meld search on one hand against an empty table.
 
     Puts ``hand_ids`` (int64[k]) into seat 0 of the scratch state ``st``
-    (a :func:`kernels.state.new_state` tuple, reset here) and applies
+    (a :func:`kernels.table.state.new_state` tuple, reset here) and applies
     :func:`heur_meld_choice`'s actions until it stops (pozzetto taken: no, so the hand
     may be melded out entirely).  Used by the benchmarks.
 
@@ -640,7 +640,7 @@ def meld_search(hand_ids, rv, p, st, sel, scratch):
 # ---------------------------------------------------------------- choosers
 @njit(cache=True, _nrt=False)
 def placement_action(st, rv, seat, need, sel, scratch):
-    """The first placement :func:`kernels.legal.find_placement` finds for the
+    """The first placement :func:`kernels.engine.legal.find_placement` finds for the
     R34 obligation (any card): an action id, or -1 if none exists."""
     team = st.g[G_TEAM + seat]
     for f in range(53):
@@ -727,7 +727,7 @@ def rand_choose(st, rv, seat, rng, sel, scratch, cand, need):
 
 @njit(cache=True, inline="always")
 def heuristic_chooser(work):
-    """The ``heuristic`` strategy as a chooser (:mod:`kernels.api`): its action
+    """The ``heuristic`` strategy as a chooser (:mod:`kernels.strategies.api`): its action
     id for the seat to move in the work buffer ``work``, with that seat's
     parameter row."""
     st, rv, params, kinds, rng, deck, sel, scratch, need, vals, hc2, cand, dbg = views(work)
@@ -737,7 +737,7 @@ def heuristic_chooser(work):
 
 @njit(cache=True, inline="always")
 def random_chooser(work):
-    """The ``random`` strategy as a chooser (:mod:`kernels.api`); advances the
+    """The ``random`` strategy as a chooser (:mod:`kernels.strategies.api`); advances the
     hand's generator."""
     st, rv, params, kinds, rng, deck, sel, scratch, need, vals, hc2, cand, dbg = views(work)
     return rand_choose(st, rv, st.g[G_SEAT], rng, sel, scratch, cand, need)
@@ -756,7 +756,7 @@ def open_lay_off_action(work):
 @njit(cache=True)
 def uniform_chooser(work):
     """The ``uniform`` strategy: one of the legal actions of the seat to move
-    (:func:`kernels.actions.legal_actions`), each as likely, drawn from the
+    (:func:`kernels.engine.actions.legal_actions`), each as likely, drawn from the
     hand's generator."""
     out = view_i64(work, W_LEGAL, N_ACTIONS)
     n = legal_actions(work, out)

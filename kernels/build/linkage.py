@@ -8,7 +8,7 @@ Numba compiles every jitted function into a library of its own and links its
 callees' libraries into the caller's module with ``linkonce_odr`` linkage.
 Such a function may be inlined but keeps its signature, so every call that
 LLVM does not inline passes each array argument in full: a
-:class:`kernels.state.State` is 14 arrays, about 120 machine words, handed
+:class:`kernels.table.state.State` is 14 arrays, about 120 machine words, handed
 over for every decision and legality test.  Within one finished library
 nothing outside may call those copies (the library's own functions stay
 external, and other libraries link the callee's own library), so they can be
@@ -43,7 +43,7 @@ import os
 import warnings
 from pathlib import Path
 
-from .cachestamp import kernels_digest
+from kernels.build.cachestamp import kernels_digest
 
 _PREFIX = "_ZN7kernels"     # Numba's mangled names of functions defined in kernels/*.py
 ENV_SWITCH = "BURRACO_KERNEL_LINKAGE"

@@ -1,9 +1,9 @@
 """Features of the deal of each hand, for questions conditioned on the deal.
 
 :func:`deal_features` deals hands ``first .. first+count-1`` of a run with
-the code that deals them in the simulation (:func:`kernels.rng.seed_hand`,
-:func:`kernels.deal.shuffle_deal`, the split of :func:`kernels.deal.deal_offsets`
-and :func:`kernels.deal.pozzetto_sizes`) and counts, per hand, what each
+the code that deals them in the simulation (:func:`kernels.core.rng.seed_hand`,
+:func:`kernels.core.deal.shuffle_deal`, the split of :func:`kernels.core.deal.deal_offsets`
+and :func:`kernels.core.deal.pozzetto_sizes`) and counts, per hand, what each
 place holds.  Nothing is played.  The Python side (:func:`sim.deals.deals`)
 names the columns.
 
@@ -24,10 +24,10 @@ Row layout of ``out`` (``int16[count, N_FEATURES]``):
 import numpy as np
 from numba import njit, prange
 
-from . import layout as L
-from .cards import FACE, RANK, TWO, VALUE
-from .deal import deal_offsets, pozzetto_sizes, shuffle_deal
-from .rng import seed_hand
+from kernels.core import layout as L
+from kernels.core.cards import FACE, RANK, TWO, VALUE
+from kernels.core.deal import deal_offsets, pozzetto_sizes, shuffle_deal
+from kernels.core.rng import seed_hand
 
 F_DEALER = 0
 F_FIRST = 1
@@ -51,7 +51,7 @@ F_STOCK = F_POZ + 3 * N_POZ_F
 F_STOCK_CARDS = F_STOCK + 3
 N_FEATURES = F_STOCK_CARDS + 1
 
-# features are computed in blocks of hands; a constant (see kernels.game.N_CHUNKS)
+# features are computed in blocks of hands; a constant (see kernels.play.game.N_CHUNKS)
 N_CHUNKS = 256
 
 
@@ -195,7 +195,7 @@ def deal_decks(run_seed, hand_index, n_seats, decks, dealers):
         Number of players (2, 3 or 4).
     decks : numpy.ndarray
         ``int64[n, 108]``, overwritten: row ``i`` is the deck of hand
-        ``hand_index[i]`` in dealing order (layout in :mod:`kernels.deal`).
+        ``hand_index[i]`` in dealing order (layout in :mod:`kernels.core.deal`).
     dealers : numpy.ndarray
         ``int64[n]``, overwritten with the dealer seats (R6).
     """

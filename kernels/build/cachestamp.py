@@ -4,10 +4,10 @@ Numba checks a cached function against its own source file only: after an
 edit of a callee's module (say the card values in ``cards.py``) a cached
 caller (``scoring.py``) would keep running the old callee, with wrong results
 and no warning.  The kernels therefore treat their cache as one: a stamp file
-(``kernels-source.sha256``, the digest of every ``kernels/*.py``) lies beside
-the cache files, and when it differs from the digest of the sources being
-imported every kernel's cache file (``*.nbi``, ``*.nbc``) in that directory is
-deleted before any kernel is compiled or loaded.
+(``kernels-source.sha256``, the digest of every ``kernels/**/*.py``) lies
+beside the cache files of each subpackage, and when it differs from the digest
+of the sources being imported every kernel's cache file (``*.nbi``, ``*.nbc``)
+in that directory is deleted before any kernel is compiled or loaded.
 
 Numba picks the cache directory of a source file by its locators, the first
 that applies and is writable:
@@ -36,15 +36,21 @@ import sys
 from pathlib import Path
 
 STAMP_NAME = "kernels-source.sha256"
-KERNELS_DIR = Path(__file__).resolve().parent
+KERNELS_DIR = Path(__file__).resolve().parent.parent
 
 
-def kernels_digest(folder: Path = KERNELS_DIR) -> str:
-    """SHA-256 of every ``*.py`` file of ``folder`` (names and contents), hex."""
+def source_folders(root: Path = KERNELS_DIR) -> list[Path]:
+    """The folders of ``root`` holding kernel sources: ``root`` and its subpackages."""
+    return [root] + sorted(p.parent for p in root.glob("*/__init__.py"))
+
+
+def kernels_digest(root: Path = KERNELS_DIR) -> str:
+    """SHA-256 of every ``*.py`` file under ``root`` (relative paths and contents), hex."""
     digest = hashlib.sha256()
-    for path in sorted(folder.glob("*.py")):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
+    for folder in source_folders(root):
+        for path in sorted(folder.glob("*.py")):
+            digest.update(path.relative_to(root).as_posix().encode())
+            digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
@@ -162,12 +168,13 @@ def refresh(directory: Path, digest: str) -> bool:
     return dropped
 
 
-def drop_stale(folder: Path = KERNELS_DIR) -> list[Path]:
-    """Refresh every cache directory of ``folder`` against its sources' digest.
+def drop_stale(root: Path = KERNELS_DIR) -> list[Path]:
+    """Refresh every cache directory of every source folder of ``root`` against its digest.
 
-    Must run before any kernel of ``folder`` is compiled or loaded from the
+    Must run before any kernel under ``root`` is compiled or loaded from the
     cache (``kernels/__init__.py`` calls it at import).  Returns the directories
     whose cache files were deleted.
     """
-    digest = kernels_digest(folder)
-    return [d for d in candidate_dirs(folder) if refresh(d, digest)]
+    digest = kernels_digest(root)
+    return [d for folder in source_folders(root) for d in candidate_dirs(folder)
+            if refresh(d, digest)]

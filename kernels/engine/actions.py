@@ -28,7 +28,7 @@ ids                     action                                      phase
 ======================  ==========================================  ======
 
 A count face ``f`` is ``13*suit + rank`` for naturals and 52 for either joker
-(:mod:`kernels.cards`).  The engine picks the physical copy: a discard takes
+(:mod:`kernels.core.cards`).  The engine picks the physical copy: a discard takes
 the first copy in hand order that may be discarded (so never the card barred
 by R36 when the other copy is held); creates and lay-offs meld the R36-barred
 copy first (it could not be discarded anyway).  A chooser may name the copy
@@ -42,23 +42,23 @@ turns it into the meld's create id); such ids are never in the legal list.
 set rank allowed): 5,352 sets (rank by rank, ace first) then 8,780 sequences
 (suit by suit), each as its counts per face.  A new meld of any length is one
 create; whether a given rule set allows it (``set_ranks``, R23, R38) is
-decided by :func:`kernels.legal.can_create` when it is played.
+decided by :func:`kernels.engine.legal.can_create` when it is played.
 """
 import numpy as np
 from numba import njit
 
-from . import layout as L
-from .cards import CIDX, N_COUNT
-from .legal import (BAD_LAYOFF, OK, can_create, can_discard, can_layoff, can_take_pile,
+from kernels.core import layout as L
+from kernels.core.cards import CIDX, N_COUNT
+from kernels.engine.legal import (BAD_LAYOFF, OK, can_create, can_discard, can_layoff, can_take_pile,
                     lay_off_opens)
-from .melds import ANY_RANK, KIND_NONE, KIND_SEQ, KIND_SET, analyze
-from .state import (G_ACTIONS, G_BARRED, G_CLOSER, G_DEALER, G_END, G_ERR, G_FIRST, G_HIDDEN,
+from kernels.core.melds import ANY_RANK, KIND_NONE, KIND_SEQ, KIND_SET, analyze
+from kernels.table.state import (G_ACTIONS, G_BARRED, G_CLOSER, G_DEALER, G_END, G_ERR, G_FIRST, G_HIDDEN,
                     G_LAST_TURN, G_NEV, G_OPEN_LAYOFF, G_OPEN_ROW, G_PC, G_PHASE, G_PN, G_PP, G_SEAT, G_SINGLE,
                     G_SLEN, G_SP,
                     G_STALL, G_TEAM, G_TOOK_PILE, G_TURN, EV_END, I0, MI_KIND, MMAX, NTEAMS,
                     conservation_check, discard_card, draw_stock, give_pozzetto, log_event,
                     meld_add, meld_add_more, meld_create, pozzetto_to_stock, take_pile)
-from .work import N_LEGAL, W_DEBUG, views
+from kernels.table.work import N_LEGAL, W_DEBUG, views
 
 # ---------------------------------------------------------------- phases
 PH_PICKUP = 0
@@ -72,7 +72,7 @@ PHASES = ("pickup", "place", "meld", "discard", "over")
 # ---------------------------------------------------------------- the meld table
 @njit(cache=True)
 def _enumerate_melds():
-    """Every count vector that :func:`kernels.melds.analyze` accepts with every
+    """Every count vector that :func:`kernels.core.melds.analyze` accepts with every
     set rank allowed: ``(int8[K, 53] counts, number of sets)``.
 
     Sets: rank ``r`` 0..12, 0..2 copies of each suit's card of that rank, and
@@ -212,7 +212,7 @@ assert N_ACTIONS == N_LEGAL
 #: tested that meld there): saves the table lookup both ways; never listed, never from Python
 A_CREATE_SEL = N_ACTIONS + 108
 
-# apply_action codes beyond kernels.legal's (text in sim.game)
+# apply_action codes beyond kernels.engine.legal's (text in sim.game)
 BAD_PHASE = 20          # the action is not one of this phase's
 BAD_ACTION_ID = 21      # no such action id
 BAD_TAKE = 22           # R34: taking the pile needs a placement that uses it
@@ -353,7 +353,7 @@ def _end_turn(st, rv, seat):
 def discard_copy(st, rv, seat, f):
     """The copy a discard of count face ``f`` moves: ``(card id, closes)`` of the
     first copy in hand order that may be discarded (``closes`` as
-    :func:`kernels.legal.can_discard` gives it, R45), else ``(-1, 0)``."""
+    :func:`kernels.engine.legal.can_discard` gives it, R45), else ``(-1, 0)``."""
     hand, hn = st.hand, st.hn
     team = st.g[G_TEAM + seat]
     for i in range(hn[seat]):
@@ -372,7 +372,7 @@ def apply_action(work, a):
     Parameters
     ----------
     work : numpy.ndarray
-        The hand's work buffer (:mod:`kernels.work`): the state is mutated
+        The hand's work buffer (:mod:`kernels.table.work`): the state is mutated
         when ``a`` is legal and unchanged otherwise; the rules vector and the
         debug flag (``W_DEBUG``: check card conservation and the melds after
         the action) are read from it; its work arrays are overwritten.
@@ -384,7 +384,7 @@ def apply_action(work, a):
     -------
     int
         ``OK`` (0) when played, else the reason it is illegal: a code of
-        :mod:`kernels.legal` or one of this module's ``BAD_*``.
+        :mod:`kernels.engine.legal` or one of this module's ``BAD_*``.
     """
     return _apply(work, a, True)
 
@@ -393,7 +393,7 @@ def apply_action(work, a):
 def apply_chosen(work, a):
     """:func:`apply_action` for an action a built-in strategy chose (``heuristic``,
     ``random``): they choose only actions that pass the tests of
-    :mod:`kernels.legal` (``can_take_pile``, ``can_layoff``, ``can_create``), so
+    :mod:`kernels.engine.legal` (``can_take_pile``, ``can_layoff``, ``can_create``), so
     those tests are not run a second time for a take, a create, or a lay-off
     from a hand of 3+ cards (R38 cannot bite).  The state changes are
     :func:`apply_action`'s; the batch loop uses this outside debug mode.
@@ -534,7 +534,7 @@ def legal_actions(work, out):
     Parameters
     ----------
     work : numpy.ndarray
-        The hand's work buffer (:mod:`kernels.work`); the state is not
+        The hand's work buffer (:mod:`kernels.table.work`); the state is not
         mutated (the R34 test counts the pile into the hand and takes it out
         again), the work arrays are overwritten.
     out : numpy.ndarray

@@ -31,7 +31,7 @@ package (the outermost function's module is ``kernels.*``):
 
 ``BURRACO_CALLEE_CODE=full`` in the environment switches it off (Numba's own
 behaviour).  It is also off with ``BURRACO_KERNEL_LINKAGE=internal``
-(:mod:`kernels.linkage`).  It hooks Numba internals
+(:mod:`kernels.build.linkage`).  It hooks Numba internals
 (``compiler.compile_extra``, ``JITCPUCodegen.create_library``,
 ``CPUCodeLibrary._optimize_final_module``, ``Dispatcher.compile`` and
 ``add_overload``, ``Cache.load_overload``, ``save_overload`` and ``_index_key``); if one is
@@ -46,8 +46,8 @@ _PACKAGE = "kernels."
 # kernels that sim's Python code calls directly (the step API) and that the game
 # kernel compiles as callees with the same signature: always full code, so that a
 # first use of the step API after a hand run loads them from the cache
-PYTHON_ENTRIES = frozenset({"kernels.actions.apply_action", "kernels.actions.legal_actions",
-                            "kernels.game.play_out"})
+PYTHON_ENTRIES = frozenset({"kernels.engine.actions.apply_action", "kernels.engine.actions.legal_actions",
+                            "kernels.play.game.play_out"})
 _installed = False
 
 

@@ -39,8 +39,8 @@ functions: the readings that remain are those that keep the stored roles.
 import numpy as np
 from numba import njit
 
-from .bits import high_bit, low_bit, popcount
-from .cards import BURRACO_LEN, JOKER
+from kernels.core.bits import high_bit, low_bit, popcount
+from kernels.core.cards import BURRACO_LEN, JOKER
 
 KIND_NONE = 0
 KIND_SET = 1
@@ -192,7 +192,7 @@ def analyze(cnt, set_mask):
         ``(kind, nwild, nat2, key, lo, hi, wslot, reason)``, see the module
         docstring.  Equal to :func:`analyze_reference` for every ``cnt``
         (tested); this form reads each suit's naturals as a rank mask and a
-        sequence reading's slots as a 14-bit mask (:mod:`kernels.bits`).
+        sequence reading's slots as a 14-bit mask (:mod:`kernels.core.bits`).
     """
     # one pass: card count, 2s, and the ranks other than 2 held in each suit
     jok = cnt[JOKER]

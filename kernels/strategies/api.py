@@ -1,22 +1,22 @@
 """The interface of a strategy written in Numba: a *chooser*.
 
 A chooser is an ``@njit`` function ``choose(work) -> int64``: it gets the
-hand's work buffer (``int64[:]``, :mod:`kernels.work`) at a decision of the
-seat to move and returns an action id (:mod:`kernels.actions`).  The built-in
+hand's work buffer (``int64[:]``, :mod:`kernels.table.work`) at a decision of the
+seat to move and returns an action id (:mod:`kernels.engine.actions`).  The built-in
 ``heuristic`` and ``random`` are written against this interface
-(:func:`kernels.policies.heuristic_chooser`, :func:`kernels.policies.random_chooser`),
+(:func:`kernels.strategies.policies.heuristic_chooser`, :func:`kernels.strategies.policies.random_chooser`),
 and a registered chooser (``sim.strategies.register``) runs inside the
 parallel batch kernel through a function pointer: :func:`chooser_cfunc`
 compiles it once as a C callback, and :func:`call_chooser` calls it.
 
-Inside a chooser, read the hand with :func:`kernels.work.views` (the state
+Inside a chooser, read the hand with :func:`kernels.table.work.views` (the state
 ``st``, rules vector ``rv``, the seats' parameter rows ``params``, the hand's
 generator ``rng`` ...), the seat to move is ``st.g[G_SEAT]``, the phase
 ``st.g[G_PHASE]``, and :func:`legal` lists the legal actions.  Read only what
 the seat may know (R11): its hand ``st.hand[seat]``/``st.hcnt[seat]``, the
 melds, the discard pile, hand sizes ``st.hn``, the stock size, the counters,
 and ``st.known``; never other hands, the stock order or the pozzetti.  Draw
-random numbers only from ``rng`` (:func:`kernels.rng.bounded`), so that runs
+random numbers only from ``rng`` (:func:`kernels.core.rng.bounded`), so that runs
 stay reproducible.  The work arrays in the buffer (``sel``, ``scratch``,
 ``need``, ``vals``, ``cand``) are free to use.
 """
@@ -24,9 +24,9 @@ from llvmlite import ir
 from numba import carray, cfunc, njit, types
 from numba.extending import intrinsic
 
-from .actions import N_ACTIONS, legal_actions
-from .state import view_i64
-from .work import W_LEGAL
+from kernels.engine.actions import N_ACTIONS, legal_actions
+from kernels.table.state import view_i64
+from kernels.table.work import W_LEGAL
 
 # (address of the work buffer's first word, its length in words) -> action id
 CHOOSER_SIG = types.int64(types.int64, types.int64)

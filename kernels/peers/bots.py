@@ -2,11 +2,11 @@
 
 Each ``*_chooser(work) -> int64`` follows the behaviour of one bot of a public
 Burraco engine, re-implemented under our rules (docs/peer_bots.md): it lists
-the engine's legal actions (:func:`kernels.api.legal`) and picks one of them by
+the engine's legal actions (:func:`kernels.strategies.api.legal`) and picks one of them by
 that bot's preferences, so it never plays an illegal action; when the bot's
 first choice is refused by our rules it takes the next one in the bot's own
 order.  Randomness comes only from the hand's generator
-(:func:`kernels.rng.bounded`).  They read only what the seat may know (R11):
+(:func:`kernels.core.rng.bounded`).  They read only what the seat may know (R11):
 its hand, the melds, the discard pile, hand sizes, the stock size, the
 pozzetti taken and the counters.
 
@@ -24,7 +24,7 @@ Conventions shared by the ports
   joker), unless a bot says otherwise.
 * Memory within a turn (how many new melds this turn, the lay-off pass
   position) is kept in the last row of the work buffer's candidate array
-  ``cand`` (free for choosers, :mod:`kernels.api`), stamped with the turn and
+  ``cand`` (free for choosers, :mod:`kernels.strategies.api`), stamped with the turn and
   reset at every pickup; a game started in the meld phase starts with an
   empty memory.
 
@@ -34,18 +34,18 @@ listed by ``sim.peers``.
 import numpy as np
 from numba import njit
 
-from . import layout as L
-from .actions import (A_CREATE, A_DISCARD, A_DRAW, A_END_MELD, A_LAYOFF, A_TAKE, N_SET_MELDS, PH_DISCARD, PH_PICKUP,
+from kernels.core import layout as L
+from kernels.engine.actions import (A_CREATE, A_DISCARD, A_DRAW, A_END_MELD, A_LAYOFF, A_TAKE, N_SET_MELDS, PH_DISCARD, PH_PICKUP,
                       meld_sel, create_action, MELD_CNT)
-from .api import legal
-from .cards import CIDX, CVALUE, JOKER, N_COUNT
-from .legal import OK, can_create, can_discard, can_layoff, layoff_fits
-from .melds import ANY_RANK, KIND_SEQ, analyze, burraco_class
-from .rng import bounded
-from .scoring import burraco_bonus
-from .state import (G_PHASE, G_PN, G_SEAT, G_TEAM, G_TPOZ, G_TURN,
+from kernels.strategies.api import legal
+from kernels.core.cards import CIDX, CVALUE, JOKER, N_COUNT
+from kernels.engine.legal import OK, can_create, can_discard, can_layoff, layoff_fits
+from kernels.core.melds import ANY_RANK, KIND_SEQ, analyze, burraco_class
+from kernels.core.rng import bounded
+from kernels.table.scoring import burraco_bonus
+from kernels.table.state import (G_PHASE, G_PN, G_SEAT, G_TEAM, G_TPOZ, G_TURN,
                     MI_KIND, MI_LEN, MI_WSLOT)
-from .work import CAND_ROWS, views
+from kernels.table.work import CAND_ROWS, views
 
 NEG = -1e300
 

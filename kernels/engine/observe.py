@@ -1,7 +1,7 @@
 """The observation tensor of one seat: what R11 lets it know, as fixed-size floats.
 
 :func:`observation_tensor` fills ``float32[TENSOR_SIZE]`` from a hand's work
-buffer (:mod:`kernels.work`) for ``sim.Game.observation_tensor`` and the
+buffer (:mod:`kernels.table.work`) for ``sim.Game.observation_tensor`` and the
 reinforcement-learning environments built on it (``sim.envs``).  It reads only
 what the seat may know: its own hand, the cards known to be in the other hands
 (``st.known``), hand sizes, the discard pile, the R36-barred card, every meld
@@ -11,11 +11,11 @@ the next seat to play, ...).
 """
 from numba import njit
 
-from .actions import PHASES
-from .cards import CIDX, N_COUNT
-from .state import (G_BARRED, G_NPOZ, G_PHASE, G_PN, G_POZ_NEXT, G_SEAT, G_SLEN, G_SP,
+from kernels.engine.actions import PHASES
+from kernels.core.cards import CIDX, N_COUNT
+from kernels.table.state import (G_BARRED, G_NPOZ, G_PHASE, G_PN, G_POZ_NEXT, G_SEAT, G_SLEN, G_SP,
                     G_TEAM, G_TPOZ, G_TURN, MMAX)
-from .work import views
+from kernels.table.work import views
 
 #: the tensor's layout: (name, length), in order
 TENSOR_FIELDS = (

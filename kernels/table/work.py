@@ -11,7 +11,7 @@ no cost.
 
 Layout (``W_*`` word offsets, in order)::
 
-    W_STATE   the state (kernels.state.state_of), STATE_WORDS words
+    W_STATE   the state (kernels.table.state.state_of), STATE_WORDS words
     W_RNG     the hand's generator state, uint64[4]
     W_DECK    the shuffled deck, int64[108]
     W_SEL, W_SCRATCH, W_NEED   int64[53] work arrays
@@ -24,17 +24,17 @@ Layout (``W_*`` word offsets, in order)::
     W_EV_ROWS, W_EV_CARDS   the event log's size (rows, card slots)
     W_CAND    int64[CAND_ROWS, 4] candidate list (random strategy)
     W_DBG     int64[161] debug-check work array
-    W_LEGAL   int64[N_ACTIONS]: a list of legal action ids (kernels.api.legal)
+    W_LEGAL   int64[N_ACTIONS]: a list of legal action ids (kernels.strategies.api.legal)
     EV_AT     the event log: W_EV_ROWS rows of EV_COLS words, then the card slots
 """
 from numba import njit
 
-from . import layout as L
-from .cards import N_CARDS, N_COUNT
-from .state import EV_COLS, S_G, STATE_WORDS, state_of, view_f64, view_i64, view_u64
+from kernels.core import layout as L
+from kernels.core.cards import N_CARDS, N_COUNT
+from kernels.table.state import EV_COLS, S_G, STATE_WORDS, state_of, view_f64, view_i64, view_u64
 
 CAND_ROWS = 2048
-N_LEGAL = 16308          # kernels.actions.N_ACTIONS (checked there): a list of legal ids
+N_LEGAL = 16308          # kernels.engine.actions.N_ACTIONS (checked there): a list of legal ids
 
 
 def _offsets(fields):
@@ -89,7 +89,7 @@ def views(work):
     ``(st, rv, params, kinds, rng, deck, sel, scratch, need, vals, hc2, cand, dbg)``.
 
     ``work`` must outlive the views.  Nothing is reset (see
-    :func:`kernels.state.state_views` for a fresh table).
+    :func:`kernels.table.state.state_views` for a fresh table).
     """
     st = state_of(work, EV_AT, work[W_EV_ROWS], work[W_EV_CARDS])
     return (st, view_i64(work, W_RV, L.N_RULES), view_f64(work, W_PARAMS, (4, L.N_PARAMS)),

@@ -56,8 +56,8 @@ POZZETTO_MODES = ("none", "direct", "discard")
 # ---------------------------------------------------------------- policies
 POLICY_HEURISTIC = 0
 POLICY_RANDOM = 1
-POLICY_UNIFORM = 2   # uniform over the legal actions (kernels.actions.legal_actions)
-# any other kind: the address of a registered chooser's callback (kernels.api)
+POLICY_UNIFORM = 2   # uniform over the legal actions (kernels.engine.actions.legal_actions)
+# any other kind: the address of a registered chooser's callback (kernels.strategies.api)
 N_PARAMS = 24       # length of one seat's parameter row (slots 17.. free)
 
 # heuristic parameter slots (float64[N_PARAMS] row; names and defaults in sim.strategies)

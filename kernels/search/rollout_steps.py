@@ -2,20 +2,20 @@
 
 :func:`load_world` deals world ``index`` for the seat to move into a buffer and gives
 every seat the rollout strategy; :func:`roll_candidate` plays one candidate on a copy
-of it to the end of the hand and scores it.  :func:`kernels.match_rollouts.match_rollouts`
-and :func:`kernels.rollouts.rollouts` are built from them (one rollout, whatever the
+of it to the end of the hand and scores it.  :func:`kernels.search.match_rollouts.match_rollouts`
+and :func:`kernels.search.rollouts.rollouts` are built from them (one rollout, whatever the
 objective).
 """
 import numpy as np
 from numba import njit
 
-from . import layout as L
-from .actions import apply_action
-from .game import play_out, record
-from .legal import OK
-from .state import G_LEN, G_TEAM, view_f64, view_i64
-from .work import W_DEBUG, W_G, W_KINDS, W_PARAMS, W_RV
-from .worlds import resample_unseen, reseed_world
+from kernels.core import layout as L
+from kernels.engine.actions import apply_action
+from kernels.play.game import play_out, record
+from kernels.engine.legal import OK
+from kernels.table.state import G_LEN, G_TEAM, view_f64, view_i64
+from kernels.table.work import W_DEBUG, W_G, W_KINDS, W_PARAMS, W_RV
+from kernels.table.worlds import resample_unseen, reseed_world
 
 NO_SCORE = -(2**62)          # "no opponent" for the max over opponents
 WORLDS_SAMPLED = 0           # worlds_mode: the unseen cards dealt again per world
@@ -32,7 +32,7 @@ def side_result(work, rec, seat):
         int64 work buffer of the finished hand (its counters and rules vector
         are read).
     rec : numpy.ndarray
-        int32[N_REC], the hand's record (:func:`kernels.game.record`).
+        int32[N_REC], the hand's record (:func:`kernels.play.game.record`).
     seat : int
         The seat the result is for (the seat to move at the analysed decision).
 
@@ -72,9 +72,9 @@ def load_world(src, world, seat, seed, index, kinds, params, debug, prefix,
                worlds_mode=WORLDS_SAMPLED):
     """World ``index`` into ``world`` (int64 buffer, its first ``prefix`` words
     overwritten): ``src``'s words, the cards ``seat`` cannot see dealt again from the
-    stream ``(seed, index)`` (:func:`kernels.worlds.resample_unseen`; with
+    stream ``(seed, index)`` (:func:`kernels.table.worlds.resample_unseen`; with
     ``worlds_mode`` :data:`WORLDS_TRUE` they stay as they are and only the generator
-    is reseeded from that stream, :func:`kernels.worlds.reseed_world`), every seat's
+    is reseeded from that stream, :func:`kernels.table.worlds.reseed_world`), every seat's
     policy kind ``kinds`` (int64[4]) and parameter row ``params`` (float64[4,
     N_PARAMS]), and the debug flag ``debug``."""
     for j in range(prefix):

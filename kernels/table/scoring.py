@@ -1,10 +1,10 @@
 """Hand scoring (RULES.md R2, R27-R31, R54-R59)."""
 from numba import njit
 
-from . import layout as L
-from .cards import CVALUE
-from .melds import ANY_RANK, KIND_SET, KIND_SEQ, analyze, burraco_class, burraco_class_roles
-from .state import MI_KEY, MI_KIND, MI_LOCK, MI_NAT2
+from kernels.core import layout as L
+from kernels.core.cards import CVALUE
+from kernels.core.melds import ANY_RANK, KIND_SET, KIND_SEQ, analyze, burraco_class, burraco_class_roles
+from kernels.table.state import MI_KEY, MI_KIND, MI_LOCK, MI_NAT2
 
 POZ_UNTAKEN = 0
 POZ_TAKEN = 1
@@ -47,7 +47,7 @@ def burraco_bonus(cnt, cls, rv):
     cnt : numpy.ndarray
         ``int64[53]`` counts of the meld (count index, 52 = joker).
     cls : int
-        Its class from :func:`kernels.melds.burraco_class` (or
+        Its class from :func:`kernels.core.melds.burraco_class` (or
         ``burraco_class_roles``): 0 not a burraco, 1 clean, 2 dirty,
         3 semi-clean (R27-R29).
     rv : numpy.ndarray
@@ -89,7 +89,7 @@ def score_team(mcnt_team, minfo_team, n_melds, hcnt_team, n_hands, closed, pozze
     mcnt_team : numpy.ndarray
         ``int64[M, 53]`` counts of the team's melds (first ``n_melds`` rows).
     minfo_team : numpy.ndarray
-        ``int64[M, MI_COLS]`` their readings (:mod:`kernels.state`); a row
+        ``int64[M, MI_COLS]`` their readings (:mod:`kernels.table.state`); a row
         marked ``MI_LOCK`` is classed with its 2s' stored roles
         (``lock_two_roles``, R25: ``MI_NAT2`` of the suit's 2s natural).
     n_melds : int

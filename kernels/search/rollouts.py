@@ -2,11 +2,11 @@
 
 :func:`rollouts` evaluates the candidate actions of one decision: for each
 world ``w`` it deals the cards the seat to move cannot see again
-(:func:`kernels.worlds.resample_unseen`, stream ``(seed, w)``), and for each
+(:func:`kernels.table.worlds.resample_unseen`, stream ``(seed, w)``), and for each
 candidate it copies that world, applies the candidate
-(:func:`kernels.actions.apply_action`), plays the hand to its end with the
-rollout strategy (:func:`kernels.game.play_out`) and scores it
-(:func:`kernels.game.record`, R55-R59).
+(:func:`kernels.engine.actions.apply_action`), plays the hand to its end with the
+rollout strategy (:func:`kernels.play.game.play_out`) and scores it
+(:func:`kernels.play.game.record`, R55-R59).
 
 Common random numbers: every candidate of a world starts from the same
 world, generator state included (the world's generator is reseeded from
@@ -17,7 +17,7 @@ the same whatever the thread count and however the worlds are split into
 calls.
 
 Buffers: the source is a work buffer without an event log
-(``kernels.work.work_words(0, 0)`` words, ``W_EV_ROWS = W_EV_CARDS = 0``);
+(``kernels.table.work.work_words(0, 0)`` words, ``W_EV_ROWS = W_EV_CARDS = 0``);
 each parallel chunk owns two such buffers (the world, the rollout) in
 ``scratch``.  Only the first :data:`ROLL_WORDS` words (the state, the
 generator, the deck, the work arrays, the rules vector, the parameters and
@@ -29,26 +29,26 @@ decision writes before it reads them.
 import numpy as np
 from numba import njit, prange
 
-from . import layout as L
-from .cards import CIDX, JOKER, N_CARDS, RANK, TWO, VALUE
-from .legal import OK
-from .threads import run_chunks
-from .rollout_steps import (  # noqa: F401  (side_result and the modes are this module's API too)
+from kernels.core import layout as L
+from kernels.core.cards import CIDX, JOKER, N_CARDS, RANK, TWO, VALUE
+from kernels.engine.legal import OK
+from kernels.core.threads import run_chunks
+from kernels.search.rollout_steps import (  # noqa: F401  (side_result and the modes are this module's API too)
     WORLDS_SAMPLED,
     WORLDS_TRUE,
     load_world,
     roll_candidate,
     side_result,
 )
-from .state import (
+from kernels.table.state import (
     G_NPOZ,
     G_POZ_NEXT,
     G_POZ_SIZE,
     G_SLEN,
     G_SP,
 )
-from .work import W_CAND, W_RV, views
-from .worlds import (
+from kernels.table.work import W_CAND, W_RV, views
+from kernels.table.worlds import (
     PLACE_HAND,
     PLACE_STOCK,
     resample_unseen,
@@ -73,13 +73,13 @@ def rollouts(src, seat, actions, seed, first, count, kinds, params, debug, prefi
     ----------
     src : numpy.ndarray
         int64[words], the game's work buffer at the decision without an event
-        log (``words >= kernels.work.work_words(0, 0)``, ``W_EV_ROWS`` and
+        log (``words >= kernels.table.work.work_words(0, 0)``, ``W_EV_ROWS`` and
         ``W_EV_CARDS`` 0); not mutated.
     seat : int64
         The seat to move, whose knowledge the worlds keep and whose side the
         results are for (:func:`side_result`).
     actions : numpy.ndarray
-        int64[C], the candidate action ids (:mod:`kernels.actions`); C may be 0
+        int64[C], the candidate action ids (:mod:`kernels.engine.actions`); C may be 0
         (the worlds are only sampled: for timing the sampling).
     seed : uint64
         The analysis seed; world ``w`` is dealt from the stream ``(seed, w)``.
@@ -87,7 +87,7 @@ def rollouts(src, seat, actions, seed, first, count, kinds, params, debug, prefi
         The first world index and the number of worlds.
     kinds : numpy.ndarray
         int64[4], the rollout strategy's policy kind per seat
-        (``kernels.layout.POLICY_*`` or a registered chooser's address).
+        (``kernels.core.layout.POLICY_*`` or a registered chooser's address).
     params : numpy.ndarray
         float64[4, N_PARAMS], its parameter row per seat.
     debug : int64
@@ -108,21 +108,21 @@ def rollouts(src, seat, actions, seed, first, count, kinds, params, debug, prefi
     error : numpy.ndarray
         int64[count, C] (mutated): 0; or the negated ``apply_action`` code
         when the candidate is illegal in that world (the row's other outputs
-        are then 0); or the record's error bits (``kernels.layout.ERR_*``)
+        are then 0); or the record's error bits (``kernels.core.layout.ERR_*``)
         when the rollout hit one.
     worlds_mode : int64, optional
         :data:`WORLDS_SAMPLED` (0, the default): world ``w`` deals the cards
-        ``seat`` cannot see again (:func:`kernels.worlds.resample_unseen`).
+        ``seat`` cannot see again (:func:`kernels.table.worlds.resample_unseen`).
         :data:`WORLDS_TRUE` (1): the "oracle" world keeps the hidden cards of
         ``src`` as they are and only reseeds the generator from ``(seed, w)``
-        (:func:`kernels.worlds.reseed_world`, the stream a sampled world gets
+        (:func:`kernels.table.worlds.reseed_world`, the stream a sampled world gets
         too), so the two modes differ only by the hidden cards.
 
     Notes
     -----
     A Python driver: chunk ``k`` of the worlds runs in :func:`rollouts_chunk`
     (jit-compiled, ``nogil``, ``cache=True``) with the buffers ``scratch[k]``, on
-    the threads of :func:`kernels.threads.run_chunks`.  A rollout allocates
+    the threads of :func:`kernels.core.threads.run_chunks`.  A rollout allocates
     nothing but the record row of its chunk.
     """
     seat, first, debug, prefix, worlds_mode = (np.int64(seat), np.int64(first),
@@ -217,7 +217,7 @@ def feature_means(work, seat, out):
     ``work`` for ``seat``, into ``out`` (float64[N_FEATURES], overwritten).
 
     A sampled world deals the unseen cards uniformly over the unseen places
-    (:func:`kernels.worlds.resample_unseen`), so an unseen place holds on
+    (:func:`kernels.table.worlds.resample_unseen`), so an unseen place holds on
     average the mean wild count and the mean points of the unseen cards: a
     group's mean is its seen cards' figure plus its unseen places times that
     mean (the hypergeometric mean).  ``work`` is not mutated.

@@ -25,8 +25,8 @@ cards; in ``individual_3x11`` (R63) three pozzetti ``deck[33:66]``, stock 41.
 import numpy as np
 from numba import njit
 
-from . import layout as L
-from .rng import bounded, seed_hand
+from kernels.core import layout as L
+from kernels.core.rng import bounded, seed_hand
 
 @njit(cache=True, _nrt=False)
 def pozzetto_sizes(rv):

@@ -2,28 +2,28 @@
 
 :func:`simulate_range` is the entry point of the batch runner: it plays hands
 ``start .. start+count-1`` of the run seeded ``run_seed`` in parallel and
-writes one record row per hand (columns in :mod:`kernels.layout`).  It and
+writes one record row per hand (columns in :mod:`kernels.core.layout`).  It and
 :func:`simulate_hands` are Python drivers of one compiled loop,
 :func:`play_hands_chunk`, on a thread pool.
 """
 import numpy as np
 from numba import njit
 
-from . import layout as L
-from .deal import deal_offsets, pozzetto_sizes, shuffle_deal
-from .actions import (ERR_ILLEGAL_CHOICE, PH_DISCARD, PH_OVER, apply_action, apply_chosen,
+from kernels.core import layout as L
+from kernels.core.deal import deal_offsets, pozzetto_sizes, shuffle_deal
+from kernels.engine.actions import (ERR_ILLEGAL_CHOICE, PH_DISCARD, PH_OVER, apply_action, apply_chosen,
                       begin_hand, debug_check, finish_hand)
-from .legal import OK
-from .api import call_chooser
-from .policies import heuristic_chooser, open_lay_off_action, random_chooser, uniform_chooser
-from .rng import seed_hand
-from .threads import run_chunks
-from .scoring import POZ_TAKEN, POZ_UNPLAYED, POZ_UNTAKEN, score_team
-from .state import (G_LEN, G_CLOSER, G_DEALER, G_END, G_ERR, G_FIRST, G_HIDDEN, G_NEV,
+from kernels.engine.legal import OK
+from kernels.strategies.api import call_chooser
+from kernels.strategies.policies import heuristic_chooser, open_lay_off_action, random_chooser, uniform_chooser
+from kernels.core.rng import seed_hand
+from kernels.core.threads import run_chunks
+from kernels.table.scoring import POZ_TAKEN, POZ_UNPLAYED, POZ_UNTAKEN, score_team
+from kernels.table.state import (G_LEN, G_CLOSER, G_DEALER, G_END, G_ERR, G_FIRST, G_HIDDEN, G_NEV,
                     G_NEVC, G_NPOZ, G_OPEN_LAYOFF, G_PC, G_PHASE, G_PMODE, G_PN, G_POZ_SIZE, G_PP, G_PTURN,
                     G_SEAT, G_SLEN, G_SOLO, G_SOLO18, G_SP, G_TEAM, G_TOOK_PILE, G_TPOZ, G_TURN,
                     hand_add, set_lock_two_roles, state_of, state_views, view_i64)
-from .work import EV_AT, W_EV_CARDS, W_EV_ROWS, W_DEBUG, W_G, W_KINDS, views, work_words
+from kernels.table.work import EV_AT, W_EV_CARDS, W_EV_ROWS, W_DEBUG, W_G, W_KINDS, views, work_words
 
 # simulate_range and simulate_hands split their hands into this many chunks (one
 # work buffer each, handed out to the threads as they finish)
@@ -32,7 +32,7 @@ N_CHUNKS = 256
 
 @njit(cache=True, _nrt=False)
 def setup_hand(st, deck, rv):
-    """Lay the shuffled ``deck`` out as the deal of R8/R61-R63 (see kernels.deal).
+    """Lay the shuffled ``deck`` out as the deal of R8/R61-R63 (see kernels.core.deal).
 
     Also sets who plays for which team: ``s % 2`` with 2 or 4 players, each
     player alone with 3 (R62, R63).
@@ -77,9 +77,9 @@ def _half_round_up(points):
 @njit(cache=True, _nrt=False)
 def choose(work):
     """The action id that the strategy of the seat to move chooses: its policy
-    kind in ``work`` (:mod:`kernels.work`) is ``POLICY_HEURISTIC``,
+    kind in ``work`` (:mod:`kernels.table.work`) is ``POLICY_HEURISTIC``,
     ``POLICY_RANDOM``, ``POLICY_UNIFORM`` or the address of a registered chooser's callback
-    (:mod:`kernels.api`); its parameter row is in ``work`` too.
+    (:mod:`kernels.strategies.api`); its parameter row is in ``work`` too.
 
     The state is not mutated; the hand's generator may be advanced.
     """
@@ -105,7 +105,7 @@ def play_turn(work):
     """
     g = view_i64(work, W_G, G_LEN)
     seat = g[G_SEAT]
-    # a built-in strategy's actions passed kernels.legal's tests when it chose them
+    # a built-in strategy's actions passed kernels.engine.legal's tests when it chose them
     trusted = work[W_DEBUG] == 0 and (work[W_KINDS + seat] == L.POLICY_HEURISTIC
                                       or work[W_KINDS + seat] == L.POLICY_RANDOM)
     while g[G_PHASE] != PH_OVER and g[G_SEAT] == seat:
@@ -125,7 +125,7 @@ def new_hand(run_seed, hand_index, dealer_in, rv_in, kinds_in, params_in, debug,
     player's pickup (R6-R8, R61-R63); nothing is played.
 
     ``work`` (int64[>= work_words(ev_rows, ev_cards)], overwritten) receives
-    the whole hand (layout in :mod:`kernels.work`): the state, the hand's
+    the whole hand (layout in :mod:`kernels.table.work`): the state, the hand's
     generator after the deal, the rules vector ``rv_in`` (int64[N_RULES]),
     each seat's policy kind ``kinds_in`` (int64[4]) and parameter row
     ``params_in`` (float64[4, N_PARAMS]), the debug flag and an empty event
@@ -301,7 +301,7 @@ def play_hands_chunk(run_seed, hand_index, dealer, lo, hi, rv, kinds, params, de
 
 def _play_chunks(run_seed, hand_index, dealer, rv, kinds, params, debug, out):
     """:func:`play_hands_chunk` over ``N_CHUNKS`` slices of the hands, on the
-    threads of :func:`kernels.threads.run_chunks`.  Every hand depends on the run
+    threads of :func:`kernels.core.threads.run_chunks`.  Every hand depends on the run
     seed and its index alone, so the records do not depend on the thread count."""
     run_seed, debug = np.uint64(run_seed), np.int64(debug)
 
@@ -386,7 +386,7 @@ def new_hand_deck(run_seed, hand_index, dealer_in, deck_in, rv_in, kinds_in, par
     The hand's generator deals hand ``hand_index`` as :func:`new_hand` does (so the
     dealer and the random stream after the deal are that hand's), then the cards
     are laid out from ``deck_in`` (int64[108], a permutation of the ids 0..107 in
-    dealing order, :mod:`kernels.deal`): the deal of hand ``hand_index`` with some
+    dealing order, :mod:`kernels.core.deal`): the deal of hand ``hand_index`` with some
     cards moved plays with the same random numbers as the deal itself.  Checking
     that ``deck_in`` is a permutation is the caller's job (``sim.deals.play_decks``).
     """

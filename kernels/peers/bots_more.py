@@ -4,14 +4,14 @@ The bots of guglio1981/burraco-pwa (``guglio_easy/medium/hard``),
 burraco-legends (``legends_medium``), ValmirBP/card_game_buraco
 (``valmir_easy/medium/hard``), raphaelmmachado/buraco-online (``raphael_bot``)
 and Thilanguis/Buraco (``thilanguis_bot``), re-implemented under our rules
-(docs/peer_bots.md) with the conventions of :mod:`kernels.peers`: each chooser
+(docs/peer_bots.md) with the conventions of :mod:`kernels.peers.bots`: each chooser
 ``*_chooser(work) -> int64`` lists the engine's legal actions and picks one by
 that bot's preferences (the next one in its own order when our rules refuse
 the first), reads only what its seat may know (R11) and draws random numbers
 only from the hand's generator.  A wild *in hand* is a joker or any 2; a meld's
 clean or dirty state is the engine's canonical reading (R13, R20); lay-offs are
 single cards; the turn memory sits in the last row of the work buffer's
-candidate array (:func:`kernels.peers.mem`).
+candidate array (:func:`kernels.peers.bots.mem`).
 
 Where a peer's description leaves the ace undetermined (legends, raphael,
 valmir), the ports count it high only (after the king; 2s are wilds for these
@@ -27,26 +27,26 @@ seat's ``params[seat]`` in the order listed by ``sim.peers``.
 import numpy as np
 from numba import njit
 
-from . import layout as L
-from .actions import (A_CREATE, A_DISCARD, A_DRAW, A_LAYOFF, N_SET_MELDS, PH_DISCARD, PH_OVER,
+from kernels.core import layout as L
+from kernels.engine.actions import (A_CREATE, A_DISCARD, A_DRAW, A_LAYOFF, N_SET_MELDS, PH_DISCARD, PH_OVER,
                       PH_PICKUP, apply_action, create_action, meld_sel)
-from .api import legal
-from .cards import CIDX, CVALUE, JOKER, N_COUNT
-from .legal import OK, can_create, layoff_fits
-from .melds import ANY_RANK, KIND_SEQ, KIND_SET, analyze
-from .peers import (NEG, TRIOS, TRIO_IS_SET, _first_wild, _low_rank_key, action_cards, discard_ok,
+from kernels.strategies.api import legal
+from kernels.core.cards import CIDX, CVALUE, JOKER, N_COUNT
+from kernels.engine.legal import OK, can_create, layoff_fits
+from kernels.core.melds import ANY_RANK, KIND_SEQ, KIND_SET, analyze
+from kernels.peers.bots import (NEG, TRIOS, TRIO_IS_SET, _first_wild, _low_rank_key, action_cards, discard_ok,
                     finish_meld, fits_team, forms_trio, has_action, has_burraco, is_wild, mem,
                     meld_value, note, opp_team, single_layoff, take_if, trio_allowed,
                     trio_count_with, trio_fit, wilds_of)
-from .rng import bounded, next_u64, seed_hand
-from .state import (G_ACTIONS, G_OPEN_ROW, G_PN, G_PHASE, G_SEAT, G_SLEN, G_SP, G_TEAM, G_TPOZ, G_TURN,
+from kernels.core.rng import bounded, next_u64, seed_hand
+from kernels.table.state import (G_ACTIONS, G_OPEN_ROW, G_PN, G_PHASE, G_SEAT, G_SLEN, G_SP, G_TEAM, G_TPOZ, G_TURN,
                     MI_KIND, MI_LEN, MI_NWILD)
-from .work import views
-from .worlds import _card_at, deal_ids, unseen_places
+from kernels.table.work import views
+from kernels.table.worlds import _card_at, deal_ids, unseen_places
 
 
 def _trio_tables():
-    """Per 3-card meld of :data:`kernels.peers.TRIOS`: wilds of its canonical
+    """Per 3-card meld of :data:`kernels.peers.bots.TRIOS`: wilds of its canonical
     reading (0 clean, R20), whether it holds a 2 of another suit than the
     sequence's (an off-suit 2), whether it holds a joker, and its rank (sets)."""
     k = TRIOS.shape[0]
@@ -1199,7 +1199,7 @@ GI_STOP_AT_STOCK_END = 11
 @njit(cache=True)
 def determinize(src, seat, rng, world, places, ids):
     """Copy the work buffer ``src`` into ``world`` and deal the cards ``seat``
-    cannot see again (R11: :func:`kernels.worlds.unseen_places`), uniformly
+    cannot see again (R11: :func:`kernels.table.worlds.unseen_places`), uniformly
     from ``rng``.  The unseen cards are sorted by face (then id) before the
     shuffle, so the world's faces depend on what the seat knows and on ``rng``
     only, never on where the hidden cards really are."""

@@ -1,6 +1,6 @@
 """Rollouts of candidate actions played on to the end of the match (``--objective match``, R60).
 
-:func:`match_rollouts` does what :func:`kernels.rollouts.rollouts` does for
+:func:`match_rollouts` does what :func:`kernels.search.rollouts.rollouts` does for
 every world and candidate (the same world from the stream ``(seed, w)``, the
 candidate applied, the hand played out by the rollout strategy and scored:
 the same ``result``, ``own`` and ``closed``), then adds the hand's scores to
@@ -8,7 +8,7 @@ the match totals before the hand and, while no side has won by R60 (R63 with
 3 players), plays the match on with the rollout strategy on every seat.
 
 The later hands.  Hand ``k`` (1, 2, ...) after the analysed one, in world
-``w``, is the deal :func:`kernels.game.play_hand` makes for run seed
+``w``, is the deal :func:`kernels.play.game.play_hand` makes for run seed
 ``seed ^ LATER_SALT`` and hand index ``w * LATER_STRIDE + k``, dealt by seat
 ``(dealer + k) % num_players`` (R6: the deal passes to the next seat after each
 hand), ``dealer`` being the analysed hand's.  They depend on the world and on
@@ -26,13 +26,13 @@ hand's (its rules vector), switched to ``individual_3x11`` that way.
 import numpy as np
 from numba import njit
 
-from . import layout as L
-from .game import play_hand
-from .legal import OK
-from .rollout_steps import load_world, roll_candidate
-from .state import G_DEALER, G_LEN, G_TEAM, view_i64
-from .threads import run_chunks
-from .work import W_G, W_RV
+from kernels.core import layout as L
+from kernels.play.game import play_hand
+from kernels.engine.legal import OK
+from kernels.search.rollout_steps import load_world, roll_candidate
+from kernels.table.state import G_DEALER, G_LEN, G_TEAM, view_i64
+from kernels.core.threads import run_chunks
+from kernels.table.work import W_G, W_RV
 
 LATER_SALT = np.uint64(0x6D617463685F6F6E)     # "match_on": the later hands' run seed
 LATER_STRIDE = 65536                           # hand k after the analysed one: w * 65536 + k
@@ -84,8 +84,8 @@ def match_rollouts(src, seat, actions, seed, first, count, kinds, params, debug,
     Parameters
     ----------
     src, seat, actions, seed, first, count, kinds, params, debug, prefix, scratch
-        As for :func:`kernels.rollouts.rollouts` (``scratch``: int64[K, 2,
-        words], ``words >= kernels.work.work_words(0, 0)``).
+        As for :func:`kernels.search.rollouts.rollouts` (``scratch``: int64[K, 2,
+        words], ``words >= kernels.table.work.work_words(0, 0)``).
     totals0 : numpy.ndarray
         int64[3], the match totals before the analysed hand (points): of team 0
         and team 1 (or of the two players), or of players 0, 1 and 2 with 3
@@ -95,7 +95,7 @@ def match_rollouts(src, seat, actions, seed, first, count, kinds, params, debug,
         :data:`UNDECIDED` (1 .. LATER_STRIDE - 1).
     result, own, closed, error : numpy.ndarray
         int64[count, C] (mutated): the analysed hand, exactly as
-        :func:`kernels.rollouts.rollouts` writes them; ``error`` also gets the
+        :func:`kernels.search.rollouts.rollouts` writes them; ``error`` also gets the
         error bits of the later hands' records.
     win : numpy.ndarray
         int64[count, C] (mutated): :data:`WIN`, :data:`LOSS` or
@@ -110,7 +110,7 @@ def match_rollouts(src, seat, actions, seed, first, count, kinds, params, debug,
     -----
     A Python driver: chunk ``k`` of the worlds runs in
     :func:`match_rollouts_chunk` (jit-compiled, ``nogil``, ``cache=True``) with the
-    buffers ``scratch[k]``, on the threads of :func:`kernels.threads.run_chunks`.
+    buffers ``scratch[k]``, on the threads of :func:`kernels.core.threads.run_chunks`.
     Each chunk allocates the later hands' score cache, ``(max_hands + 1) x 2 x 3``
     words.
     """

@@ -44,8 +44,8 @@ import numpy as np
 from numba import carray, config, njit, types
 from numba.extending import intrinsic
 
-from .cards import CIDX
-from .melds import ANY_RANK, analyze, move_twos
+from kernels.core.cards import CIDX
+from kernels.core.melds import ANY_RANK, analyze, move_twos
 
 HMAX = 108
 MMAX = 40
@@ -91,7 +91,7 @@ G_TEAM = 35         # +seat: the team (table) the seat plays for (R5, R61-R63)
 G_NPOZ = 39         # pozzetti in the deal (2, or 3 in individual_3x11)
 G_SOLO = 40         # 3 players, solo_18: the seat that took pozzetto A and plays alone, -1
 G_SOLO18 = 41       # 1 in a 3-player solo_18 hand (R62): pozzetto A makes the other two partners
-G_PHASE = 42        # the decision the hand waits for (kernels.actions.PH_*)
+G_PHASE = 42        # the decision the hand waits for (kernels.engine.actions.PH_*)
 G_SEAT = 43         # the seat to move
 G_END = 44          # end reason (layout.END_*) once the hand is over, -1 before
 G_LAST_TURN = 45    # 1 when this turn's draw left the stock at its reserve (R50, finish_turn)
@@ -171,7 +171,7 @@ def new_state(ev_rows, ev_cards):
 
 
 # The state's arrays in a work buffer: name, shape; laid out one after the other
-# from word 0 (the event log, ev and evc, lives elsewhere: kernels.work).
+# from word 0 (the event log, ev and evc, lives elsewhere: kernels.table.work).
 STATE_FIELDS = (
     ("hand", (4, HMAX)), ("hn", (4,)), ("hcnt", (4, 53)), ("stock", (HMAX,)),
     ("pile", (HMAX,)), ("poz", (NTEAMS, PMAX)), ("mcnt", (NTEAMS, MMAX, 53)),
@@ -538,7 +538,7 @@ def meld_info_roles(mcnt, minfo, team, mi, nat, free):
     """Set ``minfo[team, mi]`` to the reading of sequence ``mcnt[team, mi]`` that
     keeps its 2s' stored roles (option ``lock_two_roles``, R25): ``nat`` (0/1)
     of the suit's 2s natural, ``free`` (0/1) just added without a role, the
-    rest wild (:func:`kernels.melds.analyze_roles`)."""
+    rest wild (:func:`kernels.core.melds.analyze_roles`)."""
     key = minfo[team, mi, MI_KEY]
     w = mcnt[team, mi, 13 * key + 1] - nat - free
     move_twos(mcnt[team, mi], key, w)
