@@ -9,15 +9,26 @@ clear their cache entries whenever the kernel sources change
 import numpy as np
 from numba import njit
 
-from kernels.engine.actions import N_ACTIONS, PH_OVER, apply_action, legal_actions
-from kernels.core.deal import deal_hand
-from kernels.play.game import choose, new_hand
-from kernels.core.melds import analyze
-from kernels.strategies.policies import meld_search
-from kernels.core.rng import bounded, seed_hand
-from kernels.table.state import G_PHASE, G_SEAT
-from kernels.table.work import W_G
-from kernels.table.worlds import sample_world
+try:                    # the kernels in subpackages by layer
+    from kernels.core.deal import deal_hand
+    from kernels.core.melds import analyze
+    from kernels.core.rng import bounded, seed_hand
+    from kernels.engine.actions import N_ACTIONS, PH_OVER, apply_action, legal_actions
+    from kernels.play.game import choose, new_hand
+    from kernels.strategies.policies import meld_search
+    from kernels.table.state import G_PHASE, G_SEAT
+    from kernels.table.work import W_G
+    from kernels.table.worlds import sample_world
+except ImportError:     # a baseline revision of the before-and-after figures: flat modules
+    from kernels.actions import N_ACTIONS, PH_OVER, apply_action, legal_actions
+    from kernels.deal import deal_hand
+    from kernels.game import choose, new_hand
+    from kernels.melds import analyze
+    from kernels.policies import meld_search
+    from kernels.rng import bounded, seed_hand
+    from kernels.state import G_PHASE, G_SEAT
+    from kernels.work import W_G
+    from kernels.worlds import sample_world
 
 
 @njit(cache=True)

@@ -22,7 +22,8 @@ stdin, a JSON list, with one JSON line on stdout:
 The first line it prints is ``{"file": kernels.play.game's path, "threads": N}``, so
 ``run.py`` can check that the revision it meant is the one imported.  Both
 revisions must have these entry points with today's signatures (they do from
-0a270b0, the commit before the speed work, on).
+0a270b0, the commit before the speed work, on), in the kernels' subpackages or, before
+those, in flat modules.
 """
 import hashlib
 import json
@@ -34,10 +35,15 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from kernels.play import game
-from kernels.core import layout as L
-from kernels.search import rollouts as KR
-from kernels.table import work as KW
+try:                    # the kernels in subpackages by layer
+    from kernels.core import layout as L
+    from kernels.play import game
+    from kernels.search import rollouts as KR
+    from kernels.table import work as KW
+except ImportError:     # a baseline revision from before the layers: flat modules
+    from kernels import game, layout as L
+    from kernels import rollouts as KR
+    from kernels import work as KW
 from sim import Game, Rules
 from sim.runner import _resolve_strategies
 from sim.strategies import resolve
