@@ -17,19 +17,13 @@ Speed conventions:
   generation level) since only its caller's code, which links and optimizes
   it, runs; a call from Python compiles the full code first
   (:mod:`kernels.build.calleecode`; ``BURRACO_CALLEE_CODE=full`` switches it off).
-* Opt-in (``BURRACO_KERNEL_LINKAGE=internal``): kernel functions linked into
-  a library get internal linkage (:mod:`kernels.build.linkage`), so LLVM drops the
-  array arguments a callee never reads; faster hands, slower first compile.
 """
 
 
-from kernels.build import linkage as _linkage  # noqa: E402  (before any kernel is defined
+from kernels.build import calleecode as _calleecode  # before any kernel is defined
+from kernels.build import cachestamp as _cachestamp
 
-_linkage.install()
-if not _linkage.installed():
-    from kernels.build import calleecode as _calleecode
-    _calleecode.install()
-from kernels.build import cachestamp as _cachestamp  # noqa: E402
+_calleecode.install()
 
 # Numba checks a cached function against its own file only: empty every cache
 # directory of the kernels whose stamp is not the digest of the sources imported.

@@ -8,67 +8,35 @@ place that may compile wraps the call in :func:`announce`: the line
 ``compiling <what> (first use only; cached for later runs)...`` is printed
 before the wait and ends with ``done in <s> s``, the time of the wait itself.
 
-Whether a kernel is in the cache is read from the cache's index files
-(``<module>.<function>-<line>.py<ver>.nbi``, Numba's naming) in the directory
-Numba uses for the kernel's subpackage; it is a hint: if it cannot be told, the
-announcement says "compiling or loading".
+Whether a kernel is in the cache is told by
+:func:`kernels.build.cachestamp.cached` (the cache's index files in the
+directory Numba uses for the kernel's layer); it is a hint: if it cannot be
+told, the announcement says "compiling or loading".
 """
 from __future__ import annotations
 
 import contextlib
 import sys
 import time
-from pathlib import Path
 
 #: False silences every announcement of this process (the CLI's ``--quiet``)
 ENABLED = True
 
-_cache_dirs: dict = {}
 _open: list = []                # the announcements whose line is not ended yet
-
-
-def _cache_dir(layer: str) -> Path | None:
-    """Numba's cache directory of the kernels' subpackage ``layer`` (``"search"``), or None."""
-    if layer not in _cache_dirs:
-        try:
-            from kernels.build import cachestamp
-            _cache_dirs[layer] = cachestamp.numba_cache_dir(cachestamp.KERNELS_DIR / layer)
-        except Exception:                # noqa: BLE001  a hint only
-            _cache_dirs[layer] = None
-    return _cache_dirs[layer]
 
 
 def on_disk(*functions) -> bool | None:
     """Whether Numba's cache holds every one of ``functions`` (kernels of :mod:`kernels`).
 
-    Parameters
-    ----------
-    *functions : numba dispatcher, CFunc or str
-        Kernels, or names ``"layer.module.function"`` within :mod:`kernels` (say
-        ``"search.player.rollout_callback"``) for one not yet defined (its module
-        not imported: importing it would compile it).
-
-    Returns
-    -------
-    bool or None
-        True if an index file of each is in the cache (loading is quick),
-        False if one will be compiled, None if that cannot be told.
+    :func:`kernels.build.cachestamp.cached` (see there for ``functions`` and the
+    answer: True, False, or None if it cannot be told), None as well if the
+    kernels cannot be imported.
     """
-    for f in functions:
-        if isinstance(f, str):
-            name = f
-        else:
-            py_func = getattr(f, "py_func", None) or getattr(f, "__wrapped__", None)
-            if py_func is None or not py_func.__module__.startswith("kernels."):
-                return None
-            name = f"{py_func.__module__.removeprefix('kernels.')}.{py_func.__qualname__}"
-        layer, _, name = name.partition(".")
-        cache = _cache_dir(layer)
-        if cache is None:
-            return None
-        if not any(cache.glob(f"{name}-*.nbi")):
-            return False
-    return True
+    try:
+        from kernels.build import cachestamp
+        return cachestamp.cached(*functions)
+    except Exception:                    # noqa: BLE001  a hint only
+        return None
 
 
 def cold(*functions) -> bool | None:

@@ -1,7 +1,7 @@
 """The other engines' bots as named strategies (issue 15, item 3; docs/peer_bots.md).
 
-Each name below is a Numba chooser of :mod:`kernels.peers.bots` or
-:mod:`kernels.peers.bots_more`, registered with
+Each name below is a Numba chooser of one engine's module of
+:mod:`kernels.peers` (:data:`MODULES`), registered with
 :func:`sim.strategies.register` the first time the name is resolved (so
 ``import sim`` compiles nothing, and every process that resolves the name,
 a forked worker included, has it).  They play wherever a strategy spec does
@@ -10,6 +10,8 @@ policy of ``analyze``); parameters are overridden with ``name:p=v``.
 """
 from __future__ import annotations
 
+import importlib
+
 from . import compiling
 from . import strategies as _strategies
 
@@ -17,7 +19,11 @@ _BLOFROTH = {"pile_on_odd_rounds": 1.0, "three_card_starts": 1.0, "w_replace": 0
              "w_sequence": 10.0, "w_sequence_wild": 10.0, "w_set": 15.0, "w_append": 20.0,
              "w_stop": 30.0}
 
-#: name -> (chooser in kernels.peers.bots, {parameter: default}, one-line doc)
+#: the module of kernels.peers of each engine; a name's module is the one it begins with
+MODULES = ("goodwin", "babbo_coded", "blofroth", "masu", "guglio", "legends_medium", "valmir",
+           "raphael_bot", "thilanguis_bot")
+
+#: name -> (chooser in its engine's module, {parameter: default}, one-line doc)
 PEERS = {
     "babbo_coded": ("babbo_coded_chooser",
                     {"pile_min_no_burraco": 4.0, "pile_min_with_burraco": 2.0,
@@ -95,21 +101,37 @@ PEERS = {
 }
 
 
+def module_of(name: str) -> str:
+    """The module of :mod:`kernels.peers` holding the peer bot ``name`` (a key of :data:`PEERS`).
+
+    Parameters
+    ----------
+    name : str
+        A peer bot's name, say ``"guglio_hard"``.
+
+    Returns
+    -------
+    str
+        The engine's module, say ``"guglio"``: the entry of :data:`MODULES`
+        that ``name`` begins with.
+    """
+    return next(m for m in MODULES if name.startswith(m))
+
+
 def _loader(name: str):
     def load():
         attr, params, doc = PEERS[name]
-        # the chooser is in one of the two modules; asked by file name, since importing
-        # the modules takes a moment that belongs inside the announcement
-        cached = [compiling.on_disk(f"{m}.{attr}") for m in ("peers.bots", "peers.bots_more")]
-        cold = None if None in cached else not any(cached)
+        # asked by file name, since importing the module takes a moment that belongs
+        # inside the announcement
+        module = module_of(name)
+        cold = compiling.cold(f"peers.{module}.{attr}")
         if cold is False:   # the chooser is cached; its C callback is compiled in every process
             notice = compiling.announce(f"the C callback of the peer bot {name}",
                                         note="once per process; the bot itself is cached")
         else:
             notice = compiling.announce(f"the peer bot {name}", cold)
         with notice:
-            from kernels.peers import bots as KP, bots_more as KM
-            chooser = getattr(KP, attr, None) or getattr(KM, attr)
+            chooser = getattr(importlib.import_module(f"kernels.peers.{module}"), attr)
             _strategies.register(name, chooser, params=params, doc=doc)
     return load
 

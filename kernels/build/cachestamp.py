@@ -1,13 +1,20 @@
 """Keep Numba's cache of the kernels fresh, wherever Numba keeps it.
 
 Numba checks a cached function against its own source file only: after an
-edit of a callee's module (say the card values in ``cards.py``) a cached
-caller (``scoring.py``) would keep running the old callee, with wrong results
-and no warning.  The kernels therefore treat their cache as one: a stamp file
-(``kernels-source.sha256``, the digest of every ``kernels/**/*.py``) lies
-beside the cache files of each subpackage, and when it differs from the digest
-of the sources being imported every kernel's cache file (``*.nbi``, ``*.nbc``)
-in that directory is deleted before any kernel is compiled or loaded.
+edit of a callee's module (say the card values in ``core/cards.py``) a cached
+caller (``table/scoring.py``) would keep running the old callee, with wrong
+results and no warning.  The kernels therefore stamp the cache of each layer
+(subpackage, :data:`kernels.build.layers.LAYERS`): a stamp file
+(``kernels-source.sha256``) lies beside the cache files of the layer, holding
+the digest of the layer's own sources, of the sources of every layer it may
+import (:func:`kernels.build.layers.closure`), and of the package's
+``__init__.py`` and ``build`` (which decide how every kernel is compiled and
+cached).  When the stamp differs from the digest of the sources being
+imported, every kernel's cache file (``*.nbi``, ``*.nbc``) in that directory
+is deleted before any kernel is compiled or loaded.  An edit thus drops the
+cache of its own layer and of the layers above it, never of the layers
+below: an edit to a peer bot (``peers``) leaves the turn loop (``play``)
+cached, an edit to ``core`` recompiles everything.
 
 Numba picks the cache directory of a source file by its locators, the first
 that applies and is writable:
@@ -35,20 +42,50 @@ import os
 import sys
 from pathlib import Path
 
+from kernels.build.layers import LAYERS, closure
+
 STAMP_NAME = "kernels-source.sha256"
 KERNELS_DIR = Path(__file__).resolve().parent.parent
+#: the layers whose sources every layer's compiled code depends on: the package's
+#: ``__init__.py`` (it installs the compile hooks) and ``build`` (the hooks themselves)
+COMPILE_LAYERS = ("__init__", "build")
 
 
-def source_folders(root: Path = KERNELS_DIR) -> list[Path]:
-    """The folders of ``root`` holding kernel sources: ``root`` and its subpackages."""
-    return [root] + sorted(p.parent for p in root.glob("*/__init__.py"))
+def layer_folder(layer: str, root: Path = KERNELS_DIR) -> Path:
+    """The folder of ``layer``'s sources: ``root/<layer>``, ``root`` itself for ``__init__``."""
+    return root if layer == "__init__" else root / layer
 
 
-def kernels_digest(root: Path = KERNELS_DIR) -> str:
-    """SHA-256 of every ``*.py`` file under ``root`` (relative paths and contents), hex."""
+def layer_files(layer: str, root: Path = KERNELS_DIR) -> list[Path]:
+    """The source files of ``layer`` (``root/__init__.py`` alone for ``__init__``), sorted."""
+    if layer == "__init__":
+        return [root / "__init__.py"]
+    return sorted((root / layer).glob("*.py"))
+
+
+def layer_digest(layer: str, root: Path = KERNELS_DIR) -> str:
+    """SHA-256, hex, of the sources a layer's compiled code depends on.
+
+    The files of ``layer``, of every layer it may import
+    (:func:`kernels.build.layers.closure` of :data:`~kernels.build.layers.LAYERS`)
+    and of :data:`COMPILE_LAYERS`: relative paths and contents.
+
+    Parameters
+    ----------
+    layer : str
+        A key of :data:`kernels.build.layers.LAYERS`.
+    root : pathlib.Path
+        The ``kernels`` folder.
+
+    Returns
+    -------
+    str
+        The digest stamped on the layer's cache directories.
+    """
     digest = hashlib.sha256()
-    for folder in source_folders(root):
-        for path in sorted(folder.glob("*.py")):
+    layers = sorted(set(closure(layer)).union(*(closure(c) for c in COMPILE_LAYERS)))
+    for name in layers:
+        for path in layer_files(name, root):
             digest.update(path.relative_to(root).as_posix().encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()
@@ -141,7 +178,7 @@ def refresh(directory: Path, digest: str) -> bool:
         A Numba cache directory of the kernels' folder.  Nothing happens if it
         does not exist.
     digest : str
-        :func:`kernels_digest` of the sources being imported.
+        :func:`layer_digest` of the sources being imported.
 
     Returns
     -------
@@ -169,12 +206,76 @@ def refresh(directory: Path, digest: str) -> bool:
 
 
 def drop_stale(root: Path = KERNELS_DIR) -> list[Path]:
-    """Refresh every cache directory of every source folder of ``root`` against its digest.
+    """Refresh every cache directory of every layer of ``root`` against the layer's digest.
 
     Must run before any kernel under ``root`` is compiled or loaded from the
-    cache (``kernels/__init__.py`` calls it at import).  Returns the directories
-    whose cache files were deleted.
+    cache (``kernels/__init__.py`` calls it at import).
+
+    Parameters
+    ----------
+    root : pathlib.Path
+        The ``kernels`` folder.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The directories whose cache files were deleted.
     """
-    digest = kernels_digest(root)
-    return [d for folder in source_folders(root) for d in candidate_dirs(folder)
-            if refresh(d, digest)]
+    dropped: list[Path] = []
+    for layer in LAYERS:
+        digest = layer_digest(layer, root)
+        dropped += [d for d in candidate_dirs(layer_folder(layer, root)) if refresh(d, digest)]
+    return dropped
+
+
+_layer_cache: dict[str, Path | None] = {}
+
+
+def layer_cache_dir(layer: str) -> Path | None:
+    """The directory Numba uses for the kernels of ``layer`` in this process (memoized), or None."""
+    if layer not in _layer_cache:
+        _layer_cache[layer] = numba_cache_dir(layer_folder(layer))
+    return _layer_cache[layer]
+
+
+def kernel_name(function) -> str | None:
+    """``"layer.module.function"`` of a kernel of this package (a dispatcher or CFunc), or None."""
+    py_func = getattr(function, "py_func", None) or getattr(function, "__wrapped__", None)
+    module = getattr(py_func, "__module__", None) or ""
+    if not module.startswith(f"{KERNELS_DIR.name}."):
+        return None
+    return f"{module.removeprefix(KERNELS_DIR.name + '.')}.{py_func.__qualname__}"
+
+
+def cached(*functions) -> bool | None:
+    """Whether Numba's cache holds every one of ``functions``: the one test of "is it compiled".
+
+    Reads the cache's index files (``<module>.<function>-<line>.py<ver>.nbi``,
+    Numba's naming) in the directory Numba uses for the kernel's layer
+    (:func:`layer_cache_dir`); no kernel is imported or compiled.
+
+    Parameters
+    ----------
+    *functions : numba dispatcher, CFunc or str
+        Kernels of this package, or names ``"layer.module.function"`` (say
+        ``"search.player.rollout_callback"``) for one whose module is not
+        imported yet (importing it may compile it).
+
+    Returns
+    -------
+    bool or None
+        True if an index file of each is in the cache (loading is quick),
+        False if one will be compiled, None if that cannot be told (not a
+        kernel of this package, or no cache directory).
+    """
+    for f in functions:
+        name = f if isinstance(f, str) else kernel_name(f)
+        if name is None:
+            return None
+        layer, _, name = name.partition(".")
+        cache = layer_cache_dir(layer)
+        if cache is None:
+            return None
+        if not any(cache.glob(f"{name}-*.nbi")):
+            return False
+    return True

@@ -30,15 +30,26 @@ package (the outermost function's module is ``kernels.*``):
   callee request falls back to it when the full version is not cached.
 
 ``BURRACO_CALLEE_CODE=full`` in the environment switches it off (Numba's own
-behaviour).  It is also off with ``BURRACO_KERNEL_LINKAGE=internal``
-(:mod:`kernels.build.linkage`).  It hooks Numba internals
-(``compiler.compile_extra``, ``JITCPUCodegen.create_library``,
-``CPUCodeLibrary._optimize_final_module``, ``Dispatcher.compile`` and
-``add_overload``, ``Cache.load_overload``, ``save_overload`` and ``_index_key``); if one is
-missing nothing is installed.
+behaviour).  It hooks Numba internals (:data:`HOOKS`: ``compiler.compile_extra``,
+``JITCPUCodegen.create_library``, ``CPUCodeLibrary._optimize_final_module``,
+``Dispatcher.compile`` and ``add_overload``, ``Cache.load_overload``,
+``save_overload`` and ``_index_key``), so it is honest about them:
+
+* it installs only on the Numba releases it is tested with
+  (:data:`NUMBA_RANGE`, the bound of ``pyproject.toml``); on another release, or
+  if one of the internals is missing, nothing is installed and one warning
+  (:class:`CalleeCodeWarning`) names the Numba version and the reason;
+* every hook is guarded: if a hook's own code raises (not the Numba function it
+  wraps: a typing error of a kernel goes through unchanged), the hooks are
+  switched off for the rest of the process, the callee-only overloads made so
+  far are dropped from their dispatchers, one warning names the hook and the
+  error, and the call is done again by Numba's own function: the compile
+  succeeds, as without the hooks.
 """
 import os
 import threading
+import warnings
+import weakref
 
 ENV_SWITCH = "BURRACO_CALLEE_CODE"
 _TAG = "burraco-callee-only"
@@ -48,7 +59,92 @@ _PACKAGE = "kernels."
 # first use of the step API after a hand run loads them from the cache
 PYTHON_ENTRIES = frozenset({"kernels.engine.actions.apply_action", "kernels.engine.actions.legal_actions",
                             "kernels.play.game.play_out"})
+#: the Numba releases the hooks are tested with: ``lo <= (major, minor) < hi``
+NUMBA_RANGE = ((0, 68), (0, 69))
+#: the Numba internals replaced, as (module, attribute path)
+HOOKS = (("numba.core.compiler", "compile_extra"),
+         ("numba.core.codegen", "JITCPUCodegen.create_library"),
+         ("numba.core.codegen", "CPUCodeLibrary._optimize_final_module"),
+         ("numba.core.dispatcher", "Dispatcher.compile"),
+         ("numba.core.dispatcher", "Dispatcher.add_overload"),
+         ("numba.core.caching", "Cache.load_overload"),
+         ("numba.core.caching", "Cache.save_overload"),
+         ("numba.core.caching", "Cache._index_key"))
 _installed = False
+_active = False                 # installed and no hook has failed
+_callee_holders: weakref.WeakSet = weakref.WeakSet()   # dispatchers holding callee-only code
+_origin = threading.local()     # the last exception that came out of a Numba original
+
+
+class CalleeCodeWarning(RuntimeWarning):
+    """The callee-code hooks are not installed, or were switched off after a hook failed."""
+
+
+def numba_supported(version: str | None = None) -> bool:
+    """Whether ``version`` (default: the installed numba's) is in :data:`NUMBA_RANGE`."""
+    if version is None:
+        import numba
+        version = numba.__version__
+    try:
+        major_minor = tuple(int(x) for x in version.split(".")[:2])
+    except ValueError:
+        return False
+    return NUMBA_RANGE[0] <= major_minor < NUMBA_RANGE[1]
+
+
+def _range_text() -> str:
+    (a, b), (c, d) = NUMBA_RANGE
+    return f">={a}.{b},<{c}.{d}"
+
+
+def active() -> bool:
+    """Whether the hooks are installed and none has failed in this process."""
+    return _active
+
+
+def _switch_off(hook: str, error: BaseException) -> None:
+    """Switch every hook off after ``hook`` raised ``error``; warn once."""
+    global _active
+    if not _active:
+        return
+    _active = False
+    for disp in list(_callee_holders):          # callee-only code: a Python call compiles anew
+        for args, cres in list(disp.overloads.items()):
+            if getattr(cres.library, "_burraco_callee_only", False):
+                del disp.overloads[args]
+    import numba
+    warnings.warn(f"kernels.build.calleecode: the hook of Numba's {hook} raised "
+                  f"{type(error).__name__}: {error} (numba {numba.__version__}); the callee-code "
+                  "hooks are off for this process, Numba compiles as it does by default",
+                  CalleeCodeWarning, stacklevel=3)
+
+
+def _guard(name: str, hook, orig):
+    """``hook`` with Numba's ``orig`` as the fallback: see the module's docstring."""
+    def guarded(*args, **kwargs):
+        if not _active:
+            return orig(*args, **kwargs)
+        try:
+            return hook(*args, **kwargs)
+        except Exception as err:        # noqa: BLE001  a hook's own failure falls back to Numba
+            if err is getattr(_origin, "error", None):
+                raise                   # Numba's own error (say a typing error): unchanged
+            _switch_off(name, err)
+            return orig(*args, **kwargs)
+    guarded.__wrapped__ = orig
+    guarded.__name__ = getattr(orig, "__name__", name)
+    return guarded
+
+
+def _through(orig):
+    """``orig`` for a hook to call: an error it raises is marked as Numba's own."""
+    def call(*args, **kwargs):
+        try:
+            return orig(*args, **kwargs)
+        except Exception as err:
+            _origin.error = err
+            raise
+    return call
 
 
 def requested() -> bool:
@@ -65,27 +161,48 @@ def install() -> bool:
     """Install the hooks once per process if requested; returns whether they are active.
 
     Must run before any kernel is compiled (``kernels/__init__.py`` calls it).
+    Warns (:class:`CalleeCodeWarning`) and installs nothing if the Numba release
+    is outside :data:`NUMBA_RANGE` or one of the internals of :data:`HOOKS` is
+    missing.
     """
-    global _installed
+    global _installed, _active
     if _installed:
-        return True
+        return _active
     if not requested():
         return False
-    try:
-        from numba.core import caching, codegen, compiler, dispatcher
-        from numba.core.compiler_lock import global_compiler_lock
-        from numba.core import sigutils
-        orig_compile_extra = compiler.compile_extra
-        orig_create_library = codegen.JITCPUCodegen.create_library
-        orig_optimize = codegen.CPUCodeLibrary._optimize_final_module
-        orig_disp_compile = dispatcher.Dispatcher.compile
-        orig_add_overload = dispatcher.Dispatcher.add_overload
-        orig_load = caching.Cache.load_overload
-        orig_save = caching.Cache.save_overload
-        orig_index_key = caching.Cache._index_key
-        base_magic = codegen.JITCPUCodegen.magic_tuple
-    except (ImportError, AttributeError):
+    import importlib
+
+    import numba
+    if not numba_supported():
+        warnings.warn(f"kernels.build.calleecode: numba {numba.__version__} is outside the "
+                      f"tested range numba{_range_text()}; the callee-code hooks are not "
+                      "installed (Numba's own compile, slower the first time)",
+                      CalleeCodeWarning, stacklevel=2)
         return False
+    originals = {}
+    for module, path in HOOKS:
+        try:
+            obj = importlib.import_module(module)
+            for part in path.split("."):
+                obj = getattr(obj, part)
+        except (ImportError, AttributeError):
+            warnings.warn(f"kernels.build.calleecode: numba {numba.__version__} has no "
+                          f"{module}.{path}; the callee-code hooks are not installed "
+                          "(Numba's own compile, slower the first time)",
+                          CalleeCodeWarning, stacklevel=2)
+            return False
+        originals[path] = _through(obj)
+    from numba.core import caching, codegen, compiler, dispatcher, sigutils
+    from numba.core.compiler_lock import global_compiler_lock
+    orig_compile_extra = originals["compile_extra"]
+    orig_create_library = originals["JITCPUCodegen.create_library"]
+    orig_optimize = originals["CPUCodeLibrary._optimize_final_module"]
+    orig_disp_compile = originals["Dispatcher.compile"]
+    orig_add_overload = originals["Dispatcher.add_overload"]
+    orig_load = originals["Cache.load_overload"]
+    orig_save = originals["Cache.save_overload"]
+    orig_index_key = originals["Cache._index_key"]
+    base_magic = codegen.JITCPUCodegen.magic_tuple
 
     state = threading.local()   # compilations run under Numba's global lock, one thread at a time
 
@@ -148,6 +265,7 @@ def install() -> bool:
     def add_overload(self, cres):
         if getattr(cres.library, "_burraco_callee_only", False):
             self.overloads[tuple(cres.signature.args)] = cres    # typing and linking only
+            _callee_holders.add(self)
             return None
         return orig_add_overload(self, cres)
 
@@ -197,13 +315,17 @@ def install() -> bool:
             key = (key[0], key[1] + (_TAG,)) + tuple(key[2:])     # CompileResult.codegen
         return key
 
-    compiler.compile_extra = compile_extra
-    codegen.JITCPUCodegen.create_library = create_library
-    codegen.CPUCodeLibrary._optimize_final_module = _optimize_final_module
-    dispatcher.Dispatcher.add_overload = add_overload
-    dispatcher.Dispatcher.compile = disp_compile
-    caching.Cache.load_overload = load_overload
-    caching.Cache.save_overload = save_overload
-    caching.Cache._index_key = _index_key
-    _installed = True
+    hooks = {"compile_extra": compile_extra, "JITCPUCodegen.create_library": create_library,
+             "CPUCodeLibrary._optimize_final_module": _optimize_final_module,
+             "Dispatcher.compile": disp_compile, "Dispatcher.add_overload": add_overload,
+             "Cache.load_overload": load_overload, "Cache.save_overload": save_overload,
+             "Cache._index_key": _index_key}
+    owners = {"compiler": compiler, "JITCPUCodegen": codegen.JITCPUCodegen,
+              "CPUCodeLibrary": codegen.CPUCodeLibrary, "Dispatcher": dispatcher.Dispatcher,
+              "Cache": caching.Cache}
+    for path, hook in hooks.items():
+        owner, _, attr = path.rpartition(".")
+        target = owners[owner or "compiler"]
+        setattr(target, attr, _guard(path, hook, getattr(target, attr)))
+    _installed = _active = True
     return True

@@ -60,11 +60,11 @@ def _set_joker_value(pkg: Path, value: int) -> None:
     cards.write_text(text.replace(old[0], f"CVALUE[JOKER] = {value}"))
 
 
-def _run(pkg: Path, env_extra: dict, read_only: bool = False) -> dict:
+def _run(pkg: Path, env_extra: dict, read_only: bool = False, child: str = CHILD) -> dict:
     env = {k: v for k, v in os.environ.items()
-           if k not in ("NUMBA_CACHE_DIR", "BURRACO_KERNEL_LINKAGE", "BURRACO_CALLEE_CODE")}
+           if k not in ("NUMBA_CACHE_DIR", "BURRACO_CALLEE_CODE")}
     env.update(PYTHONPATH=str(pkg), PYTHONDONTWRITEBYTECODE="1", **env_extra)
-    cmd = [sys.executable, "-W", "ignore", "-c", CHILD]
+    cmd = [sys.executable, "-W", "ignore", "-c", child]
     if read_only:
         if os.geteuid() == 0:     # root writes through file modes: mount the package read-only
             cmd = ["unshare", "-m", "sh", "-c",
@@ -123,6 +123,67 @@ def test_edit_of_a_callee_in_a_read_only_install(tmp_path):
     assert again["hits"] == 1, "the read-only install must still cache (user-wide)"
     assert Path(after["cache_dir"]).is_relative_to(xdg / "numba")
     assert not list(pkg.rglob("__pycache__"))
+
+
+# a hand of the turn loop through the public API, and one peer bot's kernel
+LAYER_CHILD = r'''
+import json, sys
+import numpy as np
+import sim
+from kernels.play import game
+from kernels.peers import common
+sim.simulate(1, seed=1, threads=1)
+common.trio_allowed(0, np.zeros(64, np.int64))
+
+def counts(module):
+    hits = misses = 0
+    for f in vars(module).values():
+        stats = getattr(f, "stats", None)
+        if stats is not None and getattr(f, "__module__", "") == module.__name__:
+            hits += sum(stats.cache_hits.values())
+            misses += sum(stats.cache_misses.values())
+    return {"hits": hits, "misses": misses}
+
+print(json.dumps({"sim": sim.__file__, "game": counts(game),
+                  "peer": {"hits": sum(common.trio_allowed.stats.cache_hits.values()),
+                           "misses": sum(common.trio_allowed.stats.cache_misses.values())}}))
+'''
+
+
+@pytest.mark.slow
+def test_edit_of_a_peer_bot_keeps_the_turn_loop_cached(tmp_path):
+    """An edit in ``peers`` drops the peers' cache only: the turn loop (``play``) loads."""
+    pkg = _copy_kernels(tmp_path)
+    shutil.copytree(REPO / "sim", pkg / "sim", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    env = {"NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
+    first = _run(pkg, env, child=LAYER_CHILD)
+    assert first["sim"] == str(pkg / "sim" / "__init__.py")
+    assert first["game"]["misses"] > 0 and first["peer"]["misses"] == 1
+    bot = pkg / "kernels" / "peers" / "common.py"
+    bot.write_text(bot.read_text() + "\n# an edit of a peer bot\n")
+    after = _run(pkg, env, child=LAYER_CHILD)
+    assert after["game"]["misses"] == 0 and after["game"]["hits"] > 0, after
+    assert after["peer"] == {"hits": 0, "misses": 1}, "the edited peer bot must be recompiled"
+
+
+def test_layer_digest_covers_the_layers_below_only(tmp_path):
+    """Each layer's stamp changes with its own files and those of the layers it may import."""
+    from kernels.build import cachestamp, layers
+
+    root = _copy_kernels(tmp_path) / "kernels"
+    before = {layer: cachestamp.layer_digest(layer, root) for layer in layers.LAYERS}
+    for edited in ("peers", "core", "search"):
+        path = sorted((root / edited).glob("*.py"))[-1]
+        text = path.read_text()
+        path.write_text(text + "\n# edited\n")
+        changed = {layer for layer in layers.LAYERS
+                   if cachestamp.layer_digest(layer, root) != before[layer]}
+        path.write_text(text)
+        assert changed == {layer for layer in layers.LAYERS if edited in layers.closure(layer)}
+    assert len(set(before.values())) == len(before) - 1     # __init__ and build share theirs
+    path = root / "build" / "calleecode.py"
+    path.write_text(path.read_text() + "\n# edited\n")
+    assert all(cachestamp.layer_digest(layer, root) != before[layer] for layer in layers.LAYERS)
 
 
 def test_candidate_dirs_follow_numba_locators(tmp_path, monkeypatch):

@@ -52,7 +52,8 @@ def test_quiet_nested_and_failed(capsys, monkeypatch):
 
 
 def test_on_disk_reads_the_index_files_of_the_kernels_cache(tmp_path, monkeypatch):
-    monkeypatch.setattr(compiling, "_cache_dirs", {"search": tmp_path})
+    from kernels.build import cachestamp
+    monkeypatch.setattr(cachestamp, "_layer_cache", {"search": tmp_path})
     f = SimpleNamespace(py_func=SimpleNamespace(__module__="kernels.search.rollouts",
                                                 __qualname__="rollouts_chunk"))
     assert compiling.on_disk(f, "search.player.rollout_callback") is False
@@ -63,7 +64,7 @@ def test_on_disk_reads_the_index_files_of_the_kernels_cache(tmp_path, monkeypatc
     (tmp_path / "player.rollout_callback-358.py311.nbi").write_text("")
     assert compiling.on_disk(f, "search.player.rollout_callback") is True
     assert compiling.on_disk(object()) is None and compiling.cold(object()) is None
-    monkeypatch.setattr(compiling, "_cache_dirs", {"search": None})
+    monkeypatch.setattr(cachestamp, "_layer_cache", {"search": None})
     assert compiling.on_disk(f) is None
 
 

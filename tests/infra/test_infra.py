@@ -22,7 +22,7 @@ from sim.cli import main
 from sim.rules import ENUMS, PRESETS, Rules
 
 ROOT = Path(__file__).resolve().parents[2]
-TEST_COMMAND = 'pip install -e ".[dev]" && pytest'
+TEST_COMMAND = 'pip install -e ".[dev]" -c .ci/constraints.txt && pytest'
 RUN_COMMAND = 'pip install -e ".[dev]" && burraco simulate --hands 1000000 --seed 1 --out runs/demo'
 
 
@@ -661,94 +661,6 @@ def test_pyproject_entry_point():
     assert meta["tool"]["pytest"]["ini_options"]["testpaths"] == ["tests"]
     from sim import __version__
     assert __version__ == "0.1.0"
-
-
-# ----------------------------------------------------------------------------- kernel linkage
-_LINKAGE_CHILD = """
-import json
-from numba.core import config
-import kernels
-from kernels.build import linkage
-sys_path_test = __import__("sys").argv[1]
-__import__("sys").path.insert(0, sys_path_test)
-from test_infra import linkage_facts
-print(json.dumps({"installed": linkage.installed(), "cache_dir": config.CACHE_DIR,
-                  **linkage_facts()}))
-"""
-
-
-def linkage_facts() -> dict:
-    """The linkage of the kernel callees linked into a fresh compile of
-    burraco_class (it calls analyze), and the records digests of 500 heuristic and
-    100 random hands of simulate_range, in this process."""
-    import hashlib
-    from numba import njit, types
-    from kernels.play import game
-    from kernels.core import melds as KM
-    from sim.strategies import resolve
-    fresh = njit(cache=False, _nrt=False)(KM.burraco_class.py_func)
-    fresh.compile((types.Array(types.int64, 1, "C"), types.int64, types.int64))
-    lib = fresh.overloads[fresh.signatures[0]].library
-    callees = {fn.linkage.name for fn in lib._final_module.functions if not fn.is_declaration
-               and fn.name.startswith("_ZN7kernels") and "burraco_class" not in fn.name}
-    digests = {}
-    for name, n in (("heuristic", 500), ("random", 100)):
-        _, kind, p = resolve(name)
-        out = np.zeros((n, L.N_REC), np.int32)
-        game.simulate_range(np.uint64(3), np.int64(0), np.int64(n), Rules().to_vector(),
-                            np.full(4, kind, np.int64), np.ascontiguousarray(np.tile(p, (4, 1))),
-                            np.int64(0), out)
-        digests[name] = hashlib.sha256(out.tobytes()).hexdigest()
-    return {"callee_linkages": sorted(callees), "digests": digests}
-
-
-def without_linkage() -> dict:
-    """The environment of a child with Numba's own linkage, however this suite runs."""
-    return {k: v for k, v in os.environ.items() if k != "BURRACO_KERNEL_LINKAGE"}
-
-
-def test_kernel_linkage_is_numba_s_by_default():
-    """Without BURRACO_KERNEL_LINKAGE the hook is not installed and the kernels'
-    cache stays where Numba puts it."""
-    code = ("from numba.core import codegen; from kernels.build import linkage; "
-            "print(linkage.installed(), "
-            "hasattr(codegen.CPUCodeLibrary._optimize_final_module, '__wrapped__'))")
-    r = subprocess.run([sys.executable, "-c", code], env=without_linkage(), cwd=ROOT,
-                       capture_output=True, text=True, check=True)
-    assert r.stdout.split() == ["False", "False"], r.stdout + r.stderr
-
-
-def test_kernel_linkage_unknown_value_warns_and_keeps_the_default():
-    env = {**os.environ, "BURRACO_KERNEL_LINKAGE": "fast"}
-    r = subprocess.run([sys.executable, "-c", "import kernels; print(kernels._linkage.installed())"],
-                       env=env, cwd=ROOT, capture_output=True, text=True, check=True)
-    assert r.stdout.split() == ["False"]
-    assert "BURRACO_KERNEL_LINKAGE='fast' ignored: allowed are 'internal'" in r.stderr
-
-
-@pytest.mark.slow
-def test_internal_kernel_linkage_gives_the_same_records(tmp_path):
-    """BURRACO_KERNEL_LINKAGE=internal: the callees linked into a library become
-    internal (none stays linkonce_odr), Numba's cache moves to its own directory
-    per kernels digest, and simulate_range writes the same records as with Numba's
-    linkage (heuristic and random; the child compiles from an empty cache, this
-    process has Numba's linkage)."""
-    from kernels.build import linkage
-
-    def facts(env):
-        out = subprocess.run([sys.executable, "-c", _LINKAGE_CHILD, str(Path(__file__).parent)],
-                             env=env, cwd=ROOT, capture_output=True, text=True, check=True)
-        return json.loads(out.stdout.splitlines()[-1])
-
-    internal = facts({**os.environ, "BURRACO_KERNEL_LINKAGE": "internal",
-                      "NUMBA_CACHE_DIR": str(tmp_path)})
-    default = facts(without_linkage())
-    assert internal["installed"] and not default["installed"]
-    expected = tmp_path / "burraco-sim" / "internal-linkage" / linkage.kernels_digest()[:16]
-    assert internal["cache_dir"] == str(expected)
-    assert internal["callee_linkages"] == ["internal"]
-    assert "linkonce_odr" in default["callee_linkages"]
-    assert internal["digests"] == default["digests"]
 
 
 # ----------------------------------------------------------------------------- pure Python

@@ -263,6 +263,16 @@ def test_masu_discards():
 
 
 # ---------------------------------------------------------------- every peer bot
+def test_every_peer_name_has_its_chooser_in_its_engine_s_module():
+    import importlib
+
+    from sim import peers
+    for name, (attr, _params, _doc) in peers.PEERS.items():
+        module = importlib.import_module(f"kernels.peers.{peers.module_of(name)}")
+        assert callable(getattr(module, attr, None)), name
+    assert {peers.module_of(n) for n in peers.PEERS} == set(peers.MODULES)
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_referee_passes_every_action(name):
     spec = {"team0": name, "team1": "expert"}

@@ -1,0 +1,1 @@
+"""The compile and cache machinery of the kernels: no kernel lives here."""
