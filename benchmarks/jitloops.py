@@ -6,10 +6,14 @@ cache only watches this file, not the kernels these loops call, so the scripts
 clear their cache entries whenever the kernel sources change
 (:func:`harness.guard_helper_cache`).
 """
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 
-try:                    # the kernels in subpackages by layer
+import kernels
+
+if (Path(kernels.__file__).parent / "play").is_dir():      # the kernels in subpackages by layer
     from kernels.core.deal import deal_hand
     from kernels.core.melds import analyze
     from kernels.core.rng import bounded, seed_hand
@@ -19,7 +23,8 @@ try:                    # the kernels in subpackages by layer
     from kernels.table.state import G_PHASE, G_SEAT
     from kernels.table.work import W_G
     from kernels.table.worlds import sample_world
-except ImportError:     # a baseline revision of the before-and-after figures: flat modules
+else:   # a baseline revision of the before-and-after figures: flat modules (told by the
+        # package's directory: an editable install of another checkout would supply a layer)
     from kernels.actions import N_ACTIONS, PH_OVER, apply_action, legal_actions
     from kernels.deal import deal_hand
     from kernels.game import choose, new_hand

@@ -35,17 +35,18 @@ from pathlib import Path
 import numba
 import numpy as np
 
-try:                    # the kernels in subpackages by layer
+import kernels
+
+#: the revision's kernels are in subpackages by layer; a baseline from before them has flat
+#: modules.  Told by the package's own directory, not by a failed import: an editable install
+#: of another checkout would supply the missing subpackage from there.
+LAYERED = (Path(kernels.__file__).parent / "play").is_dir()
+if LAYERED:
     from kernels.core import layout as L
     from kernels.play import game
-    from kernels.search import rollouts as KR
-    from kernels.table import work as KW
-except ImportError:     # a baseline revision from before the layers: flat modules
+else:
     from kernels import game, layout as L
-    from kernels import rollouts as KR
-    from kernels import work as KW
-from sim import Game, Rules
-from sim.runner import _resolve_strategies
+from sim import Rules
 from sim.strategies import resolve
 
 SEED = 1
@@ -70,9 +71,24 @@ def hands(n, threads):
 _mid = None
 
 
+def _rollout_kernels():
+    """The rollouts and work-buffer modules, imported only by the requests that use them: an
+    early baseline revision (step_api.py's) has neither, nor ``sim.Game``."""
+    if LAYERED:
+        from kernels.search import rollouts as KR
+        from kernels.table import work as KW
+    else:
+        from kernels import rollouts as KR
+        from kernels import work as KW
+    return KR, KW
+
+
 def rollouts(worlds, threads):
     """The call ``benchmarks/speed/analyze.py`` times (the signature ``sim.analyze`` compiles)."""
     global _mid
+    from sim import Game
+    from sim.runner import _resolve_strategies
+    KR, KW = _rollout_kernels()
     if _mid is None:
         g = Game.from_position(POSITION, seed=SEED)
         words = KW.work_words(0, 0)
@@ -94,6 +110,7 @@ def rollouts(worlds, threads):
 
 
 def game_steps(n):
+    from sim import Game
     rng = random.Random(SEED)
     steps = 0
     t0 = time.perf_counter()
@@ -111,6 +128,7 @@ _work = None
 def kernel_steps(n, random_legal):
     global _work
     import jitloops
+    _, KW = _rollout_kernels()
     if _work is None:
         _work = np.empty(KW.work_words(0, 0), np.int64)
     t0 = time.perf_counter()
