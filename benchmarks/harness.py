@@ -1,15 +1,20 @@
-"""What the benchmark scripts share (``run.py``, ``step_api.py``): the house rules.
+"""What the speed benchmarks share (``benchmarks/speed/``): the house rules.
 
+* the command line of every speed script (:func:`parser`, :func:`settings`): ``--quick``
+  (smaller counts, a smoke run of every figure), ``--repeats N`` (timed repeats of each
+  figure after its warm-up) and ``--out PATH`` (where the report goes);
 * a snapshot of ``kernels/`` and ``sim/`` measured everywhere (:func:`copy_packages`),
   and the guard of ``jitloops.py``'s Numba cache (:func:`guard_helper_cache`);
-* timed repeats after an untimed warm-up (:func:`timed`, :func:`interleaved`), a
-  :class:`Row` per figure (median, min - max, ratio to a baseline of the same run);
+* timed repeats after an untimed warm-up (:func:`timed`, :func:`interleaved`,
+  :func:`warm_median`), a :class:`Row` per figure (median, min - max, ratio to a
+  baseline of the same run);
 * child processes timed launch to exit with their peak memory (:func:`run_child`);
 * the CPU other processes use while a figure or the whole run is measured
   (:class:`LoadMeter`), the machine's facts and the generated markdown report.
 """
 from __future__ import annotations
 
+import argparse
 import datetime as dt
 import hashlib
 import json
@@ -32,6 +37,58 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 SEED = 1
 _T0 = time.perf_counter()
+# the scripts import sim and kernels of this checkout, whatever the current directory (the
+# snapshot scripts put their copy first: use_snapshot)
+if str(REPO) not in sys.path:
+    sys.path.insert(1, str(REPO))
+
+
+# ---------------------------------------------------------------- the command line
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not {text!r}")
+    return value
+
+
+def parser(doc: str, out: Path | None = None, repeats: tuple | None = (5, 3)) -> argparse.ArgumentParser:
+    """The command line every speed script starts from: ``--quick``; ``--repeats N`` when
+    ``repeats`` gives the defaults ``(full, quick)``; ``--out PATH`` (default ``out``: the
+    report beside the script; with ``out=None`` the script prints its tables and ``--out``
+    also writes them to PATH).  A bad value is a one-line error naming the option (exit 2)."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true",
+                    help="smaller counts: a smoke run of every figure, not figures of record")
+    if repeats is not None:
+        ap.add_argument("--repeats", type=_positive, default=None, metavar="N",
+                        help=f"timed repeats of each figure after its warm-up "
+                             f"(default {repeats[0]}, {repeats[1]} with --quick)")
+    where = f"default {out.relative_to(REPO)}" if out is not None else "default: print only"
+    ap.add_argument("--out", type=Path, default=out, metavar="PATH",
+                    help=f"where to write the report ({where})")
+    return ap
+
+
+def settings(args, modes: dict) -> dict:
+    """The counts of ``modes["quick"]`` or ``modes["full"]`` (by ``--quick``), with
+    ``--repeats`` in place of the mode's ``repeats`` when it is given."""
+    counts = dict(modes["quick" if args.quick else "full"])
+    if getattr(args, "repeats", None) is not None:
+        counts["repeats"] = args.repeats
+    return counts
+
+
+def emit(lines: list, out: Path | None, echo: bool = True) -> None:
+    """Print a report (stdout; not with ``echo=False``, for a script that printed it as it
+    went) and, with ``--out``, write it there too."""
+    text = "\n".join(lines) + "\n"
+    if echo:
+        sys.stdout.write(text)
+    if out is not None:
+        Path(out).write_text(text)
 
 
 def log(msg: str) -> None:
@@ -47,7 +104,7 @@ class Row:
     unit: str
     work: str               # what one repeat does
     baseline: str = ""      # ratio against a baseline measured in the same run
-    target: str = ""        # the issue's target and whether it is met
+    target: str = ""        # the goal and whether it is met
     note: str = ""
     others: float | None = None     # CPU cores other processes used while it was measured
 
@@ -80,6 +137,14 @@ def timed(fn, repeats: int) -> list:
         fn()
         times.append(time.perf_counter() - t0)
     return times
+
+
+def warm_median(fn, repeats: int) -> tuple:
+    """``(median, min, max)`` wall seconds of ``repeats`` calls of ``fn`` after one untimed
+    call (the warm-up: it compiles or loads the kernels)."""
+    fn()
+    times = timed(fn, repeats)
+    return float(np.median(times)), min(times), max(times)
 
 
 def interleaved(fns: dict, repeats: int) -> dict:
@@ -353,7 +418,7 @@ class Run:
                          f"Figures may be low and noisy; {suffer} suffer most.")
         return others
 
-    def write(self, path: Path, mode: str, rows: list, notes: list, title: str, target_issue: str,
+    def write(self, path: Path, mode: str, rows: list, notes: list, title: str, target: str,
               intro: str = "") -> None:
         per_row_load = any(r.others is not None for r in rows)
         lines = [
@@ -368,7 +433,7 @@ class Run:
             "over the repeats. Default rules (`sim.Rules()`); seed 1." + (f" {intro}" if intro else ""),
             "",
             "| section | figure | median | range | unit | one repeat | repeats | baseline in the same run "
-            f"| target ({target_issue}) |" + (" other processes (cores) |" if per_row_load else "") + " notes |",
+            f"| target ({target}) |" + (" other processes (cores) |" if per_row_load else "") + " notes |",
             "|---|---|---:|---|---|---|---:|---|---|" + ("---:|" if per_row_load else "") + "---|",
         ]
         for r in rows:

@@ -1,24 +1,41 @@
-"""Small jitted loops around single kernels, for ``benchmarks/run.py`` and
-``benchmarks/step_api.py``.
+"""Small jitted loops around single kernels, for ``benchmarks/speed/run.py`` and
+``benchmarks/speed/step_api.py``.
 
 Each loop returns a checksum so the compiler cannot drop the work.  Numba's
 cache only watches this file, not the kernels these loops call, so the scripts
 clear their cache entries whenever the kernel sources change
 (:func:`harness.guard_helper_cache`).
 """
-from kernels.core.cards import N_COUNT
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 
-from kernels.engine.actions import N_ACTIONS, PH_OVER, apply_action, legal_actions
-from kernels.core.deal import deal_hand
-from kernels.play.game import choose, new_hand
-from kernels.core.melds import analyze
-from kernels.strategies.choosers import (meld_search)
-from kernels.core.rng import bounded, seed_hand
-from kernels.table.state import G_PHASE, G_SEAT
-from kernels.table.work import W_G
-from kernels.table.worlds import sample_world
+import kernels
+
+if (Path(kernels.__file__).parent / "play").is_dir():      # the kernels in subpackages by layer
+    from kernels.core.cards import N_COUNT
+    from kernels.core.deal import deal_hand
+    from kernels.core.melds import analyze
+    from kernels.core.rng import bounded, seed_hand
+    from kernels.engine.actions import N_ACTIONS, PH_OVER, apply_action, legal_actions
+    from kernels.play.game import choose, new_hand
+    from kernels.strategies.choosers import meld_search
+    from kernels.table.state import G_PHASE, G_SEAT
+    from kernels.table.work import W_G
+    from kernels.table.worlds import sample_world
+else:   # a baseline revision of the before-and-after figures: flat modules (told by the
+        # package's directory: an editable install of another checkout would supply a layer)
+    from kernels.actions import N_ACTIONS, PH_OVER, apply_action, legal_actions
+    from kernels.cards import N_COUNT
+    from kernels.deal import deal_hand
+    from kernels.game import choose, new_hand
+    from kernels.melds import analyze
+    from kernels.policies import meld_search
+    from kernels.rng import bounded, seed_hand
+    from kernels.state import G_PHASE, G_SEAT
+    from kernels.work import W_G
+    from kernels.worlds import sample_world
 
 
 @njit(cache=True)

@@ -1,4 +1,4 @@
-"""A child process of ``benchmarks/run.py`` that measures one revision of the packages.
+"""A child process of ``benchmarks/speed/run.py`` that measures one revision of the packages.
 
     PYTHONPATH=<a revision's kernels/ and sim/> NUMBA_CACHE_DIR=<its own> python revision_worker.py
 
@@ -22,7 +22,8 @@ stdin, a JSON list, with one JSON line on stdout:
 The first line it prints is ``{"file": kernels.play.game's path, "threads": N}``, so
 ``run.py`` can check that the revision it meant is the one imported.  Both
 revisions must have these entry points with today's signatures (they do from
-0a270b0, the commit issue 16 was filed at, on).
+0a270b0, the commit before the speed work, on), in the kernels' subpackages or, before
+those, in flat modules.
 """
 import hashlib
 import json
@@ -34,12 +35,18 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from kernels.play import game
-from kernels.core import layout as L
-from kernels.search import rollouts as KR
-from kernels.table import work as KW
-from sim import Game, Rules
-from sim.strategies import resolve_builtin_seats as _resolve_strategies
+import kernels
+
+#: the revision's kernels are in subpackages by layer; a baseline from before them has flat
+#: modules.  Told by the package's own directory, not by a failed import: an editable install
+#: of another checkout would supply the missing subpackage from there.
+LAYERED = (Path(kernels.__file__).parent / "play").is_dir()
+if LAYERED:
+    from kernels.core import layout as L
+    from kernels.play import game
+else:
+    from kernels import game, layout as L
+from sim import Rules
 from sim.strategies import resolve
 
 SEED = 1
@@ -64,9 +71,28 @@ def hands(n, threads):
 _mid = None
 
 
+def _rollout_kernels():
+    """The rollouts and work-buffer modules, imported only by the requests that use them: an
+    early baseline revision (step_api.py's) has neither, nor ``sim.Game``."""
+    if LAYERED:
+        from kernels.search import rollouts as KR
+        from kernels.table import work as KW
+    else:
+        from kernels import rollouts as KR
+        from kernels import work as KW
+    return KR, KW
+
+
 def rollouts(worlds, threads):
-    """The call ``benchmarks/analyze.py`` times (the signature ``sim.analyze`` compiles)."""
+    """The call ``benchmarks/speed/analyze.py`` times (the signature ``sim.analyze`` compiles)."""
     global _mid
+    import sim
+    from sim import Game
+    if (Path(sim.__file__).parent / "strategies").is_dir():    # sim in subpackages by layer
+        from sim.strategies import resolve_builtin_seats as _resolve_strategies
+    else:
+        from sim.runner import _resolve_strategies
+    KR, KW = _rollout_kernels()
     if _mid is None:
         g = Game.from_position(POSITION, seed=SEED)
         words = KW.work_words(0, 0)
@@ -88,6 +114,7 @@ def rollouts(worlds, threads):
 
 
 def game_steps(n):
+    from sim import Game
     rng = random.Random(SEED)
     steps = 0
     t0 = time.perf_counter()
@@ -105,6 +132,7 @@ _work = None
 def kernel_steps(n, random_legal):
     global _work
     import jitloops
+    _, KW = _rollout_kernels()
     if _work is None:
         _work = np.empty(KW.work_words(0, 0), np.int64)
     t0 = time.perf_counter()

@@ -1,6 +1,10 @@
-"""A command run again in a directory it cannot write: the machinery shared by the tests of
-complete runs, sweeps and tunings run again (tests/test_rundir.py, test_sweep.py,
-test_tune.py).
+"""Snapshots of a directory, and a command run again in a directory it cannot write: the
+machinery shared by the tests of refused commands and of complete runs, sweeps and tunings
+run again (tests/runs/test_rundir.py, tests/experiments/test_sweep.py,
+tests/experiments/test_tune.py).
+
+:func:`everything` and :func:`entries` snapshot a directory (equal before and after a
+command: it created, wrote and deleted nothing there); :func:`changed` names what differs.
 
 As root (CI) chmod cannot stop a write; the child then runs without the capabilities that
 bypass file permissions (``setpriv``), and :func:`read_only` checks that it really cannot
@@ -30,6 +34,18 @@ def without_write_permission() -> list:
     if setpriv is None:
         pytest.skip("running as root without setpriv: chmod cannot stop root's writes")
     return [setpriv, "--bounding-set=-dac_override,-dac_read_search,-fowner"]
+
+
+def everything(directory: Path) -> dict | None:
+    """Every entry below ``directory`` (the lock file and directories included): relative
+    path -> its bytes, or "dir"; None if ``directory`` does not exist.  Equal before and
+    after a refused command: it created, wrote and deleted nothing (a missing directory
+    stays missing)."""
+    directory = Path(directory)
+    if not directory.exists():
+        return None
+    return {p.relative_to(directory).as_posix(): (p.read_bytes() if p.is_file() else "dir")
+            for p in sorted(directory.rglob("*"))}
 
 
 def entries(directory: Path) -> dict:
