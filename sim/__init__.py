@@ -5,50 +5,50 @@ Public API
 Rules
     Rule-set options and presets (:mod:`sim.core.rules`, docs/rule_sets.md).
 simulate
-    Run hands in shards, optionally to Parquet (:mod:`sim.runner`).
+    Run hands in shards, optionally to Parquet (:mod:`sim.runs.runner`).
 summarize, Summary, MatchSummary
     The figures of a hand run or a match run, as ``burraco simulate`` and
-    ``burraco summarize`` print them (:mod:`sim.summary`).
+    ``burraco summarize`` print them (:mod:`sim.runs.summary`).
 simulate_matches, load_matches
     Play whole matches to their end (R60) in shards; read a match run's
-    match table back (:mod:`sim.runner`, :mod:`sim.match`, :mod:`sim.runs`).
+    match table back (:mod:`sim.runs.runner`, :mod:`sim.core.match`, :mod:`sim.runs`).
 deal, Deal
-    Deal one hand from (seed, index) (:mod:`sim.deal`).
+    Deal one hand from (seed, index) (:mod:`sim.core.deal`).
 deals
     The deal features of many hands as a table (wilds, jokers, twos, pairs and
     runs per hand, the pozzetti, the up-card), to select hands with
-    ``simulate(hand_index=...)`` or ``where=`` (:mod:`sim.deal_features`,
+    ``simulate(hand_index=...)`` or ``where=`` (:mod:`sim.experiments.decks`,
     docs/deals.md).
 replay
-    One hand with every action, as a replay document (:mod:`sim.trace`).
+    One hand with every action, as a replay document (:mod:`sim.runs.replay`).
 compare
     Paired comparison of two strategies on the same deals, seats swapped
-    (:mod:`sim.comparison`).
+    (:mod:`sim.experiments.comparison`).
 load, check_run, repair_run
     Read a run directory back (the one reader: checked against the manifest),
     check it, rebuild a damaged manifest from its shards (:mod:`sim.runs`;
-    the layout is in :mod:`sim.rundir`).
+    the layout is in :mod:`sim.runs.rundir`).
 sweep
     A grid of one or two strategy parameters, each point compared with a
-    reference on the same deals (:mod:`sim.sweeps`).
+    reference on the same deals (:mod:`sim.experiments.sweeps`).
 tune
     CMA-ES over the parameters of a ``heuristic``-family strategy, its answer
-    validated on unseen deals (:mod:`sim.tuning`, docs/tune.md).
+    validated on unseen deals (:mod:`sim.experiments.tuning`, docs/tune.md).
 notation, melds, scoring, strategies
     Card text <-> ids, meld validity and lay-off, hand scoring, strategy
     registry.
 analyze, analyze_decision
     Evaluate the candidate actions of a position, or of a decision of a simulated
     hand, by rollouts on sampled worlds, with paired intervals; the hand or the
-    match as objective (:mod:`sim.analysis`, :mod:`sim.analysis_game`,
+    match as objective (:mod:`sim.analysis`, :mod:`sim.analysis.decision`,
     docs/analyze.md).
 Game, pystrategy
-    A hand decision by decision (:mod:`sim.game`, docs/step_api.md);
+    A hand decision by decision (:mod:`sim.play.game`, docs/step_api.md);
     strategies written in Python, any object with ``choose(observation,
     legal_actions)`` (docs/strategies.md).
 
-``import sim`` compiles nothing; :func:`simulate`, :mod:`sim.melds`,
-:mod:`sim.scoring` and the other heavier modules are imported on first use.
+``import sim`` compiles nothing; :func:`simulate`, :mod:`sim.table.melds`,
+:mod:`sim.table.scoring` and the other heavier modules are imported on first use.
 """
 from __future__ import annotations
 

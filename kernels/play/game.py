@@ -398,7 +398,7 @@ def new_hand_deck(run_seed, hand_index, dealer_in, deck_in, rv_in, kinds_in, par
     are laid out from ``deck_in`` (int64[108], a permutation of the ids 0..107 in
     dealing order, :mod:`kernels.core.deal`): the deal of hand ``hand_index`` with some
     cards moved plays with the same random numbers as the deal itself.  Checking
-    that ``deck_in`` is a permutation is the caller's job (``sim.deals.play_decks``).
+    that ``deck_in`` is a permutation is the caller's job (``sim.experiments.decks.play_decks``).
     """
     new_hand(run_seed, hand_index, dealer_in, rv_in, kinds_in, params_in, debug, ev_rows,
              ev_cards, work)

@@ -4,7 +4,7 @@
 the code that deals them in the simulation (:func:`kernels.core.rng.seed_hand`,
 :func:`kernels.core.deal.shuffle_deal`, the split of :func:`kernels.core.deal.deal_offsets`
 and :func:`kernels.core.deal.pozzetto_sizes`) and counts, per hand, what each
-place holds.  Nothing is played.  The Python side (:func:`sim.deals.deals`)
+place holds.  Nothing is played.  The Python side (:func:`sim.core.deal_features.deals`)
 names the columns.
 
 Row layout of ``out`` (``int16[count, N_FEATURES]``):

@@ -40,7 +40,7 @@ def burraco_bonus(cnt, cls, rv):
     """Bonus one meld scores (R56, with the R31 classes under ``extra_burraco_classes``).
 
     The one class-to-bonus table of the project: :func:`score_team` and
-    :func:`sim.melds.check` both call it.
+    :func:`sim.table.melds.check` both call it.
 
     Parameters
     ----------

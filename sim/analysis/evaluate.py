@@ -86,7 +86,7 @@ def analyze(position_or_game, rollouts: int = 1000, seed: int = 0, policy="exper
         The rollout strategy of every seat: a built-in or registered strategy
         spec (``"expert"``, ``"heuristic:pile_threshold=3"``), a Python strategy
         (``FILE.py:CLASS``, a class or an object: rolled out through ``sim.Game``,
-        100 to 200 times slower, :mod:`sim.analysis_game`), or one per seat
+        100 to 200 times slower, :mod:`sim.analysis.decision`), or one per seat
         as in ``simulate``.
     candidates : None, str or sequence
         None: every legal action.  Otherwise action ids or texts
@@ -100,7 +100,7 @@ def analyze(position_or_game, rollouts: int = 1000, seed: int = 0, policy="exper
         Run the kernels' debug checks after every rollout action.
     until_separated : bool
         Roll out ``batch`` worlds at a time until the sequential rule of
-        :mod:`sim.rollout_stats` stops (the best separated from every other
+        :mod:`sim.analysis.rollout_stats` stops (the best separated from every other
         candidate, or within ``margin`` of it) or ``max_rollouts`` worlds;
         ``rollouts`` is then not used, and the intervals use the multiplier
         for a sequential stop (``attrs["z_interval"]``).
@@ -113,7 +113,7 @@ def analyze(position_or_game, rollouts: int = 1000, seed: int = 0, policy="exper
     adjust : {"none", "strata", "cv"}
         Beyond the common random numbers: post-stratification on the wilds
         dealt to the opponents, or control variates of the deal features
-        (:mod:`sim.rollout_stats`); the reductions are in ``attrs``.
+        (:mod:`sim.analysis.rollout_stats`); the reductions are in ``attrs``.
     worlds : {"sampled", "true"}
         ``"true"``: every world keeps the game's true hidden cards (the
         "oracle"; only its generator is reseeded per world as a sampled world's
@@ -124,7 +124,7 @@ def analyze(position_or_game, rollouts: int = 1000, seed: int = 0, policy="exper
         ``Game.match_totals``); each rollout plays the match on with the rollout
         strategy to its end (R60, R63) and the table, ranked by the probability
         of winning the match, gets the columns
-        :data:`sim.analysis_game.MATCH_COLUMNS` beside the hand's.
+        :data:`sim.analysis.match_rollouts.MATCH_COLUMNS` beside the hand's.
 
     Returns
     -------
@@ -139,8 +139,8 @@ def analyze(position_or_game, rollouts: int = 1000, seed: int = 0, policy="exper
         call), ``rollout_s`` (the kernel calls), ``summary_s`` and
         ``rollouts_per_s`` (rollouts / ``rollout_s``), ``objective`` (with
         ``objective="match"`` also ``match_totals`` and ``target``, points); the
-        options and figures of :mod:`sim.rollout_stats`
-        (:data:`sim.rollout_stats.ATTRS`): ``worlds_kind``, ``adjust``,
+        options and figures of :mod:`sim.analysis.rollout_stats`
+        (:data:`sim.analysis.rollout_stats.ATTRS`): ``worlds_kind``, ``adjust``,
         ``adjust_means``, ``adjust_diffs``, ``until_separated``, ``stop``,
         ``looks``, ``max_looks``, ``batch``, ``max_rollouts``, ``margin``,
         ``z_sep``, ``z_interval``.
@@ -257,7 +257,7 @@ def format_table(df: pd.DataFrame, source: str | None = None) -> str:
 
 def _footer(df: pd.DataFrame, lines: list) -> str:
     """The table's last lines: the run's choice, the variance reductions, the
-    sequential rule's stop (:func:`sim.rollout_stats.footer_lines`), warnings."""
+    sequential rule's stop (:func:`sim.analysis.rollout_stats.footer_lines`), warnings."""
     a = df.attrs
     if chosen_line(df):
         lines.append(chosen_line(df))

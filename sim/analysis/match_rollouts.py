@@ -84,7 +84,7 @@ def has_python(policy) -> bool:
 
 def match_totals_of(game) -> np.ndarray:
     """int64[3]: the match totals before the game's hand (points; the third entry 0
-    with 2 sides), from :attr:`sim.Game.match_totals`.
+    with 2 sides), from :attr:`sim.analysis.match_rollouts.match_totals`.
 
     Raises
     ------

@@ -138,7 +138,7 @@ def rollout_matrix(game, actions, worlds: int, seed: int = 0, policy="expert",
     policy : str, sequence or dict
         The rollout strategy: a strategy spec for every seat (built-in,
         registered, or a Python strategy, which rolls out through ``sim.Game``:
-        :mod:`sim.analysis_game`), or an assignment per seat as in ``simulate``.
+        :mod:`sim.analysis.decision`), or an assignment per seat as in ``simulate``.
     threads : int, optional
         Numba threads (default all); the results do not depend on it.  Rollouts
         of a Python strategy run in this process, one at a time.
@@ -162,7 +162,7 @@ def rollout_matrix(game, actions, worlds: int, seed: int = 0, policy="expert",
         ``result``, ``own``, ``closed``, ``error``: int64[worlds, C] arrays
         (:func:`kernels.search.rollouts.rollouts`; results in points), ``seconds``
         (float, the kernel calls) and ``threads`` (int); with ``objective="match"``
-        also ``win`` and ``later`` (:func:`sim.analysis_game.rollout_matrix`).
+        also ``win`` and ``later`` (:func:`sim.analysis.match_rollouts.rollout_matrix`).
 
     Raises
     ------
@@ -254,7 +254,7 @@ def summarize_rollouts(result, own, closed, actions, texts, seed: int = 0, *, z:
         Seeds the draws of ``p_best``.
     z : float
         The intervals' multiplier (1.96; more after a sequential stop,
-        :mod:`sim.rollout_stats`).
+        :mod:`sim.analysis.rollout_stats`).
     ddof : int
         Degrees of freedom the estimator in ``result`` took (1; ``q + 1`` for
         results adjusted by ``q`` control variates).

@@ -88,7 +88,7 @@ def _team_options(p: argparse.ArgumentParser) -> None:
 
 
 #: What ``--players`` says of 3 players in a paired command (compare, sweep, tune), which
-#: refuses them (:func:`sim.comparison.paired_rules`).
+#: refuses them (:func:`sim.experiments.comparison.paired_rules`).
 PAIRED_PLAYERS = ("not 3: the paired design plays each deal twice with the teams' seats "
                   "swapped, and with three players the sides change during a hand (R62)")
 

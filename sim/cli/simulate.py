@@ -149,7 +149,7 @@ def _as_recorded(seats: list, recorded: list, out: str) -> list:
     """The seats of a resumed run, each Python strategy file given with the file name and
     class the run recorded, and either the recorded file itself or at a new place (the
     recorded one gone), loaded from there but named as recorded
-    (:func:`sim.pystrategy.relocated`), so the run resumes as the same run (one recorded
+    (:func:`sim.strategies.pystrategy.relocated`), so the run resumes as the same run (one recorded
     by a relative name too)."""
     from sim.strategies.pystrategy import file_spec, relocated
     seats = list(seats)

@@ -35,7 +35,7 @@ def ids_many(args) -> list:
 
     Ids given as numbers are the physical cards they name; a text names
     cards, not copies, so each of its cards gets a copy that no argument
-    holds (copy 0 first, jokers in the order of :func:`sim.notation.parse`).
+    holds (copy 0 first, jokers in the order of :func:`sim.core.notation.parse`).
     A second copy of a card already in another argument is therefore the
     other physical copy, whether that argument is text or ids.
 

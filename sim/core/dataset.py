@@ -363,7 +363,7 @@ def table_to_frame(table: pa.Table) -> pd.DataFrame:
 
 
 def match_tables(block, run_id: str, strategy_names: Sequence[str]) -> tuple:
-    """The two tables of a block of matches (:class:`sim.match.MatchBlock`).
+    """The two tables of a block of matches (:class:`sim.core.match.MatchBlock`).
 
     Returns
     -------
@@ -399,7 +399,7 @@ def match_tables(block, run_id: str, strategy_names: Sequence[str]) -> tuple:
 
 
 def match_block(hands: pa.Table, matches: pa.Table):
-    """Inverse of :func:`match_tables`: the :class:`sim.match.MatchBlock` of two tables."""
+    """Inverse of :func:`match_tables`: the :class:`sim.core.match.MatchBlock` of two tables."""
 
     def col(table, name, dtype):
         return table.column(name).to_numpy().astype(dtype)

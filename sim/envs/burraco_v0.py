@@ -190,7 +190,7 @@ class raw_env(AECEnv):
         Raises
         ------
         TypeError
-            The action is not an integer (:func:`sim.game.check_action`: a bool,
+            The action is not an integer (:func:`sim.play.game.check_action`: a bool,
             a float, a string, an array of one or more elements).
         ValueError
             The action is an integer outside the space (0..16307), None for an

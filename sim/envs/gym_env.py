@@ -140,7 +140,7 @@ class BurracoGymEnv(gymnasium.Env):
         Raises
         ------
         TypeError
-            ``action`` is not an integer (:func:`sim.game.check_action`: a bool, a
+            ``action`` is not an integer (:func:`sim.play.game.check_action`: a bool, a
             float even with an integral value, a string, an array of one or more
             elements).
         ValueError

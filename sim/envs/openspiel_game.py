@@ -220,7 +220,7 @@ class BurracoState(pyspiel.State):
 
     def _check(self, action) -> int:
         """``action`` as an int: at the chance node a deal 0 .. ``deals - 1``, else an id
-        :meth:`sim.Game.apply` takes (:func:`sim.game.check_action`)."""
+        :meth:`sim.Game.apply` takes (:func:`sim.play.game.check_action`)."""
         if self.game is None:
             deals = self.get_game().deals
             return check_action(action, deals, what="chance outcome", noun="a deal of this game",

@@ -112,8 +112,8 @@ def compare_hands(a: str, b: str, hands: int, seed: int, rules=None,
     a, b : str or object
         Strategy specs (``"name"`` or ``"name:param=value,..."``), or Python
         strategies (``"FILE.py:CLASS"``, ``"MODULE:CLASS"``, a class or an
-        object with ``choose``, :mod:`sim.pystrategy`; their deals are played
-        through :class:`sim.game.Game`, about a hundred hands a second).
+        object with ``choose``, :mod:`sim.strategies.pystrategy`; their deals are played
+        through :class:`sim.play.game.Game`, about a hundred hands a second).
     hands : int
         Number of deals, hands ``0 .. hands-1`` of ``seed``.
     seed : int
@@ -139,7 +139,7 @@ def compare_hands(a: str, b: str, hands: int, seed: int, rules=None,
     ValueError
         Unknown strategy or parameter, bad hands, seed or rules, a Python
         strategy that does not load or chooses an illegal action
-        (:class:`sim.pystrategy.StrategyError`).
+        (:class:`sim.strategies.pystrategy.StrategyError`).
     """
     spec_a, spec_b = _name_for("a", a), _name_for("b", b)
     hands = check_int("hands", hands, 1, 10**9)

@@ -52,7 +52,7 @@ def play_decks(seed: int, hand_index, decks_in, strategies="heuristic", rules=No
     Returns
     -------
     pandas.DataFrame
-        One row per deck, the columns of ``sim.simulate`` (:data:`sim.dataset.COLUMNS`);
+        One row per deck, the columns of ``sim.simulate`` (:data:`sim.core.dataset.COLUMNS`);
         ``hand_index`` is ``hand_index[i]`` and ``run_id`` is empty (these
         hands are not a run's).
 

@@ -3,12 +3,12 @@ with a reference on the same deals.
 
 Each grid point is the base strategy with the point's parameter values.  It
 plays hands ``0 .. hands-1`` of ``seed`` against the reference with seats
-swapped (:func:`sim.comparison.compare_hands`), so every point sees the same
+swapped (:func:`sim.experiments.comparison.compare_hands`), so every point sees the same
 deals and the differences between points are not deal luck.
 
-Output directory (optional, :mod:`sim.workdir`): one Parquet file per grid point,
+Output directory (optional, :mod:`sim.runs.workdir`): one Parquet file per grid point,
 ``points/point-NNN.parquet``, with the parameter values as columns followed by the
-per-deal columns of :func:`~sim.comparison.compare_hands` (``paired_diff``: no column is
+per-deal columns of :func:`~sim.experiments.comparison.compare_hands` (``paired_diff``: no column is
 named after a ``DataFrame`` attribute); ``points/`` reads as one dataset
 (``pd.read_parquet(DIR + "/points")``).  ``_summary.csv`` holds the summary table and
 ``_sweep.json`` the configuration (with ``finished`` true once the sweep is complete).
@@ -19,7 +19,7 @@ sweep's identity in its Parquet key-value metadata (:data:`POINT_META_KEY`: the 
 or missing ``_sweep.json``.
 
 A sweep checks the directory before it creates anything and again under
-:class:`sim.lock.DirectoryLock` (:func:`sim.lock.claim`: a refusal leaves it as it was).
+:class:`sim._util.lock.DirectoryLock` (:func:`sim._util.lock.claim`: a refusal leaves it as it was).
 Running the same sweep again (``_sweep.json`` equal in base, grid, hands, seed, reference
 and rules) resumes it: the sound point files are read back, the others computed, and the
 files end as those of an uninterrupted sweep; a complete sweep run again reads every point
@@ -137,7 +137,7 @@ def sweep(base: str, grid: dict, hands: int, seed: int, reference: str | None = 
         (its ``_sweep.json``) is resumed: its sound point files are read
         back, incomplete or corrupt ones (said on stderr) and missing ones
         are computed, and the result is that of an uninterrupted sweep.  The
-        directory is locked (:class:`sim.lock.DirectoryLock`) from before it
+        directory is locked (:class:`sim._util.lock.DirectoryLock`) from before it
         is inspected until the sweep ends.
     overwrite : bool
         Delete the files of an earlier sweep in ``out`` (whatever its
@@ -159,7 +159,7 @@ def sweep(base: str, grid: dict, hands: int, seed: int, reference: str | None = 
     -------
     pandas.DataFrame
         One row per grid point: the parameter values, then the columns of
-        :data:`sim.comparison.SUMMARY_COLUMNS` (A = the point, B = the
+        :data:`sim.experiments.comparison.SUMMARY_COLUMNS` (A = the point, B = the
         reference; ``mean_diff`` in points per hand).
 
     Raises

@@ -17,7 +17,7 @@ Search space
 Objective
     Generation ``g`` plays deals ``0 .. hands_per_eval - 1`` of its block seed
     :func:`block_seed` ``(seed, g)``: every candidate of the generation plays that block
-    against the reference, seats swapped (:func:`sim.comparison.compare_hands`, the kernels
+    against the reference, seats swapped (:func:`sim.experiments.comparison.compare_hands`, the kernels
     of ``sim.compare``), and CMA-ES ranks the candidates by the mean paired difference.  The
     reference is the search's current best, the distribution mean of the previous generation
     (the starting point in generation 0), or a fixed strategy (``against``).  The same block
@@ -54,10 +54,10 @@ Output directory (``out``)
     replayed.  A complete tuning run again replays its log, reads its report back from
     ``result.json`` (the validation is not played again) and writes nothing (no file is
     touched, so it works in a directory it may not write).  The directory is checked before
-    anything is created and locked (:func:`sim.lock.claim`); a directory of a different
+    anything is created and locked (:func:`sim._util.lock.claim`); a directory of a different
     tuning is refused (or replaced with ``overwrite``), files a tuning did not write beside
     it are kept and noted, and a non-empty directory holding no tuning is refused
-    (:mod:`sim.workdir`).  Every log file
+    (:mod:`sim.runs.workdir`).  Every log file
     carries the configuration (:data:`GEN_META_KEY`), from which :func:`repair_tuning`
     rebuilds a damaged or missing ``_tune.json``.
 """
@@ -140,7 +140,7 @@ def validation_seed(seed: int) -> int:
 
 def paired_objective(rules=None, threads: int | None = None):
     """The default objective: ``f(candidate, reference, hands, seed)`` returns the per-deal
-    paired differences ``float64[hands]`` of :func:`sim.comparison.compare_hands`."""
+    paired differences ``float64[hands]`` of :func:`sim.experiments.comparison.compare_hands`."""
 
     def objective(candidate: str, reference: str, hands: int, seed: int) -> np.ndarray:
         return compare_hands(candidate, reference, hands, seed, rules, threads)["paired_diff"].to_numpy()

@@ -174,7 +174,7 @@ _FACE_IDS = tuple((f, f + 54) if f < 52 else (52, 53, 106, 107) for f in range(N
 
 
 def _meld_faces(cnt, nat=None) -> list[int]:
-    """The faces of a meld's counts in reading order (:func:`sim.melds.reading_order`:
+    """The faces of a meld's counts in reading order (:func:`sim.table.melds.reading_order`:
     a set by suit, a sequence by slot with the wild where it stands); ``nat``: the
     sequence's natural 2s under ``lock_two_roles`` (None: the canonical reading)."""
     ids = [c for f in range(N_COUNT) for c in _FACE_IDS[f][:int(cnt[f])]]

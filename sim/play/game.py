@@ -55,7 +55,7 @@ def _kernels():
     """:mod:`kernels.play.game`, the step kernels compiled first if the cache lacks them.
 
     On a cold cache the first call plays a throwaway hand through the step API
-    (:func:`warm_up`) inside :func:`sim.compiling.announce`, so the compile is
+    (:func:`warm_up`) inside :func:`sim._util.compiling.announce`, so the compile is
     said on stderr before the wait, with its time after it.
     """
     from kernels.play import game as KG
@@ -107,7 +107,7 @@ class Game(ActionWords, Observing, GameRecords):
         The rule set.
     strategies : list of str
         The strategy of each seat (a built-in spec, or the spec of a Python
-        strategy, :mod:`sim.pystrategy`), used by :meth:`choose` and
+        strategy, :mod:`sim.strategies.pystrategy`), used by :meth:`choose` and
         :meth:`play` and written into :meth:`result` (None for an empty seat).
     """
 
@@ -150,7 +150,7 @@ class Game(ActionWords, Observing, GameRecords):
             ``MODULE:CLASS``, classes or objects with ``choose``), for
             :meth:`choose`, :meth:`play` and the record.  A Python strategy
             class gets one instance per seat; every Python seat's ``reset`` is
-            called now (:mod:`sim.pystrategy`).
+            called now (:mod:`sim.strategies.pystrategy`).
         debug : bool
             Check card conservation and every meld after each action (a failed
             check sets the record's ``error`` column).
@@ -178,7 +178,7 @@ class Game(ActionWords, Observing, GameRecords):
               work: np.ndarray | None = None) -> "Game":
         """:meth:`new` from resolved settings (the runner's entry: one call per hand).
 
-        ``players`` holds a :class:`sim.pystrategy.Player` per Python seat (reset
+        ``players`` holds a :class:`sim.strategies.pystrategy.Player` per Python seat (reset
         here), None for a built-in one; ``log`` is the event log's size (rows,
         card slots): ``(0, 0)`` plays as the batch kernel does, without a log (no
         replay document), reusing ``work`` when given.
@@ -212,7 +212,7 @@ class Game(ActionWords, Observing, GameRecords):
 
         The cards the position gives are in place; every other card is dealt
         uniformly at random, from ``seed``, among the other hands (beyond their
-        known cards), the stock and the untaken pozzetti (:func:`sim.positions.to_game`).
+        known cards), the stock and the untaken pozzetti (:func:`sim.play.positions.to_game`).
 
         Raises
         ------
@@ -228,7 +228,7 @@ class Game(ActionWords, Observing, GameRecords):
     def to_position(self, seat: int | None = None) -> dict:
         """``seat``'s view of the current decision as a position dict (only what
         the seat may know, R11); default the seat to move.  Write it with
-        :func:`sim.positions.dump` (:func:`sim.positions.from_game`).
+        :func:`sim.play.positions.dump` (:func:`sim.play.positions.from_game`).
 
         Raises
         ------

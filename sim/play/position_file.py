@@ -99,7 +99,7 @@ def load(src) -> dict:
     -------
     dict
         :func:`normalize` of it: every field present, cards written as
-        :func:`sim.notation.format` writes them.
+        :func:`sim.core.notation.format` writes them.
 
     Raises
     ------

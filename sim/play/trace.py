@@ -8,7 +8,7 @@ hand_index=I)`` takes the run's settings from its directory and checks the
 record against the hand's row; ``replay(seed, I, strategies, rules, dealer)``
 needs them all given.  :func:`format_text` writes a document as a readable trace,
 :func:`to_json` as JSON and :func:`to_html` as a page stepping through the hand
-(:mod:`sim.viewer`).
+(:mod:`sim.play.viewer`).
 
 Document schema (all cards in the project notation, e.g. ``"10♥"``, ``"JK"``;
 every card field has an ``*_id``/``*_ids`` twin with the card ids, which
@@ -258,7 +258,7 @@ def to_json(doc: dict) -> str:
 
 def to_html(doc: dict, seat=None, analyses=None) -> str:
     """The replay document as one self-contained HTML page that steps through the hand
-    (:func:`sim.viewer.to_html`: the parameters, the page and the errors).
+    (:func:`sim.play.viewer.to_html`: the parameters, the page and the errors).
 
     Parameters
     ----------

@@ -4,12 +4,12 @@
 (:mod:`sim.play.trace`): step 0 is the deal (or the ``start`` block of a sampled
 world), step ``k >= 1`` the table right after event ``k - 1`` of
 ``doc["events"]``.  Each step holds every hand, each side's melds (the cards in
-reading order, :func:`sim.melds.reading_order`, the wilds marked, clean / dirty and the burraco class as
+reading order, :func:`sim.table.melds.reading_order`, the wilds marked, clean / dirty and the burraco class as
 the scoring kernel judges them, R27-R31), the discard pile, the stock count,
 the pozzetti (left, taken by whom and when, or turned into the stock, R53), the
 running table points of each side (card points of its melds, R2, plus their
 burraco bonuses, R56) and the event in words.  The melds are judged with
-:func:`sim.melds.check` and :func:`sim.melds.lay_off` (the kernels' own
+:func:`sim.table.melds.check` and :func:`sim.table.melds.lay_off` (the kernels' own
 functions), and a hand that is over is checked against the document's record:
 the last step's melds, burracos and cards in hand give the record's
 ``meld_points``, ``burraco_bonus``, ``melds``, burraco counts and
@@ -79,7 +79,7 @@ def _remove(cards: list, ids, where: str) -> None:
 
 
 class _Meld:
-    """A meld on the table: its :class:`sim.melds.MeldCheck` and its display."""
+    """A meld on the table: its :class:`sim.table.melds.MeldCheck` and its display."""
 
     __slots__ = ("check", "view")
 
@@ -292,7 +292,7 @@ def table_steps(doc: dict) -> list:
     ----------
     doc : dict
         A replay document (:func:`sim.replay`, ``Game.replay_document()`` or
-        ``Game.history_document()``; module docstring of :mod:`sim.trace`).
+        ``Game.history_document()``; module docstring of :mod:`sim.runs.replay`).
 
     Returns
     -------

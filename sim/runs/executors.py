@@ -5,9 +5,9 @@ its kind is played, stored and read back: :class:`HandWork` (hands ``[a, b)``
 of a hand run, through the kernel ``kernels.play.game.simulate_range``),
 :class:`SelectedHandWork` (the selected hands among them,
 ``simulate(hand_index=...)``, through ``kernels.play.game.simulate_hands``),
-:class:`MatchWork` (matches ``[a, b)``, :func:`sim.match.play_block`) and
+:class:`MatchWork` (matches ``[a, b)``, :func:`sim.core.match.play_block`) and
 :class:`PythonHandWork` (hands with a Python strategy on some seat, played
-through :class:`sim.game.Game`, in this process or in forked worker processes:
+through :class:`sim.play.game.Game`, in this process or in forked worker processes:
 :func:`_play_forked`).  A work object is sent whole to a Dask worker
 (:func:`shard_job`, the task of ``executor="dask"``; :func:`_dask_client`) or
 to a forked worker, so it holds only what pickles.  The kernels are called in
@@ -15,8 +15,8 @@ blocks of at most :data:`KERNEL_CHUNK` hands, so progress is fine-grained and
 Ctrl-C answers within seconds; :func:`prepare_kernels` compiles or loads them
 once per process.
 
-Where the files go and what a complete shard is follow :mod:`sim.rundir`; the
-run (manifest, resume, progress, executors) is driven by :mod:`sim.runner`,
+Where the files go and what a complete shard is follow :mod:`sim.runs.rundir`; the
+run (manifest, resume, progress, executors) is driven by :mod:`sim.runs.runner`,
 which re-exports the public names of this module.
 """
 from __future__ import annotations
@@ -87,7 +87,7 @@ def prepare_kernels(threads: int | None = None, kernel: str = "simulate_range") 
         Numba threads to use (default: all).
     kernel : str
         ``"simulate_range"`` (hand runs), ``"simulate_hands"`` (match runs) or
-        ``"step"`` (the step kernels of :class:`sim.game.Game`, for hand runs with
+        ``"step"`` (the step kernels of :class:`sim.play.game.Game`, for hand runs with
         a Python strategy).
 
     Returns
@@ -276,11 +276,11 @@ class MatchWork(HandWork):
 @dataclass(frozen=True, eq=False)
 class PythonHandWork(HandWork):
     """A shard of a hand run in which some seat plays a Python strategy
-    (:mod:`sim.pystrategy`): every hand is played through :class:`sim.game.Game`,
+    (:mod:`sim.strategies.pystrategy`): every hand is played through :class:`sim.play.game.Game`,
     the Python seats through their ``choose``, the built-in seats a turn per
     kernel call; the records and files are those of :class:`HandWork`.
 
-    ``players`` holds a :class:`sim.pystrategy.Player` per Python seat (None
+    ``players`` holds a :class:`sim.strategies.pystrategy.Player` per Python seat (None
     for a built-in one), made once per run: its ``reset`` is called at the
     start of every hand.  With ``processes`` > 1 the hands of a shard are
     played in that many forked worker processes (each with its own copy of
@@ -436,13 +436,13 @@ def shard_job(work: HandWork, a: int, b: int, files: list | None, meta: dict,
     """Simulate shard ``[a, b)`` of a run and write its files (a Dask task).
 
     Runs in any process that has burraco-sim installed; each file is written
-    under a temporary name and renamed (:func:`sim.dataset.write_shard`).
+    under a temporary name and renamed (:func:`sim.core.dataset.write_shard`).
 
     Returns
     -------
     tuple
         ``(a, b, records, block, seconds, path)``: the shard's records
-        (``int32[hands, N_REC]``), its :class:`sim.match.MatchBlock` (match runs,
+        (``int32[hands, N_REC]``), its :class:`sim.core.match.MatchBlock` (match runs,
         else None) and the path of its last file (None without files).
     """
     import numba

@@ -1,6 +1,6 @@
 """Reading run directories back: integrity check, loading, summary, repair.
 
-A run directory (``burraco simulate --out DIR``, layout in :mod:`sim.rundir`)
+A run directory (``burraco simulate --out DIR``, layout in :mod:`sim.runs.rundir`)
 holds ``_manifest.json`` and one Parquet shard per block of consecutive hands
 in ``DIR/hands``, or for a match run (``--matches``) per block of consecutive
 matches: the hand rows in ``DIR/hands`` and the match table in
@@ -67,7 +67,7 @@ class RunStatus:
     others : list of str
         Other entries beside the run (notes, plots): never read, never deleted.
     writer : dict or None
-        The process writing the directory now (:func:`sim.lock.holder`), or None.
+        The process writing the directory now (:func:`sim._util.lock.holder`), or None.
     manifest_format : int
         Manifest format: 2 (``hands/``, ``matches/``), or 1 (the first layout,
         shards beside the manifest; ``burraco summarize DIR --repair`` moves it).
@@ -143,7 +143,7 @@ class RunStatus:
 
 
 def read_manifest(directory: str | os.PathLike) -> dict:
-    """The manifest of a run directory (:func:`sim.rundir.read_manifest`): ``kind``,
+    """The manifest of a run directory (:func:`sim.runs.rundir.read_manifest`): ``kind``,
     ``run_id``, ``config`` (seed, strategies, rules, hands or matches, shard size ...),
     ``extents``, ``shards``, ``finished``, ``versions``.
 
@@ -300,7 +300,7 @@ def check_run(directory: str | os.PathLike) -> RunStatus:
     ------
     ValueError
         Not a directory, no readable manifest, or a manifest that disagrees
-        with itself (:class:`sim.rundir.ManifestError`, one line, with the
+        with itself (:class:`sim.runs.rundir.ManifestError`, one line, with the
         ``--repair`` hint).
     """
     directory = Path(directory)
@@ -388,7 +388,7 @@ def load(directory: str | os.PathLike, columns=None, filter=None) -> pd.DataFram
 
     The one reader of run directories: it reads exactly the run's complete
     shards (never a stray or foreign file, never a corrupt one), via
-    ``pyarrow.dataset``, with the documented types (:data:`sim.dataset.COLUMNS`;
+    ``pyarrow.dataset``, with the documented types (:data:`sim.core.dataset.COLUMNS`;
     the nullable columns as pandas' ``Int8``/``Int16``/``Int32``/``boolean``).
 
     Parameters
@@ -396,8 +396,8 @@ def load(directory: str | os.PathLike, columns=None, filter=None) -> pd.DataFram
     directory : str or os.PathLike
         Output directory of ``burraco simulate`` (complete or partial).
     columns : sequence of str, optional
-        Columns to read (:data:`sim.dataset.COLUMNS` names, for a match run
-        :data:`sim.dataset.MATCH_HAND_COLUMNS`; default all).
+        Columns to read (:data:`sim.core.dataset.COLUMNS` names, for a match run
+        :data:`sim.core.dataset.MATCH_HAND_COLUMNS`; default all).
     filter : pyarrow.compute.Expression or list of tuples, optional
         Rows to keep: an expression such as ``pc.field("end_reason") ==
         "closed"``, or pandas-style tuples ``[("turns", ">", 40)]``.
@@ -498,7 +498,7 @@ def load_matches(directory: str | os.PathLike, columns=None, filter=None) -> pd.
     directory : str or os.PathLike
         Output directory of a match run (complete or partial).
     columns : sequence of str, optional
-        Columns to read (:data:`sim.dataset.MATCH_COLUMNS` names; default all).
+        Columns to read (:data:`sim.core.dataset.MATCH_COLUMNS` names; default all).
     filter : pyarrow.compute.Expression or list of tuples, optional
         Rows to keep, as for :func:`load` (e.g. ``[("reason", "==", "cap")]``).
 
@@ -525,7 +525,7 @@ def load_matches(directory: str | os.PathLike, columns=None, filter=None) -> pd.
 def summarize_run(directory: str | os.PathLike) -> tuple[Summary | MatchSummary, RunStatus]:
     """The run summary (as ``burraco simulate`` prints it, without the rows about the
     simulation: ``read_back`` is set) of the complete shards, and the directory's
-    :class:`RunStatus`; a :class:`sim.summary.MatchSummary` for a match run."""
+    :class:`RunStatus`; a :class:`sim.runs.summary.MatchSummary` for a match run."""
     status = check_run(directory)
     summary = (MatchSummary if status.kind == "matches" else Summary)(read_back=True)
     hands_dir, matches_dir = rundir.data_dirs(status.manifest_format)

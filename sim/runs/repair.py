@@ -112,7 +112,7 @@ def repair_run(directory: str | os.PathLike) -> RepairReport:
 
 
 def _lock_error(what: str):
-    """The ``os_error`` of :func:`sim.lock.claim` for a repair: the directory cannot be
+    """The ``os_error`` of :func:`sim._util.lock.claim` for a repair: the directory cannot be
     locked (a one-line ``ValueError``)."""
     def error(path, exc: OSError) -> ValueError:
         return ValueError(f"{what}: cannot lock {os.fspath(path)!r} ({exc.strerror or exc}: "

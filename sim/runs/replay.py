@@ -40,7 +40,7 @@ CHECKED_COLUMNS = tuple(c for c in L.REC_COLUMNS if c != "error")
 
 
 def _run_manifest(directory) -> dict:
-    """The manifest dict of run directory ``directory`` (:func:`sim.runs.read_manifest`;
+    """The manifest dict of run directory ``directory`` (:func:`sim.runs.read.read_manifest`;
     ValueError if it is none or it is damaged)."""
     return read_manifest(directory)
 
@@ -53,8 +53,8 @@ def _run_hand(run, hand_index: int, python_files=None) -> tuple:
     its ``individual`` is true) the ``individual_3x11`` rules (R63); ``row`` is the
     hand's row (a dict), None for a hand of a hand run whose shard is not complete yet.
     ``python_files`` (specs ``FILE.py:CLASS``) say where the run's Python strategy files
-    are now (:func:`sim.pystrategy.relocated`); a recorded file that is not where the run
-    recorded it is refused in one line saying so (:func:`sim.pystrategy.check_recorded`).
+    are now (:func:`sim.strategies.pystrategy.relocated`); a recorded file that is not where the run
+    recorded it is refused in one line saying so (:func:`sim.strategies.pystrategy.check_recorded`).
     """
 
     where = os.fspath(run)
@@ -175,7 +175,7 @@ def replay(seed=None, hand_index=None, strategies=None, rules=None, dealer=None,
         match ``m`` is ``m * 65536 + k`` (the row's ``hand_index``).
     strategies : str, list of 4 or dict, optional
         Strategy spec for every seat, or one per seat (as ``sim.simulate``:
-        Python strategies too, played through :class:`sim.game.Game`);
+        Python strategies too, played through :class:`sim.play.game.Game`);
         default ``"heuristic"``.  Refused with ``run`` (a run's Python
         strategies are loaded from their specs, and refused if their source
         changed since the run).

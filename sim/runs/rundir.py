@@ -48,7 +48,7 @@ kept only when something is.  :func:`selection_config` is the
 :data:`MATCH_SHARD_HANDS` give the shard size a run does not set.  Reading a
 shard back to resume (:func:`_read_shard`, :func:`_read_table`) accepts only a
 complete file of this run.  The shards are simulated and written by
-:mod:`sim.executors`, the run is driven by :mod:`sim.runner`, and
+:mod:`sim.runs.executors`, the run is driven by :mod:`sim.runs.runner`, and
 :mod:`sim.runs` is the checked reader.
 """
 from __future__ import annotations
@@ -492,7 +492,7 @@ def _check_out(out: Path, config: dict, overwrite: bool, kind: str = "hands") ->
     """Check the output directory and say how to write it; reads only.
 
     Run once before the directory is locked (a refusal then creates nothing) and again
-    under the lock (:func:`sim.lock.claim`); :func:`_apply_out` then deletes what the plan
+    under the lock (:func:`sim._util.lock.claim`); :func:`_apply_out` then deletes what the plan
     says: with ``overwrite`` only the files of the run in ``out`` (manifest, its shards,
     temporary files), and only when no file the run does not own sits in its data
     subdirectories; other files beside the run (notes, plots) are kept.

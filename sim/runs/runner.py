@@ -9,19 +9,19 @@ written atomically, and ``_manifest.json`` records the run; running the same
 configuration again into the same directory resumes it.
 
 A match run (:func:`simulate_matches`) is split into shards of consecutive
-matches, each played to its end by :func:`sim.match.play_block` (kernel
+matches, each played to its end by :func:`sim.core.match.play_block` (kernel
 ``kernels.play.game.simulate_hands``); a shard is two files, the hand rows and,
-under ``matches/``, the match table (layout: :mod:`sim.rundir`).
+under ``matches/``, the match table (layout: :mod:`sim.runs.rundir`).
 
 This module checks the arguments (:func:`_options`) and drives a run
 (:func:`_run`: the directory's lock, the manifest, resuming, the progress
 bar, the shards in this process or as Dask tasks).  The rest is apart:
-:mod:`sim.executors` simulates, writes and reads back a shard (the work
+:mod:`sim.runs.executors` simulates, writes and reads back a shard (the work
 objects :class:`HandWork` and :class:`MatchWork`, the forked workers of a
 Python strategy, the Dask task :func:`shard_job`, :func:`prepare_kernels`),
-:mod:`sim.rundir` is the run directory's format (opening it to write,
+:mod:`sim.runs.rundir` is the run directory's format (opening it to write,
 resume and its refusals, the manifest, reading a shard back) and
-:mod:`sim.summary` the run summary; the names this module held before they
+:mod:`sim.runs.summary` the run summary; the names this module held before they
 moved are imported here too, so they still import from ``sim.runner``.
 """
 from __future__ import annotations
@@ -143,9 +143,9 @@ def _run(work: HandWork, total: int, config: dict, o: _Options) -> dict | None:
     ``o.return_frame``, else None.
 
     With an output directory, the directory is checked, made and locked by
-    :func:`sim.lock.claim` (one writer, :class:`sim.lock.DirectoryLock`; a refusal leaves
+    :func:`sim._util.lock.claim` (one writer, :class:`sim._util.lock.DirectoryLock`; a refusal leaves
     it as it was) and held until the end; ``config["shard_size"]`` None means the
-    manifest's when resuming (:func:`sim.rundir._check_out`).  A complete run run again
+    manifest's when resuming (:func:`sim.runs.rundir._check_out`).  A complete run run again
     writes nothing, so it is reported from a directory that cannot be written."""
     out = o.out
     if out is None:
@@ -366,19 +366,19 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
         :mod:`sim.strategies`) for every seat, one per seat 0..3, or a dict
         such as ``{"team0": spec, "team1": spec}``
         (:func:`sim.strategies.seat_specs`).  A spec may also be a Python
-        strategy (:mod:`sim.pystrategy`, docs/strategies.md): ``"FILE.py:CLASS"``,
+        strategy (:mod:`sim.strategies.pystrategy`, docs/strategies.md): ``"FILE.py:CLASS"``,
         ``"MODULE:CLASS"``, a class or an object with ``choose(observation,
-        legal_actions)``; its hands are played through :class:`sim.game.Game`
+        legal_actions)``; its hands are played through :class:`sim.play.game.Game`
         (:class:`PythonHandWork`), the records are the same kind, the
         manifest's ``strategy_sources`` holds the digest of each Python
         strategy's source (part of the run id).
     rules : Rules, str, dict or None
         Rule set, preset name or option dict; default ``Rules()``.
     out : str or os.PathLike, optional
-        Output directory (:mod:`sim.rundir`): one Parquet file per shard in
+        Output directory (:mod:`sim.runs.rundir`): one Parquet file per shard in
         ``out/hands/`` plus ``out/_manifest.json``.  The same configuration in
         the same directory resumes the run.  The directory is locked while
-        the run writes it: a second writer is refused (:mod:`sim.lock`).
+        the run writes it: a second writer is refused (:mod:`sim._util.lock`).
     shard_size : int, optional
         Hands per shard (default: the run's when resuming, else 100,000).
     threads : int, optional
@@ -428,7 +428,7 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
         run in one directory (refused, nothing changed).
     where : str, optional
         A ``pandas.DataFrame.query`` expression over the deal table
-        (:func:`sim.deal_features.deals` of hands ``0 .. hands-1``, columns in
+        (:func:`sim.experiments.decks.deals` of hands ``0 .. hands-1``, columns in
         docs/deals.md), e.g. ``"s0_jokers >= 2"``: play the hands whose deal
         satisfies it.  Given with ``hand_index``, it must be the expression
         that selected ``hand_index`` (what ``burraco simulate --where`` does;
@@ -439,7 +439,7 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
     -------
     pandas.DataFrame or None
         One row per hand in hand order, columns as
-        :data:`sim.dataset.COLUMNS`; None if ``return_frame`` is False.
+        :data:`sim.core.dataset.COLUMNS`; None if ``return_frame`` is False.
 
     Raises
     ------
@@ -448,11 +448,11 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
         ``0 .. hands-1`` or given twice, a ``where`` that does not evaluate or
         selects no hand), rules the engine does
         not support (:meth:`Rules.check_supported`), a Python strategy that
-        does not load or breaks a rule (:class:`sim.pystrategy.StrategyError`:
+        does not load or breaks a rule (:class:`sim.strategies.pystrategy.StrategyError`:
         the seat, the hand, the action and the rule), or an output directory
         that holds a different run (a match run included), more hands than
         ``hands``, stray files in ``out/hands``, a damaged manifest, or only
-        foreign files; :class:`sim.lock.LockedError` if another process
+        foreign files; :class:`sim._util.lock.LockedError` if another process
         writes ``out``.
     KeyboardInterrupt
         Propagated; shards completed so far stay on disk, a shard being
@@ -532,8 +532,8 @@ def simulate_matches(matches: int, seed: int, strategies: str | Sequence[str] = 
     """Play matches ``0 .. matches-1`` of a run to their end (R60) and return or store them.
 
     Hand ``k`` of match ``m`` is the deal ``m * 65536 + k`` of the seed
-    (:data:`sim.match.MATCH_STRIDE`), dealt by hand 0's random dealer moved
-    on ``k`` seats (R6); see :mod:`sim.match`.  Shards are blocks of
+    (:data:`sim.core.match.MATCH_STRIDE`), dealt by hand 0's random dealer moved
+    on ``k`` seats (R6); see :mod:`sim.core.match`.  Shards are blocks of
     consecutive matches; within a shard, hand ``k`` of all its unfinished
     matches is played in one parallel kernel call.  Results do not depend on
     shard size, thread count or executor.
@@ -545,7 +545,7 @@ def simulate_matches(matches: int, seed: int, strategies: str | Sequence[str] = 
         extends it with matches ``M_old .. matches-1``.
     seed, strategies, rules, threads, debug, overwrite, callback, executor, scheduler, workers
         As for :func:`simulate`.  ``callback`` gets a :class:`ShardDone`
-        whose ``matches`` is the shard's :class:`sim.match.MatchBlock`.
+        whose ``matches`` is the shard's :class:`sim.core.match.MatchBlock`.
     out : str or os.PathLike, optional
         Output directory: per shard, the hand rows in
         ``hands/shard-AAAAAAAAAAAA-BBBBBBBBBBBB.parquet`` (matches ``[A, B)``;
@@ -571,8 +571,8 @@ def simulate_matches(matches: int, seed: int, strategies: str | Sequence[str] = 
     -------
     MatchRun or None
         ``(hands, matches)`` DataFrames: one row per hand played
-        (:data:`sim.dataset.MATCH_HAND_COLUMNS`) ordered by match and hand,
-        and one row per match (:data:`sim.dataset.MATCH_COLUMNS`; ``winner``
+        (:data:`sim.core.dataset.MATCH_HAND_COLUMNS`) ordered by match and hand,
+        and one row per match (:data:`sim.core.dataset.MATCH_COLUMNS`; ``winner``
         is nullable ``Int8``, ``<NA>`` if capped); None if ``return_frame``
         is False.
 

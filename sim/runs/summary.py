@@ -1,12 +1,12 @@
 """The run summary: figures of a hand run or a match run, fed one shard at a time.
 
 :class:`Summary` sums the kernel records of a hand run (``int32[n, N_REC]``) and
-:class:`MatchSummary` the :class:`sim.match.MatchBlock` of a match run, so a run
+:class:`MatchSummary` the :class:`sim.core.match.MatchBlock` of a match run, so a run
 of any size is summarised without holding it in memory; both print the table
 ``burraco simulate`` and ``burraco summarize`` show.  They are fed by a running
 simulation (``simulate(callback=summary.add_shard)``), by :func:`summarize`
-(records already produced) or by :func:`sim.runs.summarize_run` (a run
-directory read back).  Re-exported by :mod:`sim.runner`.
+(records already produced) or by :func:`sim.runs.read.summarize_run` (a run
+directory read back).  Re-exported by :mod:`sim.runs.runner`.
 """
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ class Summary:
     ----------
     read_back : bool
         The summary describes records read back (:func:`summarize`,
-        :func:`sim.runs.summarize_run`), not a simulation now: :meth:`format`
+        :func:`sim.runs.read.summarize_run`), not a simulation now: :meth:`format`
         leaves out the rows about the process (hands simulated now, hands/s,
         elapsed time).  Default False (a summary fed by a running simulation).
     out : str or os.PathLike, optional
@@ -196,7 +196,7 @@ class Summary:
 
 
 class MatchSummary:
-    """Running summary of a match run, fed one :class:`sim.match.MatchBlock` at a time.
+    """Running summary of a match run, fed one :class:`sim.core.match.MatchBlock` at a time.
 
     ``hand_summary`` (a :class:`Summary`) covers the hands the matches played.
 

@@ -25,7 +25,7 @@ are common:
   ``--overwrite``, saying how many files of played work that deletes.
 * A data file naming another configuration is refused, with or without
   ``overwrite``: move it out.
-* Every refusal comes from :func:`plan`, which only reads; :func:`sim.lock.claim`
+* Every refusal comes from :func:`plan`, which only reads; :func:`sim._util.lock.claim`
   runs it before creating anything and again under the lock.
 """
 from __future__ import annotations
@@ -240,7 +240,7 @@ def note_others(out: Path, layout: Layout, found: Scan) -> None:
 
 
 def os_error(layout: Layout, done: int = 0):
-    """The ``os_error`` of :func:`sim.lock.claim` and of a failed write, saying how many
+    """The ``os_error`` of :func:`sim._util.lock.claim` and of a failed write, saying how many
     units of work are kept (only when some are)."""
     def error(path, exc: OSError) -> OutputError:
         return write_error(path, exc, kept_text(done, layout.unit))
@@ -271,7 +271,7 @@ def state_text(identity: dict, finished: bool) -> str:
 
 def complete(out: Path, layout: Layout, found: Scan, identity: dict, units: int) -> bool:
     """``out`` holds the finished work of ``identity`` as its command left it, so that the
-    same command run again expects to write nothing (the ``check`` of :func:`sim.lock.claim`
+    same command run again expects to write nothing (the ``check`` of :func:`sim._util.lock.claim`
     says so, and the command then works in a directory it may not write).
 
     The state file holds :func:`state_text` of ``identity`` finished, byte for byte; the

@@ -1,7 +1,7 @@
 """Strategies written in Python (docs/strategies.md).
 
 Any object with a method ``choose(observation, legal_actions) -> action`` is
-a strategy: it gets the :class:`sim.game.Observation` of its seat (what R11
+a strategy: it gets the :class:`sim.play.game.Observation` of its seat (what R11
 lets that seat know, nothing else) and the legal action ids (ascending), and
 returns one of them.  An optional ``reset(...)`` is called at the start of
 every hand with the keywords it names among::

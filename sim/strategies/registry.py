@@ -4,7 +4,7 @@ A strategy enters the kernels as a policy kind (int, see
 :mod:`kernels.core.layout`) plus one ``float64[N_PARAMS]`` parameter row per
 seat; sweeping a parameter needs no recompilation.  A seat may instead play
 a strategy written in Python (``FILE.py:CLASS``, ``MODULE:CLASS``, a class
-or an object with ``choose``: :mod:`sim.pystrategy`); :func:`resolve_seat`
+or an object with ``choose``: :mod:`sim.strategies.pystrategy`); :func:`resolve_seat`
 takes both, :func:`resolve` built-in specs only.
 """
 from __future__ import annotations

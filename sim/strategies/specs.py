@@ -38,7 +38,7 @@ def resolve(spec: str) -> tuple[str, int, np.ndarray]:
     ------
     ValueError
         Unknown name or parameter, a value that is not a number, or a Python
-        strategy (:mod:`sim.pystrategy`; see :func:`resolve_seat`).
+        strategy (:mod:`sim.strategies.pystrategy`; see :func:`resolve_seat`).
     """
     strat, overrides, vector = _parse(spec)
     return canonical_spec(strat, overrides), registry._kind(strat), vector
@@ -107,13 +107,13 @@ def resolve_seat(value) -> tuple:
         ``(name, kind, params, python)``: as :func:`resolve` for a built-in spec
         (``python`` None); for a Python strategy its spec string, the kind and
         parameter row of ``heuristic`` (never used: the seat is played through
-        ``sim.Game``) and its :class:`sim.pystrategy.PythonStrategy`.
+        ``sim.Game``) and its :class:`sim.strategies.pystrategy.PythonStrategy`.
 
     Raises
     ------
     ValueError
         As :func:`resolve`, or a Python strategy that does not load
-        (:class:`sim.pystrategy.StrategyError`).
+        (:class:`sim.strategies.pystrategy.StrategyError`).
     """
     python = as_python(value)
     if python is None:
@@ -149,7 +149,7 @@ def seat_specs(assignment) -> list[str]:
         (as in a TOML strategy file, :func:`load_file`).  Wherever a spec
         string goes, a Python strategy may go too: a spec ``FILE.py:CLASS``
         or ``MODULE:CLASS``, a class or an object with ``choose``
-        (:mod:`sim.pystrategy`).
+        (:mod:`sim.strategies.pystrategy`).
 
     Returns
     -------
@@ -255,7 +255,7 @@ def load_file(path) -> list[str]:
 def resolve_seats(strategies) -> tuple:
     """``(names, kinds, params, pythons)`` of a strategy assignment: the seats' names,
     policy kinds (``int64[4]``) and parameter rows (``float64[4, N_PARAMS]``) for
-    the kernels, and per seat its :class:`sim.pystrategy.PythonStrategy` (None
+    the kernels, and per seat its :class:`sim.strategies.pystrategy.PythonStrategy` (None
     for a built-in strategy)."""
     specs = seat_specs(strategies)
     resolved = [resolve_seat(s) for s in specs]

@@ -54,7 +54,7 @@ class MeldCheck:
         the rules enable it, R29) for 7+ cards, else 0; under
         ``extra_burraco_classes`` the R31 royal (13+ card sequence) or super
         (8+ card set) bonus when it is higher.  The same value
-        :func:`sim.scoring.score_team` adds for the meld (both call
+        :func:`sim.table.scoring.score_team` adds for the meld (both call
         :func:`kernels.table.scoring.burraco_bonus`).
     reason : str
         Why it is invalid, citing the rule ID; empty when valid.

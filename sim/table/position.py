@@ -55,7 +55,7 @@ class Position:
     team_melds, opponent_melds : sequence of (str, array_like of int or MeldCheck)
         Valid melds on each table.  Under ``lock_two_roles`` (R25) a meld
         given as cards has the 2s' roles of its canonical reading; a
-        :class:`sim.melds.MeldCheck` (from ``check`` or ``lay_off``) brings
+        :class:`sim.table.melds.MeldCheck` (from ``check`` or ``lay_off``) brings
         the roles it kept.
     pozzetto_taken : bool
         Team 0 has taken its pozzetto (R42).
@@ -79,7 +79,7 @@ class Position:
     All the card arguments are drawn from one 108-card deck (R1).  A card
     given as text names a card, not a copy: it takes a physical copy that no
     other argument holds, so a text hand may hold the other copy of a card
-    in a :class:`sim.melds.MeldCheck` or an id array.
+    in a :class:`sim.table.melds.MeldCheck` or an id array.
     """
 
     def __init__(self, hand, team_melds=(), opponent_melds=(), pozzetto_taken=False,

@@ -48,7 +48,7 @@ def score_team(melds, hands, closed, pozzetto, rules=None, pile_close=False) -> 
     melds : list of (str, array_like of int or sim.melds.MeldCheck)
         The team's melds, each valid (R16-R18).  Under ``lock_two_roles``
         (R25) a meld given as cards is classed with the 2s' roles of its
-        canonical reading; a :class:`sim.melds.MeldCheck` (from ``lay_off``)
+        canonical reading; a :class:`sim.table.melds.MeldCheck` (from ``lay_off``)
         is classed with the roles its 2s kept.
     hands : list of (str or array_like of int)
         Cards left in each partner's hand; an unplayed pozzetto (R57) is part

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 #: The layers of sim, lowest first: a module may import modules of its own layer
 #: and of the layers before it.  The facade (``sim/__init__.py``), the command line,

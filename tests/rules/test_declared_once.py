@@ -12,7 +12,7 @@ from kernels.core import layout as L
 from kernels.core import options as O
 from kernels.core.slots import check_family
 from sim.core.rules import ENUMS, PRESETS, Rules
-from tests.ref.options import DEFAULT_RULES
+from ref.options import DEFAULT_RULES
 
 
 # ============================================================== rule options
