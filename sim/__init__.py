@@ -5,13 +5,13 @@ Public API
 Rules
     Rule-set options and presets (:mod:`sim.core.rules`, docs/rule_sets.md).
 simulate
-    Run hands in shards, optionally to Parquet (:mod:`sim.runs.runner`).
+    Run hands in shards, optionally to Parquet (:mod:`sim.batch.runner`).
 summarize, Summary, MatchSummary
     The figures of a hand run or a match run, as ``burraco simulate`` and
-    ``burraco summarize`` print them (:mod:`sim.runs.summary`).
+    ``burraco summarize`` print them (:mod:`sim.batch.summary`).
 simulate_matches, load_matches
     Play whole matches to their end (R60) in shards; read a match run's
-    match table back (:mod:`sim.runs.runner`, :mod:`sim.core.match`, :mod:`sim.runs`).
+    match table back (:mod:`sim.batch.runner`, :mod:`sim.core.match`, :mod:`sim.batch`).
 deal, Deal
     Deal one hand from (seed, index) (:mod:`sim.core.deal`).
 deals
@@ -20,14 +20,14 @@ deals
     ``simulate(hand_index=...)`` or ``where=`` (:mod:`sim.experiments.decks`,
     docs/deals.md).
 replay
-    One hand with every action, as a replay document (:mod:`sim.runs.replay`).
+    One hand with every action, as a replay document (:mod:`sim.batch.replay`).
 compare
     Paired comparison of two strategies on the same deals, seats swapped
     (:mod:`sim.experiments.comparison`).
 load, check_run, repair_run
     Read a run directory back (the one reader: checked against the manifest),
-    check it, rebuild a damaged manifest from its shards (:mod:`sim.runs`;
-    the layout is in :mod:`sim.runs.rundir`).
+    check it, rebuild a damaged manifest from its shards (:mod:`sim.batch`;
+    the layout is in :mod:`sim.batch.rundir`).
 sweep
     A grid of one or two strategy parameters, each point compared with a
     reference on the same deals (:mod:`sim.experiments.sweeps`).
@@ -64,10 +64,10 @@ _LAZY_MODULES = {
     "melds": "sim.table.melds", "scoring": "sim.table.scoring", "position": "sim.table.position",
     "strategies": "sim.strategies", "pystrategy": "sim.strategies.pystrategy",
     "peers": "sim.strategies.peers",
-    "game": "sim.play.game", "positions": "sim.play.positions", "trace": "sim.runs.replay",
+    "game": "sim.play.game", "positions": "sim.play.positions", "trace": "sim.batch.replay",
     "viewer": "sim.play.viewer",
-    "runner": "sim.runs.runner", "summary": "sim.runs.summary", "executors": "sim.runs.executors",
-    "rundir": "sim.runs.rundir", "lock": "sim._util.lock",
+    "runner": "sim.batch.runner", "summary": "sim.batch.summary", "executors": "sim.batch.executors",
+    "rundir": "sim.batch.rundir", "runs": "sim.batch.read", "lock": "sim._util.lock",
     "comparison": "sim.experiments.comparison", "sweeps": "sim.experiments.sweeps",
     "tuning": "sim.experiments.tuning",
     "analysis": "sim.analysis", "analysis_game": "sim.analysis.decision",
@@ -77,12 +77,12 @@ _LAZY_MODULES = {
 #: the public functions and classes of the facade -> their module
 _LAZY_ATTRS = {"Rules": "sim.core.rules", "deal": "sim.core.deal", "Deal": "sim.core.deal",
                "deals": "sim.core.deal_features",
-               "simulate": "sim.runs.runner", "simulate_matches": "sim.runs.runner",
-               "summarize": "sim.runs.summary", "Summary": "sim.runs.summary",
-               "MatchSummary": "sim.runs.summary",
-               "load": "sim.runs.read", "load_matches": "sim.runs.read", "check_run": "sim.runs.read",
-               "repair_run": "sim.runs.repair",
-               "replay": "sim.runs.replay", "Game": "sim.play.game",
+               "simulate": "sim.batch.runner", "simulate_matches": "sim.batch.runner",
+               "summarize": "sim.batch.summary", "Summary": "sim.batch.summary",
+               "MatchSummary": "sim.batch.summary",
+               "load": "sim.batch.read", "load_matches": "sim.batch.read", "check_run": "sim.batch.read",
+               "repair_run": "sim.batch.repair",
+               "replay": "sim.batch.replay", "Game": "sim.play.game",
                "compare": "sim.experiments.comparison", "compare_hands": "sim.experiments.comparison",
                "sweep": "sim.experiments.sweeps", "tune": "sim.experiments.tuning",
                "analyze": "sim.analysis.evaluate", "analyze_decision": "sim.analysis.decision"}

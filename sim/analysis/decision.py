@@ -20,7 +20,7 @@ from sim.analysis.match_rollouts import DECISIONS, MAX_LATER_HANDS, OBJECTIVES
 from sim.core.cards import check_int
 from sim.core.match import sides
 from sim.play.game import N_ACTIONS, Game
-from sim.runs import replay
+from sim.batch import replay
 
 __all__ = ["DECISIONS", "MAX_LATER_HANDS", "OBJECTIVES", "analyze_decision", "decision_game"]
 

@@ -19,7 +19,7 @@ from sim.analysis.match_rollouts import policy_seats
 from sim.core.cards import check_int
 from sim.play import positions
 from sim.play.game import N_ACTIONS, Game
-from sim.runs.runner import _max_threads
+from sim.batch.runner import _max_threads
 
 
 MAX_ROLLOUTS = 10**8

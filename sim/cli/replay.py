@@ -73,7 +73,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``burraco replay``; the exit code."""
-    from sim.runs import replay as R
+    from sim.batch import replay as R
 
     if args.format == "html":
         if args.out is None:

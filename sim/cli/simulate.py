@@ -98,7 +98,7 @@ def _resume_defaults(args: argparse.Namespace) -> None:
     rule option is given), --shard-size (left to the runner) and
     --max-hands-per-match.  A new run needs --hands or --matches and --seed.
     """
-    from sim.runs.rundir import read_manifest
+    from sim.batch.rundir import read_manifest
 
     manifest = None
     if os.path.isfile(os.path.join(args.out, "_manifest.json")) or (
@@ -165,7 +165,7 @@ def _as_recorded(seats: list, recorded: list, out: str) -> list:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``burraco simulate``; the exit code."""
-    from sim.runs.runner import MatchSummary, Summary, simulate, simulate_matches
+    from sim.batch.runner import MatchSummary, Summary, simulate, simulate_matches
 
     _resume_defaults(args)
     seats = _specs(args)
@@ -200,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt as exc:
         what, code = _stopped(exc)
         hands, matches = summary.hands, (None if args.matches is None else summary.matches)
-        from sim.runs.read import check_run
+        from sim.batch.read import check_run
         # a shard renamed into place just before the signal is kept too; no manifest yet
         # (stopped before it was written) leaves the callback's count
         with contextlib.suppress(ValueError, OSError):

@@ -40,8 +40,8 @@ def run(args: argparse.Namespace) -> int:
     """Run ``burraco summarize``; the exit code."""
     from pathlib import Path
 
-    from sim.runs.read import summarize_run
-    from sim.runs.repair import repair_run
+    from sim.batch.read import summarize_run
+    from sim.batch.repair import repair_run
 
     kind = None
     if os.path.isdir(args.out) and not os.path.exists(os.path.join(args.out, "_manifest.json")):

@@ -28,7 +28,7 @@ from kernels.core import layout as L
 
 from sim._util.stats import Z95  # noqa: F401  (sim.comparison.Z95, the name the benchmarks use)
 from sim.core.cards import check_int, check_progress, rules_or_default
-from sim.runs.runner import simulate
+from sim.batch.runner import simulate
 from sim.strategies import name_of
 from sim.strategies.pystrategy import is_python_spec
 

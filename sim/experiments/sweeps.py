@@ -6,7 +6,7 @@ plays hands ``0 .. hands-1`` of ``seed`` against the reference with seats
 swapped (:func:`sim.experiments.comparison.compare_hands`), so every point sees the same
 deals and the differences between points are not deal luck.
 
-Output directory (optional, :mod:`sim.runs.workdir`): one Parquet file per grid point,
+Output directory (optional, :mod:`sim.batch.workdir`): one Parquet file per grid point,
 ``points/point-NNN.parquet``, with the parameter values as columns followed by the
 per-deal columns of :func:`~sim.experiments.comparison.compare_hands` (``paired_diff``: no column is
 named after a ``DataFrame`` attribute); ``points/`` reads as one dataset
@@ -53,7 +53,7 @@ from sim._util.text import resuming_line
 from sim._version import __version__
 from sim.core.cards import check_int
 from sim.experiments.comparison import compare_hands, paired_rules, summarize_pairs
-from sim.runs.workdir import (Layout, complete, note_others, os_error, overwrite_hint, refuse_shape,
+from sim.batch.workdir import (Layout, complete, note_others, os_error, overwrite_hint, refuse_shape,
                               repair, scan, state_text, status_lines, write_tagged, write_text)
 from sim.strategies import get, resolve, resolve_for
 from sim.strategies.pystrategy import is_python_spec

@@ -57,7 +57,7 @@ Output directory (``out``)
     anything is created and locked (:func:`sim._util.lock.claim`); a directory of a different
     tuning is refused (or replaced with ``overwrite``), files a tuning did not write beside
     it are kept and noted, and a non-empty directory holding no tuning is refused
-    (:mod:`sim.runs.workdir`).  Every log file
+    (:mod:`sim.batch.workdir`).  Every log file
     carries the configuration (:data:`GEN_META_KEY`), from which :func:`repair_tuning`
     rebuilds a damaged or missing ``_tune.json``.
 """
@@ -88,7 +88,7 @@ from sim.experiments.tuning_dir import (  # noqa: F401  (repair_tuning, tuning_s
     LAYOUT, LOG_DIR, MAX_GENERATIONS, RESULT_JSON, STRATEGY_FILE, TUNE_FORMAT, TUNE_JSON,
     GenerationDone, TuneResult, _check_out, _import_cma, _jsonable, _open_out, _py, _rules_name_of, _same_json, _write_gen, _write_meta, _write_text, command_of, default_popsize,
     format_report, play_command, repair_tuning, strategy_toml, tuning_status)
-from sim.runs.workdir import os_error
+from sim.batch.workdir import os_error
 from sim.strategies import HEURISTIC, HEURISTIC_LIMITS, STRATEGIES, get, resolve, resolve_for
 from sim.strategies.pystrategy import is_python_spec
 

@@ -1,7 +1,7 @@
 """The working directory of a tuning (``burraco tune --out DIR``): its files
 (``_tune.json``, one Parquet log file per generation in ``log/``, ``result.json``,
 ``strategy.toml``), opening it to start or resume, repairing it and its status, on
-the shared layout of :mod:`sim.runs.workdir`.
+the shared layout of :mod:`sim.batch.workdir`.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from sim._util.stats import Z95
 from sim._util.text import plural
 from sim._version import __version__
 from sim.core.rules import PRESETS, Rules
-from sim.runs.workdir import (Layout, complete, identity_of, note_others, os_error, overwrite_hint,
+from sim.batch.workdir import (Layout, complete, identity_of, note_others, os_error, overwrite_hint,
                               refuse_shape, repair, scan, state_text, status_lines, write_tagged,
                               write_text)
 from sim.strategies import HEURISTIC, HEURISTIC_LIMITS

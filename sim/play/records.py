@@ -29,7 +29,7 @@ FORMAT = 1                  # to_json's format number
 @dataclass(frozen=True, eq=False)
 class Start:
     """Where a sampled world's own history begins (:meth:`Game.sample_world`): its
-    documents write this state as their ``start`` block (:func:`sim.runs.replay.history`).
+    documents write this state as their ``start`` block (:func:`sim.batch.replay.history`).
 
     ``state``: the state words (``kernels.table.state.STATE_WORDS``, int64, read only) as
     the world was dealt; ``events``: the events logged before (they belong to the

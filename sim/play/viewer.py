@@ -292,7 +292,7 @@ def table_steps(doc: dict) -> list:
     ----------
     doc : dict
         A replay document (:func:`sim.replay`, ``Game.replay_document()`` or
-        ``Game.history_document()``; module docstring of :mod:`sim.runs.replay`).
+        ``Game.history_document()``; module docstring of :mod:`sim.batch.replay`).
 
     Returns
     -------

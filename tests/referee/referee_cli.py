@@ -54,7 +54,7 @@ def _same(a, b) -> bool:
 def _one(task):
     """Referee one hand: ``task`` is a hand index, or ``(index, dealer, run_row)``
     for a match hand (the run's row is compared with the replay's result)."""
-    import sim.runs.replay as SR                              # the engine: driver only
+    import sim.batch.replay as SR                              # the engine: driver only
     i, dealer, row = task if isinstance(task, tuple) else (task, None, None)
     rules = _CFG["rules"]
     if row is not None and rules.num_players == 3 and bool(row["individual"]):

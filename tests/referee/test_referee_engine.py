@@ -13,7 +13,7 @@ import pytest
 
 import referee as R
 import sim
-import sim.runs.replay as SR
+import sim.batch.replay as SR
 
 
 def replay(seed, i, strategy, rules=None):

@@ -523,7 +523,7 @@ def test_cli_refuses_in_one_line_and_writes_nothing(argv, needle, tmp_path, caps
 
 
 def test_three_player_summary_shows_every_seat():
-    from sim.runs.runner import Summary
+    from sim.batch.runner import Summary
     s = Summary()
     s.add(np_records(50, 81, SOLO))
     d = s.as_dict()

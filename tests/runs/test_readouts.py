@@ -16,7 +16,7 @@ import pytest
 import sim
 from sim.cli import main
 from sim.experiments.comparison import format_summary, summarize_pairs
-from sim.runs.runner import MatchSummary
+from sim.batch.runner import MatchSummary
 from sim.experiments.sweeps import format_table
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,8 +15,8 @@ blocks of at most :data:`KERNEL_CHUNK` hands, so progress is fine-grained and
 Ctrl-C answers within seconds; :func:`prepare_kernels` compiles or loads them
 once per process.
 
-Where the files go and what a complete shard is follow :mod:`sim.runs.rundir`; the
-run (manifest, resume, progress, executors) is driven by :mod:`sim.runs.runner`,
+Where the files go and what a complete shard is follow :mod:`sim.batch.rundir`; the
+run (manifest, resume, progress, executors) is driven by :mod:`sim.batch.runner`,
 which re-exports the public names of this module.
 """
 from __future__ import annotations
@@ -38,8 +38,8 @@ from sim.core.match import DEFAULT_MAX_HANDS, MatchBlock, play_block
 from sim.core.rules import Rules
 from sim.play import game
 from sim.play.game import Game
-from sim.runs import rundir
-from sim.runs.rundir import _read_shard, _read_table
+from sim.batch import rundir
+from sim.batch.rundir import _read_shard, _read_table
 
 KERNEL_CHUNK = 16_384           # hands per kernel call inside a shard
 

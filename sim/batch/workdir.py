@@ -42,8 +42,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim._util.lock import LOCK_NAME, claim
-from sim.runs.repair import _lock_error
-from sim.runs.rundir import OutputError, kept_text, repair_lines, set_aside, write_error
+from sim.batch.repair import _lock_error
+from sim.batch.rundir import OutputError, kept_text, repair_lines, set_aside, write_error
 
 
 @dataclass(frozen=True)

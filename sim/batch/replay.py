@@ -22,7 +22,7 @@ from sim.core.rules import Rules
 from sim.play.game import Game
 from sim.play.trace import (EV_CARDS, EV_ROWS, document, events_of, format_text, history,
                             start_block, to_html, to_json)
-from sim.runs.read import load, read_manifest
+from sim.batch.read import load, read_manifest
 from sim.strategies import python_sources, resolve_seats, seat_names
 from sim.strategies.pystrategy import as_recorded, check_recorded, is_python_spec, relocated
 
@@ -40,7 +40,7 @@ CHECKED_COLUMNS = tuple(c for c in L.REC_COLUMNS if c != "error")
 
 
 def _run_manifest(directory) -> dict:
-    """The manifest dict of run directory ``directory`` (:func:`sim.runs.read.read_manifest`;
+    """The manifest dict of run directory ``directory`` (:func:`sim.batch.read.read_manifest`;
     ValueError if it is none or it is damaged)."""
     return read_manifest(directory)
 

@@ -12,9 +12,9 @@ from pathlib import Path
 from sim._util.lock import claim
 from sim._util.text import not_a_directory, plural
 from sim.core import dataset
-from sim.runs import rundir
-from sim.runs.read import RunStatus, check_run
-from sim.runs.rundir import _now, _write_json
+from sim.batch import rundir
+from sim.batch.read import RunStatus, check_run
+from sim.batch.rundir import _now, _write_json
 
 
 @dataclass

@@ -48,8 +48,8 @@ kept only when something is.  :func:`selection_config` is the
 :data:`MATCH_SHARD_HANDS` give the shard size a run does not set.  Reading a
 shard back to resume (:func:`_read_shard`, :func:`_read_table`) accepts only a
 complete file of this run.  The shards are simulated and written by
-:mod:`sim.runs.executors`, the run is driven by :mod:`sim.runs.runner`, and
-:mod:`sim.runs` is the checked reader.
+:mod:`sim.batch.executors`, the run is driven by :mod:`sim.batch.runner`, and
+:mod:`sim.batch` is the checked reader.
 """
 from __future__ import annotations
 

@@ -5,8 +5,8 @@
 of any size is summarised without holding it in memory; both print the table
 ``burraco simulate`` and ``burraco summarize`` show.  They are fed by a running
 simulation (``simulate(callback=summary.add_shard)``), by :func:`summarize`
-(records already produced) or by :func:`sim.runs.read.summarize_run` (a run
-directory read back).  Re-exported by :mod:`sim.runs.runner`.
+(records already produced) or by :func:`sim.batch.read.summarize_run` (a run
+directory read back).  Re-exported by :mod:`sim.batch.runner`.
 """
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ class Summary:
     ----------
     read_back : bool
         The summary describes records read back (:func:`summarize`,
-        :func:`sim.runs.read.summarize_run`), not a simulation now: :meth:`format`
+        :func:`sim.batch.read.summarize_run`), not a simulation now: :meth:`format`
         leaves out the rows about the process (hands simulated now, hands/s,
         elapsed time).  Default False (a summary fed by a running simulation).
     out : str or os.PathLike, optional

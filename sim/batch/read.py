@@ -1,6 +1,6 @@
 """Reading run directories back: integrity check, loading, summary, repair.
 
-A run directory (``burraco simulate --out DIR``, layout in :mod:`sim.runs.rundir`)
+A run directory (``burraco simulate --out DIR``, layout in :mod:`sim.batch.rundir`)
 holds ``_manifest.json`` and one Parquet shard per block of consecutive hands
 in ``DIR/hands``, or for a match run (``--matches``) per block of consecutive
 matches: the hand rows in ``DIR/hands`` and the match table in
@@ -9,8 +9,8 @@ the files with the manifest: every expected shard is ``ok``, ``missing``
 (not simulated yet) or ``corrupt`` (unreadable footer, wrong row count or
 hand range, another run's id), and every other file is ``stray`` (in the
 data subdirectories) or one of the ``others`` beside the run.
-:func:`sim.runs.repair.repair_run` rebuilds a damaged or hand-edited manifest from the
-configuration each shard carries (:mod:`sim.runs.repair`).  Nothing here reads a corrupt shard silently:
+:func:`sim.batch.repair.repair_run` rebuilds a damaged or hand-edited manifest from the
+configuration each shard carries (:mod:`sim.batch.repair`).  Nothing here reads a corrupt shard silently:
 :func:`load` refuses the directory, ``burraco summarize`` reports it, and
 running the same ``burraco simulate`` command again re-simulates it.
 """
@@ -32,9 +32,9 @@ from sim._util.lock import describe, holder
 from sim._util.text import plural
 from sim.core import dataset
 from sim.core.match import MATCH_STRIDE
-from sim.runs import rundir
-from sim.runs.rundir import MANIFEST, _selection_text, selection_config
-from sim.runs.summary import MatchSummary, Summary
+from sim.batch import rundir
+from sim.batch.rundir import MANIFEST, _selection_text, selection_config
+from sim.batch.summary import MatchSummary, Summary
 
 
 @dataclass
@@ -143,7 +143,7 @@ class RunStatus:
 
 
 def read_manifest(directory: str | os.PathLike) -> dict:
-    """The manifest of a run directory (:func:`sim.runs.rundir.read_manifest`): ``kind``,
+    """The manifest of a run directory (:func:`sim.batch.rundir.read_manifest`): ``kind``,
     ``run_id``, ``config`` (seed, strategies, rules, hands or matches, shard size ...),
     ``extents``, ``shards``, ``finished``, ``versions``.
 
@@ -300,7 +300,7 @@ def check_run(directory: str | os.PathLike) -> RunStatus:
     ------
     ValueError
         Not a directory, no readable manifest, or a manifest that disagrees
-        with itself (:class:`sim.runs.rundir.ManifestError`, one line, with the
+        with itself (:class:`sim.batch.rundir.ManifestError`, one line, with the
         ``--repair`` hint).
     """
     directory = Path(directory)
@@ -525,7 +525,7 @@ def load_matches(directory: str | os.PathLike, columns=None, filter=None) -> pd.
 def summarize_run(directory: str | os.PathLike) -> tuple[Summary | MatchSummary, RunStatus]:
     """The run summary (as ``burraco simulate`` prints it, without the rows about the
     simulation: ``read_back`` is set) of the complete shards, and the directory's
-    :class:`RunStatus`; a :class:`sim.runs.summary.MatchSummary` for a match run."""
+    :class:`RunStatus`; a :class:`sim.batch.summary.MatchSummary` for a match run."""
     status = check_run(directory)
     summary = (MatchSummary if status.kind == "matches" else Summary)(read_back=True)
     hands_dir, matches_dir = rundir.data_dirs(status.manifest_format)

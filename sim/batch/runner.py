@@ -11,17 +11,17 @@ configuration again into the same directory resumes it.
 A match run (:func:`simulate_matches`) is split into shards of consecutive
 matches, each played to its end by :func:`sim.core.match.play_block` (kernel
 ``kernels.play.game.simulate_hands``); a shard is two files, the hand rows and,
-under ``matches/``, the match table (layout: :mod:`sim.runs.rundir`).
+under ``matches/``, the match table (layout: :mod:`sim.batch.rundir`).
 
 This module checks the arguments (:func:`_options`) and drives a run
 (:func:`_run`: the directory's lock, the manifest, resuming, the progress
 bar, the shards in this process or as Dask tasks).  The rest is apart:
-:mod:`sim.runs.executors` simulates, writes and reads back a shard (the work
+:mod:`sim.batch.executors` simulates, writes and reads back a shard (the work
 objects :class:`HandWork` and :class:`MatchWork`, the forked workers of a
 Python strategy, the Dask task :func:`shard_job`, :func:`prepare_kernels`),
-:mod:`sim.runs.rundir` is the run directory's format (opening it to write,
+:mod:`sim.batch.rundir` is the run directory's format (opening it to write,
 resume and its refusals, the manifest, reading a shard back) and
-:mod:`sim.runs.summary` the run summary; the names this module held before they
+:mod:`sim.batch.summary` the run summary; the names this module held before they
 moved are imported here too, so they still import from ``sim.runner``.
 """
 from __future__ import annotations
@@ -49,16 +49,16 @@ from sim.core.cards import check_int, check_progress, rules_or_default
 from sim.core.deal_features import select
 from sim.core.match import DEFAULT_MAX_HANDS, MAX_HANDS_LIMIT
 from sim.core.rules import Rules
-from sim.runs import rundir
+from sim.batch import rundir
 # the parts of a run, and the names sim.runner held before they moved (its API: KERNEL_CHUNK,
 # DEFAULT_SHARD_SIZE, OutputError, Summary, summarize, ...)
-from sim.runs.executors import (KERNEL_CHUNK, HandWork, MatchWork, PythonHandWork, SelectedHandWork,
+from sim.batch.executors import (KERNEL_CHUNK, HandWork, MatchWork, PythonHandWork, SelectedHandWork,
                                 _dask_client, _max_threads, _prepared, _write_tables,
                                 kernels_cached, prepare_kernels, shard_job)
-from sim.runs.rundir import (DEFAULT_SHARD_SIZE, MATCH_SHARD_HANDS, OutputError, _apply_out,
+from sim.batch.rundir import (DEFAULT_SHARD_SIZE, MATCH_SHARD_HANDS, OutputError, _apply_out,
                              _check_out, _default_shard_size, _now, _os_error, _versions,
                              _write_json, selection_config)
-from sim.runs.summary import MatchSummary, ShardDone, Summary, summarize
+from sim.batch.summary import MatchSummary, ShardDone, Summary, summarize
 from sim.strategies import python_sources, resolve_seats, seat_names
 
 MANIFEST = rundir.MANIFEST
@@ -145,7 +145,7 @@ def _run(work: HandWork, total: int, config: dict, o: _Options) -> dict | None:
     With an output directory, the directory is checked, made and locked by
     :func:`sim._util.lock.claim` (one writer, :class:`sim._util.lock.DirectoryLock`; a refusal leaves
     it as it was) and held until the end; ``config["shard_size"]`` None means the
-    manifest's when resuming (:func:`sim.runs.rundir._check_out`).  A complete run run again
+    manifest's when resuming (:func:`sim.batch.rundir._check_out`).  A complete run run again
     writes nothing, so it is reported from a directory that cannot be written."""
     out = o.out
     if out is None:
@@ -375,7 +375,7 @@ def simulate(hands: int, seed: int, strategies: str | Sequence[str] = "heuristic
     rules : Rules, str, dict or None
         Rule set, preset name or option dict; default ``Rules()``.
     out : str or os.PathLike, optional
-        Output directory (:mod:`sim.runs.rundir`): one Parquet file per shard in
+        Output directory (:mod:`sim.batch.rundir`): one Parquet file per shard in
         ``out/hands/`` plus ``out/_manifest.json``.  The same configuration in
         the same directory resumes the run.  The directory is locked while
         the run writes it: a second writer is refused (:mod:`sim._util.lock`).
