@@ -2,7 +2,7 @@
 
 ``tests/data/golden_playthrough.txt`` holds what ``burraco replay --seed S --hand I``
 prints (``sim.trace.format_text(sim.replay(S, I))``) for three hands of the runs whose
-records ``tests/infra/test_digest.py`` pins (same seed, default rules): every turn's pickup,
+records ``tests/test_digest.py`` pins (same seed, default rules): every turn's pickup,
 melds, lay-offs and discard, the tables and the score breakdown.  The digests say that
 a record changed; this file shows how the play changed, in words, and lets a reader
 follow whole hands (a pile pickup, burracos, both ways of taking a pozzetto, a close).
@@ -25,7 +25,7 @@ from sim import trace
 TESTS = Path(__file__).resolve().parents[1]
 GOLDEN = TESTS / "data" / "golden_playthrough.txt"
 REGENERATE = "python -m tests.play.test_golden --write"
-#: the seed of the pinned runs of tests/infra/test_digest.py
+#: the seed of the pinned runs of tests/test_digest.py
 SEED = 20261129
 #: (strategy, hand index, what the hand shows besides a pile pickup of several cards, a
 #: burraco, a pozzetto and a close, which every hand here has: features())
@@ -46,7 +46,7 @@ def command(strategy: str, hand: int) -> str:
 def golden_text() -> str:
     """The file's expected content, from the engine as it is."""
     out = ["# The golden playthrough: the readable trace of three hands of the pinned runs of",
-           f"# tests/infra/test_digest.py (seed {SEED}, default rules), checked line by line by",
+           f"# tests/test_digest.py (seed {SEED}, default rules), checked line by line by",
            "# tests/play/test_golden.py. After a deliberate change of play, rules or the trace",
            f"# format, regenerate it with `{REGENERATE}`.", ""]
     for strategy, hand, _ in HANDS:
@@ -102,8 +102,8 @@ def test_the_golden_hands_show_what_they_should():
 
 
 def test_the_golden_hands_are_in_the_pinned_runs():
-    """Each hand lies in the block of records tests/infra/test_digest.py pins for its strategy."""
-    tree = ast.parse((TESTS / "infra" / "test_digest.py").read_text(encoding="utf-8"))
+    """Each hand lies in the block of records tests/test_digest.py pins for its strategy."""
+    tree = ast.parse((TESTS / "test_digest.py").read_text(encoding="utf-8"))
     pinned = next(ast.literal_eval(node.value) for node in tree.body
                   if isinstance(node, ast.Assign) and node.targets[0].id == "PINNED")
     for strategy, hand, _ in HANDS:
