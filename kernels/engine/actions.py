@@ -49,8 +49,8 @@ from numba import njit
 
 from kernels.core import layout as L
 from kernels.core.cards import CIDX, N_COUNT
-from kernels.engine.legal import (BAD_LAYOFF, OK, can_create, can_discard, can_layoff,
-                                  can_take_pile, lay_off_opens)
+from kernels.engine.legal import BAD_LAYOFF, OK, can_create, can_discard, can_layoff
+from kernels.engine.placement import can_take_pile, lay_off_opens
 from kernels.core.melds import ANY_RANK, KIND_NONE, KIND_SEQ, KIND_SET, analyze
 from kernels.table.state import (G_ACTIONS, G_BARRED, G_CLOSER, G_DEALER, G_END, G_ERRORS, G_FIRST,
                                  G_POZZETTO_HIDDEN, G_LAST_TURN, G_EVENT_ROWS, G_OPEN_LAYOFF,
@@ -395,9 +395,10 @@ def apply_action(work, a):
 def apply_chosen(work, a):
     """:func:`apply_action` for an action a built-in strategy chose (``heuristic``,
     ``random``): they choose only actions that pass the tests of
-    :mod:`kernels.engine.legal` (``can_take_pile``, ``can_layoff``, ``can_create``), so
-    those tests are not run a second time for a take, a create, or a lay-off
-    from a hand of 3+ cards (R38 cannot bite).  The state changes are
+    :mod:`kernels.engine.legal` (``can_layoff``, ``can_create``) and
+    :mod:`kernels.engine.placement` (``can_take_pile``), so those tests are not run a
+    second time for a take, a create, or a lay-off from a hand of 3+ cards (R38 cannot
+    bite).  The state changes are
     :func:`apply_action`'s; the batch loop uses this outside debug mode.
     """
     return _apply(work, a, False)

@@ -16,8 +16,8 @@ from kernels.core.cards import CIDX, JOKER, N_COUNT
 from kernels.engine.actions import (A_CREATE, A_CREATE_SEL, A_DISCARD, A_DRAW, A_END_MELD, A_LAYOFF,
                                     A_TAKE, N_ACTIONS, legal_actions, PH_DISCARD, PH_MELD,
                                     PH_PICKUP, PH_PLACE, meld_sel)
-from kernels.engine.legal import (OK, can_create, can_discard, can_layoff, can_take_pile,
-                                  find_placement, trio_sel)
+from kernels.engine.legal import OK, can_create, can_discard, can_layoff
+from kernels.engine.placement import can_take_pile, find_placement, trio_sel
 from kernels.core.rng import bounded
 from kernels.table.work import W_LEGAL, views
 from kernels.table.state import view_i64, G_PHASE, G_SEAT, G_TEAM, G_POZZETTO_TAKEN, NTEAMS, reset_g
@@ -160,7 +160,7 @@ def meld_search(hand_ids, rv, p, st, sel, scratch):
 # ---------------------------------------------------------------- choosers
 @njit(cache=True, _nrt=False)
 def placement_action(st, rv, seat, need, sel, scratch):
-    """The first placement :func:`kernels.engine.legal.find_placement` finds for the
+    """The first placement :func:`kernels.engine.placement.find_placement` finds for the
     R34 obligation (any card): an action id, or -1 if none exists."""
     team = st.g[G_TEAM + seat]
     for f in range(N_COUNT):

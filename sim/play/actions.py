@@ -14,6 +14,7 @@ import numpy as np
 
 from kernels.engine import actions as KA
 from kernels.engine import legal as KL
+from kernels.engine import placement as KP
 from kernels.core import melds as KM
 from kernels.table import state as KS
 from kernels.core.cards import CIDX, N_COUNT
@@ -272,7 +273,7 @@ class ActionWords:
                 team = int(g[KS.G_TEAM + seat])
                 rv = self.rules.to_vector()
                 code = KL.can_layoff(st, rv, team, seat, mi, f, np.zeros(N_COUNT, np.int64))[0]
-                if code != 0 and KL.lay_off_opens(st, rv, team, seat, mi, f,
+                if code != 0 and KP.lay_off_opens(st, rv, team, seat, mi, f,
                                                   np.ones(N_COUNT, np.int64),
                                                   np.zeros(N_COUNT, np.int64)):
                     # alone a dead end: the first card of a lay-off of two (R24 with R38)

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from kernels.engine import legal as KL
+
+from kernels.engine import placement as KP
 from kernels.core import melds as KM
 from kernels.table import state as KS
 from kernels.table import moves as KSM
@@ -209,7 +211,7 @@ class Position:
         if n == 0:
             raise ValueError("pile: the position has no discard pile (pass pile=...)")
         z = np.zeros(N_COUNT, np.int64)
-        ok = KL.can_take_pile(self.st, self.rv, TEAM, SEAT, z.copy(), z.copy(), z.copy())
+        ok = KP.can_take_pile(self.st, self.rv, TEAM, SEAT, z.copy(), z.copy(), z.copy())
         return Verdict(bool(ok), "" if ok else
                        "R34: with take_pile_requires_meld the pile may be taken only if a "
                        "card can then be melded or laid off")

@@ -13,6 +13,8 @@ import pytest
 from numba import njit
 
 from kernels.engine import legal as KL
+
+from kernels.engine import placement as KP
 from kernels.core import melds as KM
 from kernels.table import state as KS
 from kernels.table import moves as KSM
@@ -302,7 +304,7 @@ def test_analyze_known_readings():
 
 
 def test_trio_shape_filter_never_refuses_a_meld():
-    """find_placement skips the trios kernels.engine.legal.trio_may_meld refuses: for every
+    """find_placement skips the trios kernels.engine.placement.trio_may_meld refuses: for every
     trio of count indices a <= b <= c the two packs can hold, and every set-rank
     option tried, a refused trio is no meld (melds.analyze) -- and the filter refuses
     most trios, so it is doing work."""
@@ -314,7 +316,7 @@ def test_trio_shape_filter_never_refuses_a_meld():
         if max(cnt[:52]) > 2:
             continue
         for mask in (0x1FFF, 0x1FFD, 0x0005, 0x0002):
-            may = KL.trio_may_meld(a, b, c, mask)
+            may = KP.trio_may_meld(a, b, c, mask)
             refused += not may
             kind = KM.analyze(cnt, mask)[0]
             if not may:
@@ -328,14 +330,14 @@ def test_trio_shape_filter_never_refuses_a_meld():
 def test_trio_shape_filter_known_answers():
     H, S = 26, 39
     every, ace_three = 0x1FFD, 0x0005
-    assert KL.trio_may_meld(S + 12, S + 0, S + 1, every)       # K-A-2: Q-K-A with the 2 wild
-    assert KL.trio_may_meld(H + 4, H + 6, 52, ace_three)       # 5-7 of hearts and a joker
-    assert KL.trio_may_meld(H + 4, S + 4, 1, every)            # two fives and a two: a set
-    assert not KL.trio_may_meld(H + 4, S + 4, 1, ace_three)    # ... but not where only A and 3 form sets
-    assert KL.trio_may_meld(H + 2, S + 2, 52, ace_three)       # two threes and a joker
-    assert not KL.trio_may_meld(H + 4, S + 5, 52, every)       # 5 of hearts, 6 of spades
-    assert not KL.trio_may_meld(H + 4, H + 8, 52, every)       # 5 and 9 of hearts: too far apart
-    assert not KL.trio_may_meld(H + 0, H + 3, 1, every)        # A and 4 of hearts: A-2-3-4 needs four
+    assert KP.trio_may_meld(S + 12, S + 0, S + 1, every)       # K-A-2: Q-K-A with the 2 wild
+    assert KP.trio_may_meld(H + 4, H + 6, 52, ace_three)       # 5-7 of hearts and a joker
+    assert KP.trio_may_meld(H + 4, S + 4, 1, every)            # two fives and a two: a set
+    assert not KP.trio_may_meld(H + 4, S + 4, 1, ace_three)    # ... but not where only A and 3 form sets
+    assert KP.trio_may_meld(H + 2, S + 2, 52, ace_three)       # two threes and a joker
+    assert not KP.trio_may_meld(H + 4, S + 5, 52, every)       # 5 of hearts, 6 of spades
+    assert not KP.trio_may_meld(H + 4, H + 8, 52, every)       # 5 and 9 of hearts: too far apart
+    assert not KP.trio_may_meld(H + 0, H + 3, 1, every)        # A and 4 of hearts: A-2-3-4 needs four
 
 
 def _placement_rule_vectors():
@@ -351,7 +353,7 @@ def _placement_rule_vectors():
 
 @pytest.mark.parametrize("part", range(2))
 def test_find_placement_masks_equal_the_plain_scan(part):
-    """kernels.engine.legal.find_placement (R34) skips, by 53-bit masks, the cards
+    """kernels.engine.placement.find_placement (R34) skips, by 53-bit masks, the cards
     layoff_candidates rules out of a meld and the first cards of a lay-off of several
     cards that the one-card loop already refused; on random positions (hands of 1 to
     20 cards, up to six melds of the family, any or the pile's cards needed, a barred
@@ -416,8 +418,8 @@ def test_find_placement_masks_equal_the_plain_scan(part):
         small += nh < 3
         if need[0] == 0 and rng.random() < 0.5:
             need[faces[0]] = 1           # the pile's card is in the hand (R34, "from_pile")
-        fast = KL.find_placement(st, rv, team, seat, need, z.copy(), z.copy())
-        full = KL.find_placement_full(st, rv, team, seat, need, z.copy(), z.copy())
+        fast = KP.find_placement(st, rv, team, seat, need, z.copy(), z.copy())
+        full = KP.find_placement_full(st, rv, team, seat, need, z.copy(), z.copy())
         assert fast == full, (trial, np.nonzero(st.hcnt[seat])[0].tolist(), nm, fast, full)
         seen[fast[0]] += 1
     assert min(seen.values()) > 200 and small > 1_000, (seen, small)

@@ -139,7 +139,7 @@ def test_the_sample_covers_the_hard_cases():
 # card by card: a card that alone would leave a dead end is legal when the lay-off can
 # go on to a hand that is none, and then only the next cards on that meld may follow
 # (Game.open_lay_off).  These positions are where that bites; the engine once missed
-# them (kernels.engine.legal.find_placement looked at one-card lay-offs only).
+# them (kernels.engine.placement.find_placement looked at one-card lay-offs only).
 @pytest.mark.slow
 def test_mask_is_exact_at_from_pile_pickups():
     """Every pickup of 400 of random play under pile_meld_source = "from_pile",
@@ -212,9 +212,10 @@ def test_a_lay_off_of_two_cards_that_empties_the_hand_places_the_pile():
 
 
 def test_a_lay_off_is_open_only_where_its_first_card_alone_is_a_dead_end():
-    """The first card of such a lay-off is legal by kernels.engine.legal.lay_off_opens, not
+    """The first card of such a lay-off is legal by kernels.engine.placement.lay_off_opens, not
     by the one-card test; the same hand without the R36 bar needs no open lay-off."""
     from kernels.engine import legal as KL
+    from kernels.engine import placement as KP
     from sim.table.position import Position
     p = Position(hand="7♠ 5♠", team_melds=["2♣ 8♠ 9♠ 10♠ J♠"], single_pile_card="5♠")
     assert p.can_lay_off(0, "7♠ 5♠")            # the rules' verdict, and the engine's
@@ -223,14 +224,14 @@ def test_a_lay_off_is_open_only_where_its_first_card_alone_is_a_dead_end():
     seven, five = 13 * 3 + 6, 13 * 3 + 4
     assert KL.can_layoff(p.st, p.rv, 0, 0, 0, seven, scratch)[0] == KL.BAD_LAST_CARD_BARRED
     assert KL.can_layoff(p.st, p.rv, 0, 0, 0, five, scratch)[0] == KL.BAD_LAYOFF
-    assert KL.lay_off_opens(p.st, p.rv, 0, 0, 0, seven, need, sel)
-    assert not KL.lay_off_opens(p.st, p.rv, 0, 0, 0, five, need, sel)
+    assert KP.lay_off_opens(p.st, p.rv, 0, 0, 0, seven, need, sel)
+    assert not KP.lay_off_opens(p.st, p.rv, 0, 0, 0, five, need, sel)
     free = Position(hand="7♠ 5♠", team_melds=["2♣ 8♠ 9♠ 10♠ J♠"])
     assert KL.can_layoff(free.st, free.rv, 0, 0, 0, seven, scratch)[0] == KL.OK
     # with the team's pozzetto taken the hand may not empty: no lay-off of the two
     taken = Position(hand="7♠ 5♠", team_melds=["2♣ 8♠ 9♠ 10♠ J♠"], single_pile_card="5♠",
                      pozzetto_taken=True)
-    assert not KL.lay_off_opens(taken.st, taken.rv, 0, 0, 0, seven, need, sel)
+    assert not KP.lay_off_opens(taken.st, taken.rv, 0, 0, 0, seven, need, sel)
 
 
 # ----------------------------------------------------------------------------- the test can fail
