@@ -12,9 +12,9 @@ from pathlib import Path
 from sim._util.lock import claim
 from sim._util.text import not_a_directory, plural
 from sim.core import dataset
-from sim.batch import rundir
+from sim.batch import outdir, rundir
 from sim.batch.read import RunStatus, check_run
-from sim.batch.rundir import _now, _write_json
+from sim.batch.outdir import _now, _write_json
 
 
 @dataclass
@@ -53,7 +53,7 @@ class RepairReport:
                 f"{plural(len(self.ok), 'sound shard')} (nothing was simulated or deleted)")
         moved = (f"moved {plural(len(self.moved), 'file')} to the current layout (hands/, matches/)"
                  if self.moved else None)
-        return "\n".join(rundir.repair_lines(head, "manifest", self.backup, moved, self.left))
+        return "\n".join(outdir.repair_lines(head, "manifest", self.backup, moved, self.left))
 
 
 def _same_run(a: dict, b: dict, kind: str) -> bool:
@@ -108,7 +108,7 @@ def repair_run(directory: str | os.PathLike) -> RepairReport:
         try:
             return _repair_apply(directory, where, *plan)
         except OSError as exc:
-            raise rundir.write_error(directory, exc) from None
+            raise outdir.write_error(directory, exc) from None
 
 
 def _lock_error(what: str):
@@ -209,7 +209,7 @@ def _repair_apply(directory: Path, where: str, run_id, kind, config, extents, be
     if moved and legacy_dir.is_dir() and not any(legacy_dir.iterdir()):
         legacy_dir.rmdir()
     path = directory / rundir.MANIFEST
-    backup = rundir.set_aside(path)
+    backup = outdir.set_aside(path)
     manifest = {"format": rundir.FORMAT, "kind": kind, "run_id": run_id, "config": config,
                 "extents": extents, "created": (old or {}).get("created", _now()),
                 "updated": _now(), "repaired": _now(), "shards": [], "finished": False,

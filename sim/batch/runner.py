@@ -52,12 +52,14 @@ from sim.core.rules import Rules
 from sim.batch import rundir
 # the parts of a run, and the names sim.runner held before they moved (its API: KERNEL_CHUNK,
 # DEFAULT_SHARD_SIZE, OutputError, Summary, summarize, ...)
-from sim.batch.executors import (KERNEL_CHUNK, HandWork, MatchWork, PythonHandWork, SelectedHandWork,
+from sim.batch.executors import (  # noqa: F401  (the names sim.runner held)
+                                KERNEL_CHUNK, HandWork, MatchWork, PythonHandWork, SelectedHandWork,
                                 _dask_client, _max_threads, _prepared, _write_tables,
                                 kernels_cached, prepare_kernels, shard_job)
-from sim.batch.rundir import (DEFAULT_SHARD_SIZE, MATCH_SHARD_HANDS, OutputError, _apply_out,
-                             _check_out, _default_shard_size, _now, _os_error, _versions,
-                             _write_json, selection_config)
+from sim.batch.outdir import (OutputError, _apply_out, _check_out, _now, _os_error, _versions,
+                              _write_json)
+from sim.batch.rundir import (DEFAULT_SHARD_SIZE, MATCH_SHARD_HANDS, _default_shard_size,
+                              selection_config)
 from sim.batch.summary import MatchSummary, ShardDone, Summary, summarize
 from sim.strategies import python_sources, resolve_seats, seat_names
 
@@ -145,7 +147,7 @@ def _run(work: HandWork, total: int, config: dict, o: _Options) -> dict | None:
     With an output directory, the directory is checked, made and locked by
     :func:`sim._util.lock.claim` (one writer, :class:`sim._util.lock.DirectoryLock`; a refusal leaves
     it as it was) and held until the end; ``config["shard_size"]`` None means the
-    manifest's when resuming (:func:`sim.batch.rundir._check_out`).  A complete run run again
+    manifest's when resuming (:func:`sim.batch.outdir._check_out`).  A complete run run again
     writes nothing, so it is reported from a directory that cannot be written."""
     out = o.out
     if out is None:

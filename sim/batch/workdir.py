@@ -43,7 +43,7 @@ import pyarrow.parquet as pq
 
 from sim._util.lock import LOCK_NAME, claim
 from sim.batch.repair import _lock_error
-from sim.batch.rundir import OutputError, kept_text, repair_lines, set_aside, write_error
+from sim.batch.outdir import OutputError, kept_text, repair_lines, set_aside, write_error
 
 
 @dataclass(frozen=True)

@@ -174,7 +174,7 @@ def sweep(base: str, grid: dict, hands: int, seed: int, reference: str | None = 
         in ``out`` is created or deleted then.
     sim.lock.LockedError
         Another process is writing ``out`` (a ``ValueError`` too).
-    sim.rundir.OutputError
+    sim.batch.outdir.OutputError
         A file of ``out`` cannot be written (a ``ValueError``; the points
         completed so far are kept).
     KeyboardInterrupt
