@@ -4,7 +4,7 @@ Each subpackage of ``kernels`` is a layer; :data:`LAYERS` names, for each, the
 layers its modules may import (a layer always imports its own modules).  Two
 things read the table:
 
-* ``tests/test_layers.py`` checks every module's imports against it
+* ``tests/infra/test_layers.py`` checks every module's imports against it
   (:func:`check_package`): no import of a layer the table does not allow, no
   import circle between modules, no function-local import of the package's own
   modules, never an import of :mod:`sim`;
@@ -14,9 +14,10 @@ things read the table:
   the layers above it.
 
 :func:`check_package` takes a package root and a table, so the same check runs
-on another package with its own table.  The module files directly under the
-root are layers of their own, named by their stem (``kernels/__init__.py`` is
-the layer ``__init__``).
+on another package with its own table: ``tests/infra/test_sim_layers.py`` runs it on
+:mod:`sim`, whose table :func:`ordered` builds from its layers' order.  The module
+files directly under the root are layers of their own, named by their stem
+(``kernels/__init__.py`` is the layer ``__init__``).
 """
 from __future__ import annotations
 
@@ -74,6 +75,35 @@ def closure(layer: str, table: Mapping[str, Iterable[str]] = LAYERS) -> list[str
     return sorted(seen)
 
 
+def ordered(groups: Iterable[Iterable[str]]) -> dict[str, tuple[str, ...]]:
+    """The layer table of layers in a strict order, lowest group first.
+
+    Parameters
+    ----------
+    groups : iterable of iterable of str
+        Groups of layer names, lowest first; a layer may import the layers of
+        the groups before its own and the other layers of its own group.
+
+    Returns
+    -------
+    dict of str to tuple of str
+        Layer -> the layers it may import (the table :func:`check_package` takes).
+
+    Examples
+    --------
+    >>> ordered([("core",), ("play", "cli")])
+    {'core': (), 'play': ('core', 'cli'), 'cli': ('core', 'play')}
+    """
+    table: dict[str, tuple[str, ...]] = {}
+    below: list[str] = []
+    for group in groups:
+        group = tuple(group)
+        for layer in group:
+            table[layer] = (*below, *(g for g in group if g != layer))
+        below.extend(group)
+    return table
+
+
 def _module_name(path: Path, root: Path, package: str) -> str:
     parts = list(path.relative_to(root).with_suffix("").parts)
     if parts[-1] == "__init__":
@@ -87,7 +117,7 @@ def _layer_of(module: str, package: str) -> str:
     return parts[1] if len(parts) > 1 else "__init__"
 
 
-def _imports(tree: ast.Module, module: str, is_package: bool, known: set[str]):
+def imports(tree: ast.Module, module: str, is_package: bool, known: set[str]):
     """Yield (line, imported module, whether inside a function) for each import of ``tree``.
 
     ``from P import n`` counts as an import of ``P.n`` when that is a module
@@ -157,7 +187,7 @@ def check_package(root: Path, table: Mapping[str, Iterable[str]], *,
             continue
         may = set(table[layer]) | {layer}
         tree = ast.parse(path.read_text(), filename=str(path))
-        for line, target, local in _imports(tree, module, path.name == "__init__.py", known):
+        for line, target, local in imports(tree, module, path.name == "__init__.py", known):
             top = target.split(".")[0]
             if top in forbidden:
                 bad.append(f"{where}:{line}: imports {target} ({package} never imports {top})")

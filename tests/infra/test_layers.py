@@ -126,3 +126,10 @@ def test_the_kernels_check_fails_on_an_injected_breach(tmp_path):
     target.write_text(target.read_text() + "\nfrom kernels.search import player\n")
     bad = layers.check_package(copy, layers.LAYERS, forbidden=layers.FORBIDDEN)
     assert len(bad) == 1 and "layer peers imports kernels.search.player of layer search" in bad[0]
+
+
+def test_ordered_builds_the_table_of_a_strict_order():
+    table = layers.ordered([("a", "b"), ("c",), ("d", "e")])
+    assert table == {"a": ("b",), "b": ("a",), "c": ("a", "b"), "d": ("a", "b", "c", "e"),
+                     "e": ("a", "b", "c", "d")}
+    assert layers.closure("c", table) == ["a", "b", "c"]

@@ -2,36 +2,43 @@
 
 Each subpackage of :mod:`sim` imports only itself and the layers below it
 (:data:`LAYERS`, lowest first), no two modules import each other directly or
-through others (no circle), :mod:`kernels` never imports :mod:`sim`, and an
-import inside a function names a project module only where :data:`ALLOWED_LOCAL`
-says why.  ``import sim`` loads no Numba (the kernels are loaded on first use).
+through others (no circle), and an import inside a function names a sim module
+only where :data:`ALLOWED_LOCAL` says why.  The check is the kernels' own
+(:func:`kernels.build.layers.check_package`, whose faults tests/infra/test_layers.py
+injects); "kernels never imports sim" is checked there.  ``import sim`` loads no
+Numba (the kernels are loaded on first use).
 """
 from __future__ import annotations
 
 import ast
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from kernels.build import layers
 
-#: The layers of sim, lowest first: a module may import modules of its own layer
-#: and of the layers before it.  The facade (``sim/__init__.py``), the command line,
-#: the environments, the questions and the figures are the top.
+ROOT = Path(__file__).resolve().parents[2]
+SIM = ROOT / "sim"
+
+#: The layers of sim (subpackages, and modules directly under sim/ by their stem), lowest
+#: first: a module may import modules of its own group and of the groups before it.  The
+#: facade (``sim/__init__.py``), the command line, the environments, the questions and the
+#: figures are the top.
 LAYERS = (
-    ("sim._version", "sim._util"),
-    ("sim.core",),
-    ("sim.table",),
-    ("sim.strategies",),
-    ("sim.play",),
-    ("sim.batch",),
-    ("sim.experiments",),
-    ("sim.analysis",),
-    ("sim", "sim.__main__", "sim.game", "sim.dataset", "sim.questions", "sim.figures",
-     "sim.envs", "sim.cli"),
+    ("_version", "_util"),
+    ("core",),
+    ("table",),
+    ("strategies",),
+    ("play",),
+    ("batch",),
+    ("experiments",),
+    ("analysis",),
+    ("__init__", "__main__", "game", "dataset", "questions", "figures", "envs", "cli"),
 )
+TABLE = layers.ordered(LAYERS)
 
 #: Imports inside functions of a project module (sim or kernels), by (module, imported
 #: module).  Only two reasons are allowed: loading a kernel module on first use, so that
@@ -62,165 +69,31 @@ ALLOWED_LOCAL = {
     ("sim.cli.sweep", "sim.experiments.sweeps"),
     ("sim.cli.tune", "sim.experiments.tuning"),
 }
-#: Every kernel module a sim module may load inside a function (first use).
-LAZY_KERNELS = "kernels"
 
 
-def layer_of(module: str) -> int:
-    """The index in :data:`LAYERS` of a sim module (its longest matching prefix)."""
-    best, index = -1, None
-    for i, prefixes in enumerate(LAYERS):
-        for p in prefixes:
-            inside = module == p or (p != "sim" and module.startswith(p + "."))
-            if inside and len(p) > best:
-                best, index = len(p), i
-    if index is None:
-        raise ValueError(f"{module}: in no layer of LAYERS")
-    return index
-
-
-def module_sources(package: str) -> dict:
-    """``{module name: (source, is_package)}`` of every module of ``package``."""
-    out = {}
-    for path in sorted((ROOT / package).rglob("*.py")):
-        parts = list(path.relative_to(ROOT).with_suffix("").parts)
-        is_pkg = parts[-1] == "__init__"
-        if is_pkg:
-            parts = parts[:-1]
-        out[".".join(parts)] = (path.read_text(encoding="utf-8"), is_pkg)
-    return out
-
-
-def imports(name: str, source: str, is_pkg: bool, known) -> list:
-    """``[(imported module, inside a function, line)]`` of one module's source; an
-    imported name that is a module of ``known`` counts as that module."""
-    found = []
-
-    def resolve(node) -> str:
-        if not node.level:
-            return node.module
-        base = name.split(".")
-        if not is_pkg:
-            base = base[:-1]
-        base = base[:len(base) - (node.level - 1)]
-        return ".".join(base + ([node.module] if node.module else []))
-
-    def visit(node, local):
-        for child in ast.iter_child_nodes(node):
-            inside = local or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
-            if isinstance(child, ast.Import):
-                found.extend((a.name, inside, child.lineno) for a in child.names)
-            elif isinstance(child, ast.ImportFrom):
-                base = resolve(child)
-                for a in child.names:
-                    full = f"{base}.{a.name}"
-                    found.append((full if full in known else base, inside, child.lineno))
-            visit(child, inside)
-
-    visit(ast.parse(source), False)
-    return found
-
-
-def problems(sources: dict, allowed=ALLOWED_LOCAL) -> list:
-    """The layer, circle and local-import problems of ``{module: (source, is_package)}``."""
-    known = set(sources)
-    out, edges = [], {m: set() for m in sources}
-    for mod, (src, is_pkg) in sources.items():
-        for target, inside, line in imports(mod, src, is_pkg, known):
-            root = target.split(".")[0]
-            if root not in ("sim", "kernels"):
-                continue
-            if mod.startswith("kernels") and root == "sim":
-                out.append(f"{mod}:{line}: kernels imports {target}: kernels never imports sim")
-            if inside and (mod, target) not in allowed and not (
-                    root == LAZY_KERNELS and mod.startswith("sim")):
-                out.append(f"{mod}:{line}: {target} imported inside a function (not in "
-                           "ALLOWED_LOCAL: import it at the top, or move the code to its layer)")
-            if root != "sim" or not mod.startswith("sim"):
-                continue
-            while target not in known and "." in target:
-                target = target.rpartition(".")[0]
-            if target == mod or target not in known:
-                continue
-            edges[mod].add(target)
-            if layer_of(target) > layer_of(mod):
-                out.append(f"{mod}:{line}: imports {target}, a higher layer "
-                           f"({LAYERS[layer_of(target)][0]} above {LAYERS[layer_of(mod)][0]})")
-    out += [f"import circle: {' -> '.join(c)}" for c in circles(edges)]
-    return list(dict.fromkeys(out))
-
-
-def circles(edges: dict) -> list:
-    """One circle (a list of modules, the first repeated at the end) per strongly
-    connected group of more than one module, or a module importing itself."""
-    index, low, stack, on, found = {}, {}, [], set(), []
-
-    def strong(v):
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on.add(v)
-        for w in sorted(edges.get(v, ())):
-            if w not in index:
-                strong(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            group = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                group.append(w)
-                if w == v:
-                    break
-            if len(group) > 1:
-                found.append(_cycle_in(sorted(group), edges))
-
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10000))
-    for v in sorted(edges):
-        if v not in index:
-            strong(v)
-    return found
-
-
-def _cycle_in(group: list, edges: dict) -> list:
-    """A circle through the first module of a strongly connected group."""
-    members, start = set(group), group[0]
-    path, seen = [start], {start}
-
-    def walk(v):
-        for w in sorted(edges[v] & members):
-            if w == start:
-                return path + [start]
-            if w not in seen:
-                seen.add(w)
-                path.append(w)
-                found = walk(w)
-                if found:
-                    return found
-                path.pop()
-        return None
-
-    return walk(start)
+def check(root: Path = SIM) -> list:
+    """The breaches of sim's layers in the package at ``root`` (a copy of sim in a test)."""
+    return layers.check_package(root, TABLE, local_allowed=ALLOWED_LOCAL)
 
 
 # ============================================================== the package as it is
 def test_every_sim_module_is_in_a_layer():
-    for mod in module_sources("sim"):
-        layer_of(mod)
+    entries = {p.stem for p in SIM.glob("*.py")} | {p.parent.name for p in SIM.glob("*/__init__.py")}
+    assert entries == set(TABLE)
 
 
-def test_sim_and_kernels_keep_their_layers():
-    sources = {**module_sources("sim"), **module_sources("kernels")}
-    assert problems(sources) == []
+def test_sim_keeps_its_layers():
+    assert check() == []
 
 
 def test_every_allowed_local_import_is_still_there():
     """An entry of ALLOWED_LOCAL that no longer matches is removed, so the list stays exact."""
-    sources = module_sources("sim")
-    known = set(sources)
-    seen = {(m, t) for m, (src, pkg) in sources.items()
-            for t, inside, _ in imports(m, src, pkg, known) if inside}
+    files = {layers._module_name(p, SIM, "sim"): p for p in SIM.rglob("*.py")
+             if "__pycache__" not in p.parts}
+    seen = {(m, target) for m, path in files.items()
+            for _, target, local in layers.imports(ast.parse(path.read_text()), m,
+                                                   path.name == "__init__.py", set(files))
+            if local}
     assert sorted(ALLOWED_LOCAL - seen) == []
 
 
@@ -233,62 +106,40 @@ def test_import_sim_loads_no_numba():
     assert r.stdout.strip() == ""
 
 
-# ============================================================== the checker catches faults
-def _fake(**modules) -> dict:
-    return {name.replace("__", "."): (src, False) for name, src in modules.items()}
+# ============================================================== the check catches faults in sim
+def _copy(tmp_path: Path) -> Path:
+    copy = tmp_path / "sim"
+    shutil.copytree(SIM, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    return copy
 
 
-GOOD = dict(sim__core__a="import numpy\n", sim__table__b="from sim.core.a import x\n",
-            sim__play__c="from sim.table import b\nfrom kernels import state\n"
-                         "def f():\n    from kernels.play.game import play_hand\n")
+def test_sims_order_refuses_an_import_of_a_higher_layer(tmp_path):
+    copy = _copy(tmp_path)
+    path = copy / "core" / "rules.py"
+    path.write_text(path.read_text() + "\nfrom sim.batch import runner\n")
+    bad = check(copy)
+    assert bad[0].startswith("sim/core/rules.py:"), bad
+    assert "layer core imports sim.batch.runner of layer batch" in bad[0]
+    assert len(bad) == 2 and "import circle" in bad[1]        # the runner imports the rules
 
 
-def test_checker_passes_a_layered_package():
-    assert problems(_fake(**GOOD)) == []
+def test_sims_order_refuses_a_local_import_not_listed(tmp_path):
+    copy = _copy(tmp_path)
+    path = copy / "play" / "viewer.py"
+    path.write_text(path.read_text() + "\ndef _later():\n    from sim.table import melds\n")
+    bad = check(copy)
+    assert len(bad) == 1 and "imports sim.table.melds inside a function" in bad[0], bad
 
 
-def test_checker_refuses_an_import_of_a_higher_layer():
-    bad = _fake(**GOOD, sim__core__d="from sim.play.c import f\n")
-    assert problems(bad) == ["sim.core.d:1: imports sim.play.c, a higher layer "
-                             "(sim.play above sim.core)"]
-
-
-def test_checker_refuses_a_circle_within_a_layer():
-    bad = _fake(**GOOD, sim__table__e="from sim.table.f import y\n",
-                sim__table__f="import sim.table.e\n")
-    assert problems(bad) == ["import circle: sim.table.e -> sim.table.f -> sim.table.e"]
-
-
-def test_checker_refuses_a_circle_held_open_by_a_local_import():
-    bad = _fake(**GOOD)
-    bad["sim.play.c"] = ("from sim.play import g\n", False)
-    bad["sim.play.g"] = ("def later():\n    from sim.play.c import z\n", False)
-    found = problems(bad)
-    assert found[0].startswith("sim.play.g:2: sim.play.c imported inside a function")
-    assert found[1] == "import circle: sim.play.c -> sim.play.g -> sim.play.c"
-
-
-def test_checker_allows_only_the_listed_local_imports():
-    src = _fake(**GOOD, sim__play__h="def f():\n    from sim.table import b\n")
-    assert len(problems(src)) == 1
-    assert problems(src, allowed={("sim.play.h", "sim.table.b")}) == []
-
-
-def test_checker_refuses_kernels_importing_sim():
-    bad = _fake(**GOOD, kernels__x="from sim.core import a\n")
-    assert problems(bad) == ["kernels.x:1: kernels imports sim.core.a: kernels never imports sim"]
-
-
-def test_checker_resolves_relative_imports():
-    bad = {**_fake(**GOOD), "sim.core": ("from ..play import c\n", True)}
-    assert problems(bad) == ["sim.core:1: imports sim.play.c, a higher layer "
-                             "(sim.play above sim.core)"]
-
-
-@pytest.mark.parametrize("module", ["sim.nowhere", "numpy"])
-def test_a_module_outside_the_layers_is_an_error(module):
-    with pytest.raises(ValueError, match="in no layer"):
-        layer_of(module)
+def test_sims_order_refuses_a_circle_in_the_top_group(tmp_path):
+    """The top group's modules may import each other, but not in a circle."""
+    copy = _copy(tmp_path)
+    (copy / "questions.py").write_text((copy / "questions.py").read_text()
+                                       + "\nfrom sim import figures\n")
+    path = copy / "figures" / "questions.py"
+    path.write_text(path.read_text() + "\nimport sim.questions\n")
+    bad = check(copy)
+    assert any("import circle" in b and "sim.questions" in b for b in bad), bad
 
 
 # ============================================================== the facade keeps its names
