@@ -9,7 +9,7 @@
   parameter row per seat (``float64[N_PARAMS]``).
 """
 from .options import OPTIONS as _OPTIONS
-from .slots import check_family
+from .slots import check_block, check_family, write_block
 from .params import HEURISTIC_PARAMS as _HEURISTIC_PARAMS
 from .params import N_PARAMS  # noqa: F401  (the length of a parameter row, used with layout)
 from .params import hp_name as _hp_name
@@ -19,7 +19,37 @@ from .params import hp_name as _hp_name
 # slot, encoding, default, allowed values, rule ID): RV_NUM_PLAYERS, RV_HAND_SIZE,
 # RV_SET_RANKS_MASK (bit r set <=> rank r, 0 = ace .. 12 = king, may form a set),
 # RV_SEMI_CLEAN_BONUS (0 = off), RV_SEMI_CLEAN_RULE (index into the option's choices) ...
-globals().update({_o.slot_name: _o.slot for _o in _OPTIONS})
+# -- RV: generated from its table; check or write it again with python -m kernels.core.layout
+RV_NUM_PLAYERS = 0
+RV_HAND_SIZE = 1
+RV_POZZETTO_SIZE = 2
+RV_SET_RANKS_MASK = 3
+RV_ALLOW_DUPLICATE_SET_RANK = 4
+RV_LOCK_TWO_ROLES = 5
+RV_SEMI_CLEAN_BONUS = 6
+RV_SEMI_CLEAN_RULE = 7
+RV_EXTRA_BURRACO_CLASSES = 8
+RV_TAKE_PILE_REQUIRES_MELD = 9
+RV_FORBID_REDISCARD_SINGLE_PILE = 10
+RV_REQUIRE_CLEAN_BURRACO_TO_CLOSE = 11
+RV_STOCK_RESERVE = 12
+RV_STOCK_END_MODE = 13
+RV_STALL_TURN_LIMIT = 14
+RV_MAX_TURNS_PER_HAND = 15
+RV_UNTAKEN_POZZETTO_AS_STOCK = 16
+RV_CLEAN_BONUS = 17
+RV_DIRTY_BONUS = 18
+RV_CLOSING_BONUS = 19
+RV_POZZETTO_PENALTY = 20
+RV_TARGET_SCORE = 21
+RV_PILE_CLOSE_NO_BONUS = 22
+RV_PILE_MELD_SOURCE = 23
+RV_THREE_PLAYER_MODE = 24
+RV_THREE_PLAYER_POZZETTO_A_SIZE = 25
+RV_THREE_PLAYER_PAIR_SHARE = 26
+RV_THREE_PLAYER_SWITCH_AT = 27
+RV_THREE_PLAYER_TARGET = 28
+# -- end of RV
 N_RULES = len(_OPTIONS)
 
 # ---------------------------------------------------------------- end reasons
@@ -43,7 +73,25 @@ POLICY_UNIFORM = 2   # uniform over the legal actions (kernels.engine.actions.le
 # N_PARAMS: length of one seat's parameter row (float64[N_PARAMS]).  The heuristic's
 # parameter slots HP_PILE_SIZE_WEIGHT, HP_PILE_THRESHOLD ... come from the table of its
 # parameters (kernels.core.params.HEURISTIC_PARAMS: slot, default, limits, tuning step, doc).
-globals().update({_hp_name(_p): _p.slot for _p in _HEURISTIC_PARAMS})
+# -- HP: generated from its table; check or write it again with python -m kernels.core.layout
+HP_PILE_SIZE_WEIGHT = 0
+HP_PILE_THRESHOLD = 1
+HP_USE_WILD_TO_MELD = 2
+HP_WILD_LAYOFF_MIN_LEN = 3
+HP_DISCARD_W_PAIR = 4
+HP_DISCARD_W_NEIGHBOR = 5
+HP_DISCARD_W_DANGER = 6
+HP_DISCARD_W_POINTS = 7
+HP_DISCARD_W_WILD = 8
+HP_PILE_W_WILD = 9
+HP_PILE_MIN_SIZE = 10
+HP_PILE_MIN_STOCK = 11
+HP_PILE_AVOID_OPP_2_OR_5 = 12
+HP_CLOSE_MIN_BURRACOS = 13
+HP_SET_BIAS = 14
+HP_DISCARD_W_MIDDLE = 15
+HP_MELD_DELAY_ROUNDS = 16
+# -- end of HP
 
 # ---------------------------------------------------------------- record
 _HAND_COLS = (
@@ -123,3 +171,18 @@ ERR_INVALID_MELD = 2   # a table meld failed re-validation
 ERR_NO_DISCARD = 4     # no legal discard existed at DISCARD (R38 violated)
 ERR_SCORE_PARITY = 8   # a score was not a multiple of 5
 ERR_LOG_OVERFLOW = 16  # the event log was too small (replay only)
+
+
+#: the slot constants written out above, by family: name -> index, from their tables
+GENERATED = {
+    "RV": {_o.slot_name: _o.slot for _o in _OPTIONS},
+    "HP": {_hp_name(_p): _p.slot for _p in _HEURISTIC_PARAMS},
+}
+WRITE_COMMAND = "python -m kernels.core.layout"
+if __name__ == "__main__":          # write the blocks again from the tables
+    for _family, _slots in GENERATED.items():
+        print(f"{__file__}: {_family}", "written" if write_block(__file__, _family, _slots,
+                                                                   WRITE_COMMAND) else "unchanged")
+else:
+    for _family, _slots in GENERATED.items():
+        check_block(__file__, _family, _slots, WRITE_COMMAND)

@@ -41,11 +41,11 @@ conservation, RULES.md section 19).
 from collections import namedtuple
 
 import numpy as np
-from numba import carray, config, njit, types
+from numba import config, njit, types
 from numba.extending import intrinsic
 
 from kernels.core.cards import N_COUNT
-from kernels.core.slots import check_family
+from kernels.core.slots import check_block, check_family, write_block
 
 HMAX = 108
 MMAX = 40
@@ -111,7 +111,48 @@ G_FIELDS = (
 )
 G_LEN = sum(words for _, words, _ in G_FIELDS)
 _G_AT = np.cumsum([0] + [words for _, words, _ in G_FIELDS])
-globals().update({name: int(at) for (name, _, _), at in zip(G_FIELDS, _G_AT)})
+#: the fields' first words, written out below (the block is checked against G_FIELDS at import)
+G_SLOTS = {name: int(at) for (name, _, _), at in zip(G_FIELDS, _G_AT)}
+# -- G: generated from its table; check or write it again with python -m kernels.table.state
+G_STOCK_TOP = 0
+G_STOCK_END = 1
+G_PILE_SIZE = 2
+G_NEXT_POZZETTO = 3
+G_TURN = 4
+G_STALL = 5
+G_BARRED = 6
+G_POZZETTO_TAKEN = 7
+G_POZZETTO_TURN = 10
+G_POZZETTO_MODE = 13
+G_POZZETTO_HIDDEN = 16
+G_PILE_PICKUPS = 20
+G_PILE_CARDS = 23
+G_ERRORS = 26
+G_TOOK_PILE = 27
+G_ACTIONS = 28
+G_POZZETTO_SIZE = 29
+G_CLOSER = 32
+G_EVENT_ROWS = 33
+G_EVENT_CARDS = 34
+G_TEAM = 35
+G_N_POZZETTI = 39
+G_SOLO_SEAT = 40
+G_SOLO_18 = 41
+G_PHASE = 42
+G_SEAT = 43
+G_END = 44
+G_LAST_TURN = 45
+G_SINGLE = 46
+G_DEALER = 47
+G_FIRST = 48
+G_OPEN_LAYOFF = 49
+G_OPEN_ROW = 50
+# -- end of G
+G_COMMAND = "python -m kernels.table.state"
+if __name__ == "__main__":          # write the block again from G_FIELDS
+    print(__file__, "G", "written" if write_block(__file__, "G", G_SLOTS, G_COMMAND) else "unchanged")
+else:
+    check_block(__file__, "G", G_SLOTS, G_COMMAND)
 check_family("G", {name: (int(at), words) for (name, words, _), at in zip(G_FIELDS, _G_AT)},
              G_LEN)
 assert (G_LEN, G_OPEN_ROW, G_TEAM) == (51, 50, 35)   # the layout of saved positions

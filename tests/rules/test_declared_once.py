@@ -185,3 +185,40 @@ def test_work_views_are_named():
     from kernels.table.work import WorkViews
     assert WorkViews._fields == ("state", "rules", "params", "kinds", "rng", "deck", "sel",
                                  "scratch", "need", "vals", "side_counts", "candidates", "debug")
+
+
+# ============================================================== written-out slot constants
+@pytest.mark.parametrize("module, family", [("kernels.core.layout", "RV"),
+                                            ("kernels.core.layout", "HP"),
+                                            ("kernels.table.state", "G")])
+def test_written_constants_are_their_table(module, family):
+    """Every slot constant is written out as ``NAME = index`` (greppable, known to linters)
+    and is exactly its table's: one line per table row, in index order."""
+    import importlib
+    from kernels.core.slots import block_text
+    mod = importlib.import_module(module)
+    slots = mod.GENERATED[family] if family != "G" else mod.G_SLOTS
+    assert len(slots) == {"RV": 29, "HP": len(L.GENERATED["HP"]), "G": 33}[family]
+    text = open(mod.__file__).read()
+    assert block_text(family, slots, f"python -m {module}") in text
+    for name, at in slots.items():
+        assert f"\n{name} = {at}\n" in text and getattr(mod, name) == at
+
+
+def test_a_stale_written_constant_is_refused_and_written_again(tmp_path):
+    """A block that no longer matches its table fails the import-time check with the
+    command that fixes it; that command's writer restores the block."""
+    from kernels.core.slots import check_block, write_block
+    src = open(L.__file__).read()
+    copy = tmp_path / "layout.py"
+    copy.write_text(src.replace("\nRV_HAND_SIZE = 1\n", "\nRV_HAND_SIZE = 2\n"))
+    with pytest.raises(AssertionError, match=r"RV constants differ .*'RV_HAND_SIZE = 1'.*"
+                                             r"run python -m kernels.core.layout"):
+        check_block(copy, "RV", L.GENERATED["RV"], L.WRITE_COMMAND)
+    assert write_block(copy, "RV", L.GENERATED["RV"], L.WRITE_COMMAND) is True
+    assert copy.read_text() == src
+    check_block(copy, "RV", L.GENERATED["RV"], L.WRITE_COMMAND)
+    assert write_block(copy, "RV", L.GENERATED["RV"], L.WRITE_COMMAND) is False
+    copy.write_text(src.replace("# -- end of RV\n", ""))
+    with pytest.raises(ValueError, match="no single block of generated RV constants"):
+        write_block(copy, "RV", L.GENERATED["RV"], L.WRITE_COMMAND)
