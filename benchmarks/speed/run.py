@@ -138,7 +138,7 @@ def bench_kernels(c: dict, rows: list, facts: dict) -> dict:
         jitloops.meld_search_loop(hands[: max(n // 10, 1)], rv, p, st)
         melds, cards = jitloops.meld_search_loop(hands, rv, p, st)
         t = timed(lambda: jitloops.meld_search_loop(hands, rv, p, st), R)
-        rows.append(Row(sec, f"meld search, {size}-card hands/s (kernels.strategies.policies.meld_search)",
+        rows.append(Row(sec, f"meld search, {size}-card hands/s (kernels.strategies.choosers.meld_search)",
                         [n / x for x in t], "hands/s", f"{n:,} random hands",
                         note=f"per hand: {melds / n:.2f} melds, {cards / n:.2f} cards melded"))
 
