@@ -153,16 +153,21 @@ print(json.dumps({"sim": sim.__file__, "game": counts(game),
 
 @pytest.mark.slow
 def test_edit_of_a_peer_bot_keeps_the_turn_loop_cached(tmp_path):
-    """An edit in ``peers`` drops the peers' cache only: the turn loop (``play``) loads."""
-    pkg = _copy_kernels(tmp_path)
-    shutil.copytree(REPO / "sim", pkg / "sim", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    env = {"NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
-    first = _run(pkg, env, child=LAYER_CHILD)
+    """An edit in ``peers`` drops the peers' cache only: the turn loop (``play``) loads.
+
+    The copy starts from the repository's own in-tree cache (filled first if it is not:
+    the suite compiles the same kernels anyway), copied with the sources' times, so
+    that the test costs loads rather than a cold compile of the turn loop."""
+    _run(REPO, {}, child=LAYER_CHILD)               # the repository's cache holds the loop
+    pkg = tmp_path / "pkg"
+    for name in ("kernels", "sim"):                 # cache files kept, sources' mtimes kept
+        shutil.copytree(REPO / name, pkg / name, ignore=shutil.ignore_patterns("*.pyc"))
+    first = _run(pkg, {}, child=LAYER_CHILD)
     assert first["sim"] == str(pkg / "sim" / "__init__.py")
-    assert first["game"]["misses"] > 0 and first["peer"]["misses"] == 1
+    assert first["game"]["hits"] + first["game"]["misses"] > 0 and first["peer"]["misses"] <= 1
     bot = pkg / "kernels" / "peers" / "common.py"
     bot.write_text(bot.read_text() + "\n# an edit of a peer bot\n")
-    after = _run(pkg, env, child=LAYER_CHILD)
+    after = _run(pkg, {}, child=LAYER_CHILD)
     assert after["game"]["misses"] == 0 and after["game"]["hits"] > 0, after
     assert after["peer"] == {"hits": 0, "misses": 1}, "the edited peer bot must be recompiled"
 
