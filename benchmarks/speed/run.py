@@ -16,7 +16,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-from kernels.core.cards import N_COUNT
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))      # benchmarks/: the harness
@@ -65,6 +64,7 @@ def burraco_cmd() -> list:
 def random_count_vectors(n: int, rng: np.random.Generator) -> np.ndarray:
     """Count vectors (int64[n, 53]) of 3-14 cards: a third any cards of the two packs
     (mostly invalid), a third runs of one suit, a third sets, half of those with a wild."""
+    from kernels.core.cards import N_COUNT     # the snapshot's kernels (use_snapshot comes first)
     cnt = np.zeros((n, N_COUNT), np.int64)
     set_ranks = [r for r in range(13) if r != 1]
     for i in range(n):

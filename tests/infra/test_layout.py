@@ -52,3 +52,20 @@ def test_no_test_skips_when_a_module_of_the_project_is_missing():
     assert skipped_own_modules('import pytest\nSR = pytest.importorskip("sim.trace")\n') \
         == ["sim.trace"]
     assert skipped_own_modules('import pytest\ncma = pytest.importorskip("cma")\n') == []
+
+
+def test_snapshot_benchmarks_import_the_project_only_after_the_snapshot():
+    """A speed script measured on a snapshot (benchmarks/harness.py ``use_snapshot``) must not
+    import ``kernels`` or ``sim`` at module level: that import would load the working tree's
+    packages before the snapshot's, and ``use_snapshot`` refuses to measure them."""
+    bench = TESTS.parent / "benchmarks"
+    scripts = [p for p in sorted(bench.rglob("*.py")) if "use_snapshot(" in p.read_text()
+               and p.name != "harness.py"]
+    assert {p.name for p in scripts} >= {"run.py", "step_api.py", "analyze.py", "envs.py"}
+    early = [f"{p.relative_to(bench)}:{node.lineno}"
+             for p in scripts for node in ast.parse(p.read_text()).body
+             if isinstance(node, (ast.Import, ast.ImportFrom))
+             and any(n.split(".")[0] in ("kernels", "sim") for n in
+                     ([node.module or ""] if isinstance(node, ast.ImportFrom)
+                      else [a.name for a in node.names]))]
+    assert early == []
