@@ -126,8 +126,8 @@ def main(argv=None) -> int:
                  f"against expert, one thread, median of {counts['repeats']} repeats")
     lines.append("")
     lines.append("| spec | ms / pickup | ms / discard | rollouts / searched pickup | "
-                 "rollouts / searched discard | rollouts / turn | rollouts/s (searched "
-                 "decisions) |")
+                 "rollouts / searched discard | rollouts / turn | rollouts/s (of team 0 decision "
+                 "time) |")
     lines.append("|---|---:|---:|---:|---:|---:|---:|")
     for row in rows:
         d, s, sec, ro = row["decisions"], row["searched"], row["seconds"], row["rollouts"]
