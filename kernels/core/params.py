@@ -2,7 +2,7 @@
 
 A seat's parameter row is ``float64[N_PARAMS]``.  :data:`HEURISTIC_PARAMS`
 declares the ``heuristic`` family's parameters (slots ``0..16``) and
-:data:`ROLLOUT_PARAMS` the ``rollout`` search player's (slots ``17..23``, after
+:data:`ROLLOUT_PARAMS` the ``rollout`` search player's (slots ``17..26``, after
 its base policy's heuristic parameters): each row names the parameter, its
 slot, its default, its allowed range (lowest, highest, whole numbers only),
 the initial spread of ``burraco tune`` (heuristic only) and one line of
@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from .slots import check_family
 
-N_PARAMS = 24       # length of one seat's parameter row
+N_PARAMS = 27       # length of one seat's parameter row
 
 
 class Param(NamedTuple):
@@ -106,6 +106,16 @@ ROLLOUT_PARAMS = (
     Param('margin', 23, 0.0, 0, 10, False, None,
           "leave the base policy's choice only when the best candidate's mean gain over it "
           'exceeds this many standard errors of the paired difference (0: the best mean wins)'),
+    Param('halving', 24, 0.0, 0, 1, True, None,
+          '0: flat allocation (every candidate on the same worlds); 1: sequential halving '
+          '(every candidate on the first worlds, the better half kept, the worlds doubled, '
+          'until one is left; worlds caps the worlds of a candidate)'),
+    Param('pickup_share', 25, 1.0, 0.01, 100, False, None,
+          "the pickup decision's rollout budget relative to the discard's: rollouts * "
+          'pickup_share at the pickup, rollouts elsewhere'),
+    Param('rollouts_played', 26, 0.0, 0, 0, True, None,
+          'output, not a setting: the search adds the rollouts it plays to this slot of the '
+          "seat's row (a counter for benchmarks; the hand's play never reads it)"),
 )
 
 

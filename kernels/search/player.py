@@ -1,4 +1,4 @@
-"""The ``rollout`` strategy: flat Monte Carlo search at a seat's decisions.
+"""The ``rollout`` strategy: Monte Carlo search at a seat's decisions.
 
 At a searched decision (the pickup and the discard by default, the meld-phase
 decisions on request) the seat to move lists its candidates (the legal actions,
@@ -14,7 +14,13 @@ with the seat's own parameter slots 0..16, by default ``expert``'s values:
 own-side result (own side's hand score minus the opponents', points, R55-R59) is
 the highest.  Common random numbers: every candidate of a world starts from the
 same world, generator included.  Elsewhere, and at a decision with one candidate,
-it plays as the base policy.
+it plays as the base policy.  That is the flat allocation (``halving=0``: every
+candidate on ``min(worlds, rollouts // candidates)`` worlds); with ``halving=1`` the
+budget is spent by sequential halving (:func:`halving_search`: the better half of the
+candidates goes on to twice the worlds, round after round, :func:`halving_schedule`).
+The pickup's budget is ``rollouts * pickup_share``.  Each searched decision adds the
+rollouts it played to the seat's ``RP_ROLLOUTS_PLAYED`` slot (an output, never read
+by the play).
 
 It reads no hidden card: before the worlds are dealt, the cards the seat cannot
 see are laid out canonically (:func:`canonical_hidden`: each other seat's known
@@ -68,11 +74,15 @@ from kernels.table.work import (W_DEBUG, W_EV_CARDS, W_EV_ROWS, W_G, W_PARAMS, W
 # rollouts // candidates)), 1 to search the pickup / the discard / every meld-phase decision,
 # at most this many candidates (the base policy's choice first), and the margin: leave the base
 # policy's choice only when the best candidate beats it by more than this many standard errors
-# of the paired difference
 ROLLOUT_SLOTS = {rp_name(p): p.slot for p in ROLLOUT_PARAMS}
-RP_WORLDS, RP_ROLLOUTS, RP_PICKUP, RP_DISCARD, RP_MELD, RP_MAX_CANDIDATES, RP_MARGIN = (
+# of the paired difference; the allocation (0 flat, 1 sequential halving), the pickup's budget
+# relative to the other decisions', and the counter of the rollouts played (an output)
+(RP_WORLDS, RP_ROLLOUTS, RP_PICKUP, RP_DISCARD, RP_MELD, RP_MAX_CANDIDATES, RP_MARGIN, RP_HALVING,
+ RP_PICKUP_SHARE, RP_ROLLOUTS_PLAYED) = (
     ROLLOUT_SLOTS[n] for n in ("RP_WORLDS", "RP_ROLLOUTS", "RP_PICKUP", "RP_DISCARD", "RP_MELD",
-                              "RP_MAX_CANDIDATES", "RP_MARGIN"))
+                              "RP_MAX_CANDIDATES", "RP_MARGIN", "RP_HALVING", "RP_PICKUP_SHARE",
+                              "RP_ROLLOUTS_PLAYED"))
+MAX_ROUNDS = 64         # more rounds of halving than any candidate list needs (2**64 candidates)
 
 LOST = -(10 ** 9)       # the result of a candidate that is illegal in a world (never, by R11)
 
@@ -261,6 +271,152 @@ def _candidates(work, ph, base_id, keep, cap, seat, p):
 
 
 @njit(cache=True)
+def halving_schedule(m, budget, cap, ends):
+    """The worlds of each round of sequential halving over ``m`` candidates.
+
+    Round ``k`` rolls its survivors out on worlds ``ends[k - 1] .. ends[k] - 1``
+    (``ends[-1]`` = 0): ``m`` survivors in round 0, then the better half, rounded up,
+    of each round's (``m`` = 12: 12, 6, 3, 2), until two are left for the last round.
+    The worlds double from round to round, ``ends[k] = min(w0 * 2**k, cap)``, from the
+    largest ``w0 >= 1`` whose rollouts (each survivor of a round on the round's new
+    worlds) fit ``budget``; what the budget has left goes to the last round, still at
+    most ``cap`` worlds in all.  ``budget`` 0: no budget (``w0`` from ``cap`` alone).
+
+    Parameters
+    ----------
+    m : int
+        The number of candidates, at least 2.
+    budget : int
+        Rollouts allowed for the decision (0: no limit).
+    cap : int
+        At most this many worlds per candidate (the ``worlds`` parameter, at least 1).
+    ends : numpy.ndarray
+        int64[MAX_ROUNDS], the worlds after each round (written).
+
+    Returns
+    -------
+    tuple of int
+        ``(rounds, rollouts)``: the number of rounds and the rollouts the schedule plays.
+    """
+    rounds = 0
+    s = m
+    while s > 1:
+        rounds += 1
+        s = (s + 1) // 2
+    w0 = cap
+    if budget > 0:
+        w0 = min(cap, max(np.int64(1), budget // m))
+    cost = np.int64(0)
+    while True:
+        cost = 0
+        prev = 0
+        s = m
+        for k in range(rounds):
+            e = min(w0 << k, cap) if k < 62 else cap
+            e = max(e, prev)
+            ends[k] = e
+            cost += s * (e - prev)
+            prev = e
+            s = (s + 1) // 2
+        if budget <= 0 or cost <= budget or w0 == 1:
+            break
+        w0 -= 1
+    if budget > cost:
+        last = m
+        for _k in range(rounds - 1):
+            last = (last + 1) // 2
+        grown = min(cap, ends[rounds - 1] + (budget - cost) // last)
+        if grown > ends[rounds - 1]:
+            cost += last * (grown - ends[rounds - 1])
+            ends[rounds - 1] = grown
+    return rounds, cost
+
+
+@njit(cache=True)
+def halving_search(src, world, roll, rec, seat, seed, kinds, rows, debug, cand, budget, cap,
+                   margin):
+    """Sequential halving over the candidates ``cand`` (int64[m], the base policy's
+    choice first, then the prior's order) on the worlds of :func:`halving_schedule`,
+    with common random numbers: every survivor of a round is rolled out on the same
+    worlds (world ``w`` is the same world, generator included, for every candidate),
+    so the survivors of a round are compared on the same worlds; the better half of a
+    round, ranked by their total result (ties: the prior's order), go on to the next.
+
+    The last round's best total wins (ties: the prior's order).  With ``margin`` > 0
+    it leaves the base policy's choice (``cand[0]``) only when its mean gain over it,
+    paired world by world over the worlds both were rolled out on (all of the base's,
+    which may have been dropped in an earlier round), exceeds ``margin`` standard
+    errors of the paired difference (fewer than 2 such worlds: the base's choice).
+
+    ``src``, ``world``, ``roll``: work buffers of :func:`rollout_choose` (the canonical
+    source, the world, the rollout); ``rec`` int32[N_REC]; ``kinds``, ``rows`` the
+    rollout's seats (:func:`kernels.search.rollout_steps.load_world`).
+
+    Returns
+    -------
+    tuple of int
+        ``(best, rollouts)``: the index of the chosen candidate in ``cand`` and the
+        rollouts played.
+    """
+    m = cand.shape[0]
+    ends = np.zeros(MAX_ROUNDS, np.int64)
+    rounds, _cost = halving_schedule(m, budget, cap, ends)
+    nw = ends[rounds - 1]
+    alive = np.arange(m)
+    na = m
+    total = np.zeros(m, np.float64)
+    base_res = np.zeros(max(nw, 1), np.float64)
+    base_until = 0
+    dsum = np.zeros(m, np.float64)
+    dsq = np.zeros(m, np.float64)
+    dn = np.zeros(m, np.int64)
+    played = 0
+    start = 0
+    for k in range(rounds):
+        for w in range(start, ends[k]):
+            load_world(src, world, seat, seed, w, kinds, rows, debug, ROLL_WORDS)
+            for i in range(na):                     # in the prior's order: the base first
+                c = alive[i]
+                code, r, o, cl = roll_candidate(world, roll, cand[c], rec, seat, ROLL_WORDS)
+                x = r if code == OK else LOST
+                played += 1
+                total[c] += x
+                if c == 0:
+                    base_res[w] = x
+                    base_until = w + 1
+                elif w < base_until:
+                    d = x - base_res[w]
+                    dsum[c] += d
+                    dsq[c] += d * d
+                    dn[c] += 1
+        start = ends[k]
+        if k < rounds - 1:
+            key = np.empty(na, np.float64)
+            for i in range(na):
+                key[i] = -total[alive[i]]
+            order = np.argsort(key, kind="mergesort")  # stable: ties keep the prior's order
+            keep = (na + 1) // 2
+            kept = np.sort(alive[:na][order[:keep]])
+            for i in range(keep):
+                alive[i] = kept[i]
+            na = keep
+    best = alive[0]
+    for i in range(1, na):
+        if total[alive[i]] > total[best]:
+            best = alive[i]
+    if best != 0 and margin > 0:
+        n = dn[best]
+        if n < 2:
+            best = 0
+        else:
+            mean = dsum[best] / n
+            var = max((dsq[best] - n * mean * mean) / (n - 1), 0.0)
+            if mean <= margin * np.sqrt(var / n):
+                best = 0
+    return best, played
+
+
+@njit(cache=True)
 def rollout_choose(work):
     """The ``rollout`` strategy's action id for the seat to move in ``work``.
 
@@ -278,7 +434,9 @@ def rollout_choose(work):
         ``A_CREATE_SEL``) where the decision is not searched or has one
         candidate, else the candidate with the highest mean result over the
         sampled worlds (ties and non-significant gains, see ``RP_MARGIN``: the
-        base policy's).
+        base policy's); with ``RP_HALVING`` the last round's best of
+        :func:`halving_search`.  Adds the rollouts played to the seat's
+        ``RP_ROLLOUTS_PLAYED`` slot.
     """
     g = view_i64(work, W_G, G_LEN)
     if g[G_OPEN_LAYOFF] != 0:
@@ -309,7 +467,11 @@ def rollout_choose(work):
         return base_id
     nw = np.int64(p[RP_WORLDS])
     budget = np.int64(p[RP_ROLLOUTS])
-    if budget > 0:
+    if ph == PH_PICKUP and p[RP_PICKUP_SHARE] != 1.0:
+        budget = max(np.int64(1), np.int64(p[RP_ROLLOUTS] * p[RP_PICKUP_SHARE])) if budget > 0 \
+            else budget
+    halving = p[RP_HALVING] != 0
+    if budget > 0 and not halving:
         nw = min(nw, max(np.int64(1), budget // m))
     seed = next_u64(view_u64(work, W_RNG, 4))
     words = work_words(0, 0)
@@ -328,6 +490,14 @@ def rollout_choose(work):
         for f in range(L.N_PARAMS):
             rows[s, f] = p[f]
     rec = np.zeros(L.N_REC, np.int32)
+    if halving:
+        best, played = halving_search(src, world, roll, rec, seat, seed, kinds, rows,
+                                      work[W_DEBUG], cand, budget, nw, p[RP_MARGIN])
+        p[RP_ROLLOUTS_PLAYED] += played
+        if best == 0:
+            return base_id
+        return cand[best]
+    p[RP_ROLLOUTS_PLAYED] += nw * m
     total = np.zeros(m, np.float64)
     dsum = np.zeros(m, np.float64)
     dsq = np.zeros(m, np.float64)

@@ -145,11 +145,13 @@ ROLLOUT_KIND = -1        # resolved to the search callback's address in this pro
 ROLLOUT = Strategy(
     name="rollout",
     kind=ROLLOUT_KIND,
-    doc=("Flat Monte Carlo search (kernels.search.player): at the pickup and the discard it tries "
+    doc=("Monte Carlo search (kernels.search.player): at the pickup and the discard it tries "
          "each candidate on sampled worlds consistent with what its seat knows, plays each "
          "out with the base policy on every seat, and keeps the best mean result; elsewhere "
          "it plays as the base policy: the heuristic with these parameters, expert's by "
-         "default."),
+         "default. halving=0 spreads the rollouts flat over the candidates, halving=1 by "
+         "sequential halving (the better half of the candidates on twice the worlds, round "
+         "after round)."),
     params={**EXPERT.params, **ROLLOUT_SEARCH},
     limits={**HEURISTIC_LIMITS, **ROLLOUT_LIMITS},
 )
@@ -178,7 +180,7 @@ def register(name: str, chooser, params: dict | None = None, doc: str = "") -> S
     chooser : numba dispatcher
         The ``@njit`` chooser.
     params : dict, optional
-        ``{parameter: default}`` (at most ``N_PARAMS`` = 24, floats): the
+        ``{parameter: default}`` (at most ``N_PARAMS`` = 27, floats): the
         chooser reads them from its seat's row ``params[seat]`` in the order
         given; a spec ``"name:p=v"`` overrides one.
     doc : str
