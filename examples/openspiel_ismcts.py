@@ -43,11 +43,11 @@ def parse(argv=None):
                 "and the margin's 95% interval needs at least two deals)")
     if a.simulations < 1:
         p.error(f"--simulations: {a.simulations} is not >= 1")
-    from sim.strategies import resolve
+    from sim.strategies import resolve_for
     try:
-        resolve(a.opponent)
+        resolve_for("--opponent", a.opponent)
     except ValueError as exc:
-        p.error(f"--opponent: {' '.join(str(exc).split())}")
+        p.error(" ".join(str(exc).split()))
     return a
 
 

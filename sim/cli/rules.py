@@ -16,7 +16,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                        description="Print every rule option of a preset (with any --rule and "
                                    "--players changes) as JSON.")
     p.add_argument("--preset", "--rules", dest="rules", default="default", metavar="PRESET",
-                   help=f"one of {', '.join(PRESETS)} (default: default)")
+                   action=_PresetAs, help=f"one of {', '.join(PRESETS)} (default: default)")
     p.add_argument("--rule", action="append", default=[], metavar="OPTION=VALUE",
                    help="change one option (repeatable), as for 'burraco simulate'")
     p.add_argument("--players", type=int, choices=(2, 3, 4), metavar="N",
@@ -25,7 +25,24 @@ def add_parser(sub) -> argparse.ArgumentParser:
     return p
 
 
+class _PresetAs(argparse.Action):
+    """Store the preset and the option as typed (``--preset`` or ``--rules``), so that an
+    error names the option the user gave."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        namespace.rules = values
+        namespace.preset_option = option_string
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``burraco rules``; the exit code."""
-    print(json.dumps(_rules(args).to_dict(), indent=2))
+    try:
+        rules = _rules(args)
+    except ValueError as exc:
+        typed = getattr(args, "preset_option", None)
+        text = str(exc)
+        if typed and typed != "--rules" and text.startswith("--rules: "):
+            raise ValueError(f"{typed}: {text[len('--rules: '):]}") from None
+        raise
+    print(json.dumps(rules.to_dict(), indent=2))
     return 0

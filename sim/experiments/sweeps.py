@@ -197,7 +197,7 @@ def sweep(base: str, grid: dict, hands: int, seed: int, reference: str | None = 
         raise ValueError("grid must be a dict of one or two parameters -> lists of values")
     for name, values in grid.items():
         if name not in strat.params:
-            raise ValueError(f"strategy {strat.name!r} has no parameter {name!r}; allowed: "
+            raise ValueError(f"grid: strategy {strat.name!r} has no parameter {name!r}; allowed: "
                              f"{', '.join(sorted(strat.params)) or 'none'}")
         if not isinstance(values, (list, tuple)) or not values:
             raise ValueError(f"grid[{name!r}] must be a non-empty list of numbers")

@@ -257,7 +257,8 @@ def test_other_commands_say_they_take_3_players(command):
 
 
 @pytest.mark.parametrize("argv,start", [
-    (["--team0", "nope"], "burraco: error: --team0: strategy: unknown name 'nope'; allowed: "),
+    (["--team0", "nope"], "burraco: error: --team0: unknown name 'nope'; allowed: "),
+    (["--strategy", "nope"], "burraco: error: --strategy: unknown name 'nope'; allowed: "),
     (["--team1", "expert:nope=1"], "burraco: error: --team1: strategy 'expert' has no "
                                    "parameter 'nope'"),
     (["--strategy", "rollout:worlds=0"], "burraco: error: --strategy: strategy 'rollout': "
@@ -275,3 +276,23 @@ def test_a_bad_strategy_option_is_named_as_typed_and_compiles_nothing(tmp_path, 
     err = capsys.readouterr().err
     assert err.startswith(start) and err.count("\n") == 1
     assert not out.exists()
+
+
+
+@pytest.mark.parametrize("argv,line", [
+    (["rules", "--preset", "nosuch"], "burraco: error: --preset: unknown preset 'nosuch'; allowed: "
+                                      "default, fibur_italian, fibur_international"),
+    (["rules", "--rules", "nosuch"], "burraco: error: --rules: unknown preset 'nosuch'; allowed: "
+                                     "default, fibur_italian, fibur_international"),
+    (["compare", "nosuch", "expert", "--hands", "10", "--seed", "1"],
+     "burraco: error: A: unknown name 'nosuch'; allowed: babbo_coded, "),
+    (["sweep", "heuristic", "--param", "nosuch=1,2", "--hands", "10", "--seed", "1"],
+     "burraco: error: --param: strategy 'heuristic' has no parameter 'nosuch'; allowed: "
+     "close_min_burracos, "),
+])
+def test_an_error_names_the_option_as_typed_once(capsys, argv, line):
+    """The option the user typed (an alias too) labels the error, and only once."""
+    from sim.cli.main import main
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(line), err

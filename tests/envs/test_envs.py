@@ -647,7 +647,7 @@ def test_the_ismcts_example_reports_a_margin(spiel):
     for args, why in ((["--hands", "3"], "--hands: 3 is not an even number >= 4"),
                       (["--hands", "2"], "--hands: 2 is not an even number >= 4 (each deal is "
                        "played twice, and the margin's 95% interval needs at least two deals)"),
-                      (["--opponent", "nobody"], "--opponent: strategy: unknown name 'nobody'"),
+                      (["--opponent", "nobody"], "--opponent: unknown name 'nobody'"),
                       (["--players", "3"], "argument --players: invalid choice: 3"),
                       (["--bogus"], "unrecognized arguments: --bogus")):
         bad = subprocess.run([sys.executable, str(ROOT / "examples" / "openspiel_ismcts.py"),
