@@ -326,7 +326,7 @@ def bench_startup(c: dict, pristine: Path, tmp: Path, rows: list) -> Path:
         child = run_child(cmd, child_env(src), tmp)
         cold.append(child.wall)
         announced.append("compiling kernels" in child.err)
-        caches.append(len(list((src / "kernels" / "__pycache__").glob("*.nbi"))))
+        caches.append(len(list((src / "kernels").rglob("__pycache__/*.nbi"))))
         if i < c["chain_repeats"]:
             log(f"first use of the other commands {i + 1}/{c['chain_repeats']}")
             bench_first_uses(src, tmp, tmp / f"cold{i}", i, found)
