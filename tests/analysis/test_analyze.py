@@ -301,7 +301,7 @@ def test_cli_text_and_json(tmp_path, capsys):
     (["--rollouts", "1"], "burraco: error: --rollouts must be an integer in 2.."),
     (["--rollouts", "ten"], "argument --rollouts: expected a whole number"),
     (["--threads", "0"], "burraco: error: --threads must be an integer in 1.."),
-    (["--policy", "nope"], "burraco: error: --policy: strategy: unknown name 'nope'"),
+    (["--policy", "nope"], "burraco: error: --policy: unknown name 'nope'"),
     (["--candidates", "discard 4♦"], "burraco: error: --candidates: 'discard 4♦'"),
     (["--format", "xml"], "argument --format: invalid choice"),
 ])

@@ -155,7 +155,7 @@ def test_resume_after_kill_9(tmp_path):
     (["--hands-per-eval", "1"], "--hands-per-eval must be an integer in 2..1000000000"),
     (["--validate-hands", "0"], "--validate-hands must be"),
     (["--popsize", "1"], "--popsize must be"),
-    (["--against", "nosuch"], "--against: strategy: unknown name 'nosuch'"),
+    (["--against", "nosuch"], "--against: unknown name 'nosuch'"),
     (["--players", "3"], "tune: 3-player games are not supported"),
 ])
 def test_bad_input_is_one_line_exit_2(tmp_path, capsys, change, needle):
