@@ -1,6 +1,6 @@
 """Snapshots of a directory, and a command run again in a directory it cannot write: the
 machinery shared by the tests of refused commands and of complete runs, sweeps and tunings
-run again (tests/runs/test_rundir.py, tests/experiments/test_sweep.py,
+run again (tests/batch/test_rundir.py, tests/experiments/test_sweep.py,
 tests/experiments/test_tune.py).
 
 :func:`everything` and :func:`entries` snapshot a directory (equal before and after a

@@ -1,5 +1,5 @@
 """The suite's layout: one folder per layer of the code (kernels, rules, strategies, play,
-runs, experiments, analysis, envs, cli, referee, infra; docs/testing.md).
+batch, experiments, analysis, envs, cli, referee, infra; docs/testing.md).
 
 The shared helpers are imported the same way from every folder, by their module names:
 ``_casetools`` and ``_readonly`` (this directory) and ``referee`` / ``referee_cli`` (the

@@ -176,10 +176,12 @@ def test_the_old_module_paths_the_docs_name_run():
 
 
 def test_no_file_of_the_packages_is_ignored_by_git():
-    """A package directory whose name a .gitignore pattern matches (``runs/`` ignores run
-    output) would leave its new files out of every commit."""
-    files = [str(p.relative_to(ROOT)) for pkg in ("sim", "kernels") for p in (ROOT / pkg).rglob("*")
-             if p.is_file() and "__pycache__" not in p.parts]
+    """A source or test directory whose name a .gitignore pattern matches (``runs/`` ignores
+    run output) would leave its new files out of every commit."""
+    files = [str(p.relative_to(ROOT)) for pkg in ("sim", "kernels", "tests", "benchmarks")
+             for p in (ROOT / pkg).rglob("*")
+             if p.is_file() and "__pycache__" not in p.parts and ".pytest_cache" not in p.parts
+             and p.suffix not in (".pyc", ".parquet")]
     r = subprocess.run(["git", "check-ignore", "--no-index", "--stdin"], input="\n".join(files),
                        capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert r.returncode in (0, 1), r.stderr          # 1: no path is ignored
