@@ -38,6 +38,7 @@ from sim._util.text import plural, shortened, signed
 from sim.core.match import match_target, sides
 from sim.play.game import Game
 from sim.strategies import resolve_seats
+from sim.strategies.specs import relabel
 from sim.strategies.pystrategy import random_seed
 
 __all__ = ["DECISIONS", "MATCH_COLUMNS", "MAX_LATER_HANDS", "OBJECTIVES", "format_match_table",
@@ -73,8 +74,7 @@ def policy_seats(policy) -> tuple:
     try:
         return resolve_seats(policy)
     except ValueError as exc:
-        text = str(exc)
-        raise ValueError(text if text.startswith("policy") else f"policy: {text}") from None
+        raise (exc if str(exc).startswith("policy") else relabel("policy", exc)) from None
 
 
 def has_python(policy) -> bool:

@@ -131,8 +131,9 @@ def _rules(args: argparse.Namespace) -> Rules:
         return base.replace(**changes) if changes else base
     try:
         base = Rules.preset("default" if args.rules is None else args.rules)
-    except ValueError as exc:
-        raise ValueError(f"--rules: {_without_word(str(exc), 'rules')}") from None
+    except ValueError as exc:           # named as typed (burraco rules: --preset or --rules)
+        typed = getattr(args, "preset_option", None) or "--rules"
+        raise ValueError(f"{typed}: {_without_word(str(exc), 'rules')}") from None
     try:
         return base.replace(**changes) if changes else base
     except ValueError as exc:

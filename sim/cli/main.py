@@ -108,9 +108,8 @@ def _in_cli_words(message: str, names: dict) -> str:
     ``--out: ...``): the CLI's errors name options one way."""
     m = re.match(r"([a-z][a-z0-9_]*)(?=[: ])", message)
     if m and m.group(1) in names:
-        message = names[m.group(1)] + message[m.end():]
-    # a spec's own "strategy: " label after the option's or argument's (--team0, A) is said once
-    return re.sub(r"^((?:--[a-z0-9-]+|[A-Z][A-Z0-9_]*): )strategy: ", r"\1", message)
+        return names[m.group(1)] + message[m.end():]
+    return message
 
 
 def main(argv: list | None = None) -> int:

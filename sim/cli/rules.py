@@ -36,13 +36,5 @@ class _PresetAs(argparse.Action):
 
 def run(args: argparse.Namespace) -> int:
     """Run ``burraco rules``; the exit code."""
-    try:
-        rules = _rules(args)
-    except ValueError as exc:
-        typed = getattr(args, "preset_option", None)
-        text = str(exc)
-        if typed and typed != "--rules" and text.startswith("--rules: "):
-            raise ValueError(f"{typed}: {text[len('--rules: '):]}") from None
-        raise
-    print(json.dumps(rules.to_dict(), indent=2))
+    print(json.dumps(_rules(args).to_dict(), indent=2))
     return 0

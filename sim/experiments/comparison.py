@@ -30,6 +30,7 @@ from sim._util.stats import Z95  # noqa: F401  (sim.comparison.Z95, the name the
 from sim.core.cards import check_int, check_progress, rules_or_default
 from sim.batch.runner import simulate
 from sim.strategies import name_of
+from sim.strategies.specs import relabel
 from sim.strategies.pystrategy import is_python_spec
 
 
@@ -92,7 +93,7 @@ def _name_for(what: str, value) -> str:
     try:
         return name_of(value)
     except ValueError as exc:
-        raise ValueError(f"{what}: {exc}") from None
+        raise relabel(what, exc) from None
 
 
 def _seat_value(value, spec: str):

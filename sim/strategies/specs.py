@@ -84,7 +84,7 @@ def check_spec(what: str, spec) -> None:
     try:
         _parse(spec)
     except ValueError as exc:
-        raise ValueError(f"{what}: {_unlabelled(exc)}") from None
+        raise relabel(what, exc) from None
 
 
 def resolve_for(what: str, spec) -> tuple[str, int, np.ndarray]:
@@ -94,14 +94,15 @@ def resolve_for(what: str, spec) -> tuple[str, int, np.ndarray]:
     try:
         return resolve(spec)
     except ValueError as exc:
-        raise ValueError(f"{what}: {_unlabelled(exc)}") from None
+        raise relabel(what, exc) from None
 
 
-def _unlabelled(exc: ValueError) -> str:
-    """An error of a spec without its own ``strategy: `` label: the caller's label (the
-    option or parameter that gave the spec) replaces it."""
+def relabel(what: str, exc: ValueError) -> ValueError:
+    """The error ``exc`` of a strategy spec labelled with ``what`` (the option or parameter
+    that gave the spec) instead of its own ``strategy: `` label, so the label is said once:
+    ``--team0: unknown name 'x'``, not ``--team0: strategy: unknown name 'x'``."""
     text = str(exc)
-    return text[len("strategy: "):] if text.startswith("strategy: ") else text
+    return ValueError(f"{what}: {text[len('strategy: '):] if text.startswith('strategy: ') else text}")
 
 
 def resolve_seat(value) -> tuple:

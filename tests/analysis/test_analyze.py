@@ -252,7 +252,7 @@ def test_a_game_is_analysed_and_not_changed():
     ({"rollouts": 1}, "rollouts must be an integer in 2.."),
     ({"seed": -1}, "seed must be an integer"),
     ({"threads": 0}, "threads must be an integer in 1.."),
-    ({"policy": "nope"}, "policy: strategy: unknown name 'nope'"),
+    ({"policy": "nope"}, "policy: unknown name 'nope'"),
     ({"objective": "matches"}, "objective must be one of hand, match"),
     ({"candidates": "discard 4♦"}, r"candidates: 'discard 4♦' \(discard 4♦\) is not legal here"),
     ({"candidates": "jump"}, "candidates: 'jump' names no action"),
