@@ -76,6 +76,7 @@ _ALIASES = {
     "summarize": {"run": "DIR", "repair": "DIR"},
     "replay": {"hand_index": "--hand"},
     "analyze": {"hand_index": "--hand", "position": "POSITION_FILE", "run": "DIR"},
+    "sweep": {"grid": "--param"},
 }
 
 

@@ -54,10 +54,6 @@ def run(args: argparse.Namespace) -> int:
                         rules=_rules(args), out=args.out, overwrite=args.overwrite,
                         threads=args.threads, progress=not args.quiet,
                         callback=lambda done: kept.add(done.index) if done.path else None)
-    except ValueError as exc:            # the library's grid is the command's --param
-        text = str(exc)
-        raise ValueError("--param: " + text[len("grid: "):] if text.startswith("grid: ")
-                         else text) from None
     except KeyboardInterrupt as exc:
         what, code = _stopped(exc)
         if args.out is None:
