@@ -18,3 +18,31 @@ TESTS = Path(__file__).resolve().parent
 for _path in (TESTS / "referee", TESTS):
     if str(_path) not in sys.path:
         sys.path.insert(0, str(_path))
+
+
+def pytest_sessionstart(session):
+    """Before the worker processes start, compile every cold kernel once, in as many
+    processes as there are workers (``sim.cli.compile.compile_all``, what ``burraco compile``
+    does): each worker would otherwise compile every kernel itself, which is most of a fresh
+    clone's test time.  Nothing is done in a worker, with fewer than two workers, or when
+    every kernel is cached."""
+    config = session.config
+    if hasattr(config, "workerinput"):
+        return
+    workers = getattr(config.option, "numprocesses", None)
+    if not isinstance(workers, int) or workers < 2:
+        return
+    from sim.cli.compile import compile_all, cold_units
+    if not cold_units():
+        return
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+
+    class _Lines:
+        def write(self, text):
+            if reporter is not None and text.strip():
+                reporter.write_line(text.rstrip("\n"))
+
+        def flush(self):
+            pass
+
+    compile_all(jobs=workers, out=_Lines())

@@ -186,3 +186,25 @@ print(json.dumps({"compiled": sorted(k for k in after if after[k] > before.get(k
     import json
     out = json.loads(r.stdout.strip().splitlines()[-1])
     assert out["compiled"] == out["checked"]
+
+
+def test_compile_checks_name_real_kernels_and_leaves_nothing_cold():
+    """``burraco compile`` (sim.cli.compile): after it ran (the suite's controller runs it before
+    the workers start), no unit is cold; a check naming a kernel that does not exist would keep
+    its unit cold for ever."""
+    from kernels.build import cachestamp
+    from sim.cli import compile as C
+
+    C.compile_all(jobs=1, out=None)               # nothing to do when the suite compiled first
+    assert C.cold_units() == []
+    checks = C._checks()
+    assert [name for name, _ in C.units()] == list(checks)   # one check per unit, in order
+    assert C.units()[0][0] == "the turn loop"
+    assert cachestamp.cached("play.game.no_such_kernel") is False
+
+
+def test_compile_refuses_a_bad_job_count_in_one_line(capsys):
+    from sim.cli import main
+    assert main(["compile", "--jobs", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--jobs" in err and "at least 1" in err
