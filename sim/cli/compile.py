@@ -19,6 +19,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing import get_context
 
+from sim._util import compiling
+
 
 def _turn_loop() -> None:
     from sim.batch.executors import prepare_kernels
@@ -82,13 +84,16 @@ def _checks():
 
 
 def units() -> list[tuple[str, object]]:
-    """The compile units, the turn loop first: ``(name, function)`` pairs."""
+    """The compile units, the turn loop first, then the longest first (so that the last
+    to finish is a short one): ``(name, function)`` pairs."""
     from sim.strategies.peers import PEERS
-    out = [("the turn loop", _turn_loop),
-           ("the step kernels", _step), ("the replay kernel", _replay),
-           ("the search player rollout", _search), ("the analysis kernels", _analysis),
-           ("the deal features", _deal_features)]
-    out += [(f"the peer bot {name}", _peer(name)) for name in PEERS]
+    slow = ["goodwin_ismcts", "thilanguis_bot"]        # the peers that take longest
+    out = [("the turn loop", _turn_loop), ("the search player rollout", _search),
+           ("the step kernels", _step)]
+    out += [(f"the peer bot {name}", _peer(name)) for name in slow]
+    out += [("the analysis kernels", _analysis), ("the replay kernel", _replay),
+            ("the deal features", _deal_features)]
+    out += [(f"the peer bot {name}", _peer(name)) for name in PEERS if name not in slow]
     return out
 
 
@@ -104,6 +109,7 @@ def _run_unit(name: str) -> tuple[str, float]:
     """Run the unit ``name`` in this process; ``(name, seconds)``."""
     import numba
     numba.set_num_threads(1)
+    compiling.ENABLED = False           # the parent says what is compiled and how long it took
     fn = dict(units())[name]
     t0 = time.perf_counter()
     fn()
