@@ -83,10 +83,10 @@ def full_spec(spec: str) -> tuple[str, np.ndarray]:
     ValueError
         ``spec`` is not a built-in strategy spec, or not a ``rollout`` one.
     """
-    from sim.strategies.specs import resolve
+    from sim.strategies.specs import resolve_for
     if not isinstance(spec, str):
         raise ValueError(f"teacher must be a rollout strategy spec (str), got {spec!r}")
-    name, _kind, vec = resolve(spec)
+    name, _kind, vec = resolve_for("teacher", spec)
     base = name.split(":")[0]
     if base != "rollout":
         raise ValueError(f"teacher: {spec!r} is not a rollout spec; the labels are the "

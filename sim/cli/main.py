@@ -79,6 +79,7 @@ _ALIASES = {
     "replay": {"hand_index": "--hand"},
     "analyze": {"hand_index": "--hand", "position": "POSITION_FILE", "run": "DIR"},
     "sweep": {"grid": "--param"},
+    "label": {"teacher": "--strategy"},
 }
 
 
