@@ -304,3 +304,17 @@ def test_dask_gives_the_same_rows_as_local(tmp_path):
     assert load_labels(tmp_path / "dask").equals(load_labels(tmp_path / "local"))
     m = json.loads((tmp_path / "dask" / "_manifest.json").read_text())
     assert m["finished"] and len(m["shards"]) == 2
+
+
+def test_hand_readers_refuse_a_label_run_in_one_line(tmp_path, capsys):
+    import sim
+    out = tmp_path / "run"
+    label_run(1, SEED, FLAT, out=out)
+    with pytest.raises(ValueError, match="holds a label run"):
+        sim.load(out)
+    for argv in (["summarize", str(out)], ["summarize", str(out), "--repair"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert "holds a label run (burraco label)" in err and err.count("\n") == 1
+    assert sorted(p.name for p in (out / "labels").iterdir()) == [
+        "shard-000000000000-000000000001.parquet"]
