@@ -318,3 +318,28 @@ def test_hand_readers_refuse_a_label_run_in_one_line(tmp_path, capsys):
         assert "holds a label run (burraco label)" in err and err.count("\n") == 1
     assert sorted(p.name for p in (out / "labels").iterdir()) == [
         "shard-000000000000-000000000001.parquet"]
+
+
+@pytest.mark.slow
+def test_a_run_killed_with_sigkill_resumes_to_the_same_rows(tmp_path):
+    """burraco label killed with SIGKILL once a shard is on disk: the same command resumes
+    it to the rows of an uninterrupted run."""
+    import os
+    import signal
+    import time
+    out = tmp_path / "run"
+    argv = [sys.executable, "-m", "sim", "label", "--hands", "10", "--seed", str(SEED), "--out",
+            str(out), "--strategy", FLAT, "--shard-size", "1", "--threads", "1", "--quiet"]
+    proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    first = out / "labels" / "shard-000000000000-000000000001.parquet"
+    t0 = time.monotonic()
+    while not first.exists() and proc.poll() is None and time.monotonic() - t0 < 300:
+        time.sleep(0.02)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    done = sorted(p.name for p in (out / "labels").glob("shard-*"))
+    assert 1 <= len(done) < 10, done
+    r = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    ref = label_run(10, SEED, FLAT, shard_size=5).table
+    assert load_labels(out).equals(ref)
