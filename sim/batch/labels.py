@@ -37,6 +37,7 @@ from kernels.core import layout as L
 from sim import strategies as _strategies
 from sim.core import dataset
 from sim.core.match import MATCH_STRIDE
+from sim.strategies.specs import resolve_for
 from sim.batch import rundir
 from sim.batch.executors import HandWork
 from sim.batch.runner import MAX_HANDS, _options, _run
@@ -83,7 +84,6 @@ def full_spec(spec: str) -> tuple[str, np.ndarray]:
     ValueError
         ``spec`` is not a built-in strategy spec, or not a ``rollout`` one.
     """
-    from sim.strategies.specs import resolve_for
     if not isinstance(spec, str):
         raise ValueError(f"teacher must be a rollout strategy spec (str), got {spec!r}")
     name, _kind, vec = resolve_for("teacher", spec)
@@ -205,16 +205,6 @@ def label_hands(seed: int, hands, rules_vec: np.ndarray, params: np.ndarray,
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
     return rec, hands_to_table(hands, parts)
-
-
-def warm_up() -> None:
-    """Compile (or load) the label kernel: one hand with a small search."""
-    from sim.core.rules import Rules
-    _name, vec = full_spec("rollout:worlds=2,rollouts=4")
-    K = _kernels()
-    K.label_hand(np.uint64(0), np.int64(LABEL_HAND_OFFSET), Rules().to_vector(),
-                 np.full(4, L.POLICY_HEURISTIC, np.int64), np.tile(vec, (4, 1)), K.new_work(),
-                 np.zeros(L.N_REC, np.int32))
 
 
 @dataclass(frozen=True, eq=False)
@@ -375,6 +365,26 @@ def label_run(hands: int, seed: int, teacher: str = DEFAULT_TEACHER, rules=None,
         table = pa.concat_tables(parts) if parts else LABEL_SCHEMA.empty_table()
     return LabelSummary(counts["hands"], counts["rows"], counts["new_hands"], counts["new_rows"],
                         counts["seconds"], table, os.fspath(out) if out is not None else None)
+
+
+def label_manifest(out: str | os.PathLike) -> dict | None:
+    """The manifest of the label run in ``out`` to resume: None when ``out`` holds no manifest
+    or another kind of run (the run then refuses it); ``ValueError`` (one line) for a damaged
+    one."""
+    if not os.path.isfile(os.path.join(out, rundir.MANIFEST)):
+        return None
+    manifest = rundir.read_manifest(out, "out")
+    return manifest if manifest["kind"] == "labels" else None
+
+
+def hands_done(out: str | os.PathLike) -> int:
+    """Hands of the label run in ``out`` in complete shards (0 when it cannot be told)."""
+    try:
+        m = rundir.read_manifest(out, "out")
+    except ValueError:
+        return 0
+    listed = set(m.get("shards") or [])
+    return sum(b - a for a, b in rundir.manifest_bounds(m) if rundir.shard_name(a, b) in listed)
 
 
 def load_labels(run: str | os.PathLike) -> pa.Table:

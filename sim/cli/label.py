@@ -3,18 +3,19 @@ run directory (:mod:`sim.batch.labels`, docs/labels.md)."""
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import sys
 
 from sim._util.text import plural
 from sim.cli.common import _count, _rules, _rules_options, _stopped
 
+#: sim.batch.labels.DEFAULT_TEACHER, written here so that building the parser loads no batch
+#: module (a test keeps the two equal)
+DEFAULT_TEACHER = "rollout:halving=1,worlds=256,rollouts=120,pickup_share=1"
+
 
 def add_parser(sub) -> argparse.ArgumentParser:
     """Add the ``label`` sub-command and its options to the sub-parsers ``sub``."""
-    from sim.batch.labels import DEFAULT_TEACHER
-
     p = sub.add_parser(
         "label", help="play hands with the search on every seat and write its values per "
                       "searched decision (a dataset of labels)",
@@ -62,20 +63,19 @@ def add_parser(sub) -> argparse.ArgumentParser:
 def _resume_defaults(args: argparse.Namespace) -> None:
     """Fill --hands, --seed, --strategy and the rules left out from the manifest of the run
     in --out; a new run needs --hands and --seed."""
-    from sim.batch.rundir import read_manifest
+    from sim.batch.labels import label_manifest
 
-    manifest = None
-    if os.path.isfile(os.path.join(args.out, "_manifest.json")):
-        try:
-            manifest = read_manifest(args.out, "out")
-        except ValueError:
-            if args.hands is None or args.seed is None:
-                raise
-    if manifest is None or manifest["kind"] != "labels":
-        if manifest is None and (args.hands is None or args.seed is None):
+    try:
+        manifest = label_manifest(args.out)
+    except ValueError:
+        if args.hands is None or args.seed is None:
+            raise
+        manifest = None                 # the runner refuses it in one line
+    if manifest is None:
+        if args.hands is None or args.seed is None:
             what = "--hands N" if args.hands is None else "--seed S"
             raise ValueError(f"give {what}; {args.out!r} holds no label run to resume")
-        return                          # another kind of run: the runner refuses it
+        return
     config = manifest["config"]
     if args.hands is None:
         args.hands = int(config["hands"])
@@ -89,24 +89,20 @@ def _resume_defaults(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``burraco label``; the exit code."""
-    from sim.batch.labels import DEFAULT_TEACHER, label_run
+    from sim.batch.labels import hands_done, label_run
 
     _resume_defaults(args)
-    hands_done = []
+    shards = []
     try:
         summary = label_run(args.hands, args.seed, args.strategy or DEFAULT_TEACHER,
                             rules=_rules(args), out=args.out, shard_size=args.shard_size,
                             threads=args.threads, progress=not args.quiet,
                             overwrite=args.overwrite, executor=args.executor,
                             scheduler=args.scheduler, workers=args.workers,
-                            callback=lambda s: hands_done.append(s.stop - s.start))
+                            callback=lambda s: shards.append(s.stop - s.start))
     except KeyboardInterrupt as exc:
         what, code = _stopped(exc)
-        done = sum(hands_done)
-        with contextlib.suppress(ValueError, OSError):
-            from sim.batch.rundir import read_manifest
-            m = read_manifest(args.out, "out")
-            done = max(done, sum(b - a for a, b in _bounds(m) if _name(a, b) in m["shards"]))
+        done = max(sum(shards), hands_done(args.out))
         print(f"burraco: {what}; {plural(done, 'hand')} in completed shards kept in "
               f"{args.out!r}; run the same command again to resume", file=sys.stderr)
         return code
@@ -116,12 +112,3 @@ def run(args: argparse.Namespace) -> int:
           f"pd.read_parquet({labels!r}))")
     return 0
 
-
-def _bounds(manifest: dict) -> list:
-    from sim.batch.rundir import manifest_bounds
-    return manifest_bounds(manifest)
-
-
-def _name(a: int, b: int) -> str:
-    from sim.batch.rundir import shard_name
-    return shard_name(a, b)

@@ -281,6 +281,11 @@ def test_another_teacher_seed_or_rules_is_refused(tmp_path, capsys, change, need
     assert "nothing new" in capsys.readouterr().out
 
 
+def test_the_command_line_default_teacher_is_the_librarys():
+    from sim.cli import label as cli_label
+    assert cli_label.DEFAULT_TEACHER == labels.DEFAULT_TEACHER
+
+
 def test_the_teacher_must_be_a_search(tmp_path):
     with pytest.raises(ValueError, match="not a rollout spec"):
         label_run(1, SEED, "expert", out=tmp_path / "x")

@@ -54,6 +54,7 @@ ALLOWED_LOCAL = {
     ("sim.cli.analyze", "sim.analysis.evaluate"),
     ("sim.cli.common", "sim.strategies"),
     ("sim.cli.compare", "sim.experiments.comparison"),
+    ("sim.cli.label", "sim.batch.labels"),
     ("sim.cli.replay", "sim.play.viewer"),
     ("sim.cli.replay", "sim.batch.replay"),
     ("sim.cli.simulate", "sim.core.deal_features"),
