@@ -20,7 +20,10 @@ budget is spent by sequential halving (:func:`halving_search`: the better half o
 candidates goes on to twice the worlds, round after round, :func:`halving_schedule`).
 The pickup's budget is ``rollouts * pickup_share``.  Each searched decision adds the
 rollouts it played to the seat's ``RP_ROLLOUTS_PLAYED`` slot (an output, never read
-by the play).
+by the play).  :func:`rollout_search` returns the decision with the values behind it
+(per candidate the worlds, the sum of its results and of their squares), which
+:mod:`kernels.search.label` keeps as labels; :func:`rollout_choose`, the strategy, drops
+them.
 
 It reads no hidden card: before the worlds are dealt, the cards the seat cannot
 see are laid out canonically (:func:`canonical_hidden`: each other seat's known
@@ -334,7 +337,7 @@ def halving_schedule(m, budget, cap, ends):
 
 @njit(cache=True)
 def halving_search(src, world, roll, rec, seat, seed, kinds, rows, debug, cand, budget, cap,
-                   margin):
+                   margin, total, count, square):
     """Sequential halving over the candidates ``cand`` (int64[m], the base policy's
     choice first, then the prior's order) on the worlds of :func:`halving_schedule`,
     with common random numbers: every survivor of a round is rolled out on the same
@@ -350,7 +353,10 @@ def halving_search(src, world, roll, rec, seat, seed, kinds, rows, debug, cand, 
 
     ``src``, ``world``, ``roll``: work buffers of :func:`rollout_choose` (the canonical
     source, the world, the rollout); ``rec`` int32[N_REC]; ``kinds``, ``rows`` the
-    rollout's seats (:func:`kernels.search.rollout_steps.load_world`).
+    rollout's seats (:func:`kernels.search.rollout_steps.load_world`).  ``total``,
+    ``count``, ``square`` (float64[m], int64[m], float64[m], zeroed by the caller,
+    mutated): per candidate the sum of its results, the worlds it was rolled out on
+    (the end of the last round it was in) and the sum of its squared results.
 
     Returns
     -------
@@ -364,7 +370,6 @@ def halving_search(src, world, roll, rec, seat, seed, kinds, rows, debug, cand, 
     nw = ends[rounds - 1]
     alive = np.arange(m)
     na = m
-    total = np.zeros(m, np.float64)
     base_res = np.zeros(max(nw, 1), np.float64)
     base_until = 0
     dsum = np.zeros(m, np.float64)
@@ -381,6 +386,8 @@ def halving_search(src, world, roll, rec, seat, seed, kinds, rows, debug, cand, 
                 x = r if code == OK else LOST
                 played += 1
                 total[c] += x
+                square[c] += x * x
+                count[c] = w + 1
                 if c == 0:
                     base_res[w] = x
                     base_until = w + 1
@@ -417,8 +424,9 @@ def halving_search(src, world, roll, rec, seat, seed, kinds, rows, debug, cand, 
 
 
 @njit(cache=True)
-def rollout_choose(work):
-    """The ``rollout`` strategy's action id for the seat to move in ``work``.
+def rollout_search(work):
+    """The ``rollout`` strategy's decision for the seat to move in ``work``, with the
+    values the search found.
 
     Parameters
     ----------
@@ -429,18 +437,31 @@ def rollout_choose(work):
 
     Returns
     -------
-    int
-        An action id (:mod:`kernels.engine.actions`): the base policy's (possibly
-        ``A_CREATE_SEL``) where the decision is not searched or has one
-        candidate, else the candidate with the highest mean result over the
-        sampled worlds (ties and non-significant gains, see ``RP_MARGIN``: the
-        base policy's); with ``RP_HALVING`` the last round's best of
-        :func:`halving_search`.  Adds the rollouts played to the seat's
-        ``RP_ROLLOUTS_PLAYED`` slot.
+    tuple
+        ``(action, candidates, worlds, total, square)``.  ``action`` (int) is an
+        action id (:mod:`kernels.engine.actions`): the base policy's (possibly
+        ``A_CREATE_SEL``) where the decision is not searched or has one candidate,
+        else the candidate with the highest mean result over the sampled worlds
+        (ties and non-significant gains, see ``RP_MARGIN``: the base policy's); with
+        ``RP_HALVING`` the last round's best of :func:`halving_search`.  At a searched
+        decision (two candidates or more) ``candidates`` (int64[m], the base
+        policy's choice first, :func:`_candidates`) holds the candidates, and per
+        candidate ``worlds`` (int64[m]) the worlds it was rolled out on, ``total``
+        and ``square`` (float64[m]) the sum of its results and of their squares
+        (points: own side's hand score minus the opponents'); elsewhere the four
+        arrays are empty.  ``action`` is then one of ``candidates``.  Adds the
+        rollouts played to the seat's ``RP_ROLLOUTS_PLAYED`` slot.
+
+    Notes
+    -----
+    jit-compiled by Numba (with its runtime: the buffers of the search are allocated
+    per searched decision).
     """
+    none = np.empty(0, np.int64)
+    nonef = np.empty(0, np.float64)
     g = view_i64(work, W_G, G_LEN)
     if g[G_OPEN_LAYOFF] != 0:
-        return open_lay_off_action(work)
+        return open_lay_off_action(work), none, none, nonef, nonef
     seat = g[G_SEAT]
     ph = g[G_PHASE]
     params = view_f64(work, W_PARAMS, (4, L.N_PARAMS))
@@ -455,7 +476,7 @@ def rollout_choose(work):
     else:
         on = False
     if not on or base < 0:
-        return base
+        return base, none, none, nonef, nonef
     base_id = base
     if base == A_CREATE_SEL:
         base_id = create_action(view_i64(work, W_SEL, N_COUNT))
@@ -464,7 +485,7 @@ def rollout_choose(work):
                        seat, p)
     m = cand.shape[0]
     if m <= 1:
-        return base_id
+        return base_id, none, none, nonef, nonef
     nw = np.int64(p[RP_WORLDS])
     budget = np.int64(p[RP_ROLLOUTS])
     if ph == PH_PICKUP and p[RP_PICKUP_SHARE] != 1.0:
@@ -490,15 +511,16 @@ def rollout_choose(work):
         for f in range(L.N_PARAMS):
             rows[s, f] = p[f]
     rec = np.zeros(L.N_REC, np.int32)
+    total = np.zeros(m, np.float64)
+    square = np.zeros(m, np.float64)
+    count = np.zeros(m, np.int64)
     if halving:
         best, played = halving_search(src, world, roll, rec, seat, seed, kinds, rows,
-                                      work[W_DEBUG], cand, budget, nw, p[RP_MARGIN])
+                                      work[W_DEBUG], cand, budget, nw, p[RP_MARGIN], total,
+                                      count, square)
         p[RP_ROLLOUTS_PLAYED] += played
-        if best == 0:
-            return base_id
-        return cand[best]
+        return cand[best], cand, count, total, square
     p[RP_ROLLOUTS_PLAYED] += nw * m
-    total = np.zeros(m, np.float64)
     dsum = np.zeros(m, np.float64)
     dsq = np.zeros(m, np.float64)
     res = np.empty(m, np.float64)
@@ -510,8 +532,11 @@ def rollout_choose(work):
         for c in range(m):
             d = res[c] - res[0]
             total[c] += res[c]
+            square[c] += res[c] * res[c]
             dsum[c] += d
             dsq[c] += d * d
+    for c in range(m):
+        count[c] = nw
     best = 0
     for c in range(1, m):
         if total[c] > total[best]:
@@ -524,9 +549,14 @@ def rollout_choose(work):
             var = max((dsq[best] - nw * mean * mean) / (nw - 1), 0.0)
             if mean <= p[RP_MARGIN] * np.sqrt(var / nw):
                 best = 0
-    if best == 0:
-        return base_id
-    return cand[best]
+    return cand[best], cand, count, total, square
+
+
+@njit(cache=True)
+def rollout_choose(work):
+    """The ``rollout`` strategy's action id for the seat to move in ``work``: the action
+    of :func:`rollout_search` (same argument; its values are dropped)."""
+    return rollout_search(work)[0]
 
 
 @cfunc(CHOOSER_SIG, cache=True)

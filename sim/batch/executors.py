@@ -53,6 +53,9 @@ def _max_threads() -> int:
 
 # ---------------------------------------------------------------- kernels
 def _kernel(name: str = "simulate_range"):
+    if name == "label_hand":                # label runs (sim.batch.labels)
+        from kernels.search import label
+        return label.label_hand
     from kernels.play import game
     return getattr(game, "new_hand" if name == "step" else name)
 
@@ -63,7 +66,8 @@ def kernels_cached(kernel: str = "simulate_range") -> bool | None:
     Parameters
     ----------
     kernel : str
-        ``"simulate_range"`` (hand runs) or ``"simulate_hands"`` (match runs).
+        ``"simulate_range"`` (hand runs), ``"simulate_hands"`` (match runs) or
+        ``"label_hand"`` (label runs).
 
     Returns
     -------
@@ -88,7 +92,8 @@ def prepare_kernels(threads: int | None = None, kernel: str = "simulate_range") 
     kernel : str
         ``"simulate_range"`` (hand runs), ``"simulate_hands"`` (match runs) or
         ``"step"`` (the step kernels of :class:`sim.play.game.Game`, for hand runs with
-        a Python strategy).
+        a Python strategy) or ``"label_hand"`` (label runs: one hand labelled with a small
+        search, :func:`kernels.search.label.label_hand`).
 
     Returns
     -------
@@ -109,6 +114,11 @@ def prepare_kernels(threads: int | None = None, kernel: str = "simulate_range") 
         if kernel == "step":
             game._kernels()                     # announces and compiles on a cold cache
             game.warm_up()
+        elif kernel == "label_hand":            # one hand labelled with a small search
+            from kernels.table.work import work_words
+            row = _strategies.get("rollout").vector({"worlds": 2, "rollouts": 4})
+            fn(np.uint64(0), np.int64(0), Rules().to_vector(), kinds, np.tile(row, (4, 1)),
+               np.zeros(work_words(0, 0), np.int64), np.zeros(L.N_REC, np.int32))
         elif kernel == "simulate_range":
             fn(np.uint64(0), np.int64(0), np.int64(1), Rules().to_vector(), kinds, params,
                np.int64(0), out)

@@ -23,7 +23,8 @@ import pandas as pd
 import pyarrow as pa
 
 from sim._version import __version__
-from sim.batch.rundir import (FORMAT, MANIFEST, SHARD_RE, ManifestError, _default_shard_size,
+from sim.batch.rundir import (COUNT_KEY, FORMAT, LABELS_DIR, MANIFEST, SHARD_RE, ManifestError,
+                              _default_shard_size,
                               _selection_text, data_dirs, foreign_shards, listing,
                               manifest_bounds, read_manifest, repair_hint, shard_files)
 from sim.core import dataset
@@ -183,7 +184,8 @@ def _check_out(out: Path, config: dict, overwrite: bool, kind: str = "hands") ->
         foreign files (one line each; nothing deleted).
     """
     where = os.fspath(out)
-    unit = {"hands": "hand", "matches": "match"}
+    unit = {"hands": "hand", "matches": "match", "labels": "label"}
+    count = COUNT_KEY[kind]
     try:
         manifest = read_manifest(out, "out")
     except ManifestError as exc:
@@ -211,7 +213,7 @@ def _check_out(out: Path, config: dict, overwrite: bool, kind: str = "hands") ->
     if manifest is not None:
         foreign = foreign_shards(out, manifest)
         if manifest["format"] < FORMAT:       # a new-layout directory in the way
-            for sub in (dataset.HANDS_DIR, dataset.MATCHES_DIR):
+            for sub in (dataset.HANDS_DIR, dataset.MATCHES_DIR, LABELS_DIR):
                 if (out / sub).is_dir() and any((out / sub).iterdir()):
                     foreign[sub + "/"] = ("a data directory of the current layout beside a run "
                                           "of the first layout")
@@ -236,6 +238,8 @@ def _check_out(out: Path, config: dict, overwrite: bool, kind: str = "hands") ->
                         if f.exists()]
         plan.delete.append(out / MANIFEST)
         plan.rmdirs = [out / sub for sub in data_dirs(manifest["format"]) if sub]
+        if manifest["kind"] == "labels":
+            plan.rmdirs.append(out / LABELS_DIR)
         manifest = None
     if manifest is None:
         if config["shard_size"] is None:
@@ -244,9 +248,11 @@ def _check_out(out: Path, config: dict, overwrite: bool, kind: str = "hands") ->
     old = manifest["config"]
     if manifest["kind"] != kind:
         old_kind = manifest["kind"]
-        raise ValueError(f"out: {where!r} holds a {unit[old_kind]} run (burraco simulate "
-                         f"--{old_kind}), not a {unit[kind]} run; use another directory or "
-                         "overwrite (--overwrite)")
+        how = {"hands": "burraco simulate --hands", "matches": "burraco simulate --matches",
+               "labels": "burraco label"}
+        raise ValueError(f"out: {where!r} holds a {unit[old_kind]} run ({how[old_kind]}), not "
+                         f"a {unit[kind]} run; use another directory or overwrite "
+                         "(--overwrite)")
     if bool(old.get("selection")) != bool(config.get("selection")):
         if old.get("selection"):
             raise ValueError(f"out: {where!r} holds a run of selected hands "
@@ -263,8 +269,8 @@ def _check_out(out: Path, config: dict, overwrite: bool, kind: str = "hands") ->
         raise ValueError(f"out: {where!r} holds a run of selected hands among hands "
                          f"0..{int(old['hands']) - 1}; --hands {int(config['hands']):,} differs, "
                          "and a selected run is never extended or shrunk: use another directory")
-    if keys and keys != [kind]:
-        shown = [k for k in keys if k != kind]
+    if keys and keys != [count]:
+        shown = [k for k in keys if k != count]
         if "rules" in shown:
             opts = _differs(old.get("rules") or {}, config.get("rules") or {})
             shown[shown.index("rules")] = f"rules: {', '.join(opts)}"
@@ -293,16 +299,16 @@ def _check_out(out: Path, config: dict, overwrite: bool, kind: str = "hands") ->
         raise ValueError(f"out: {where!r} holds a run of burraco-sim "
                          f"{manifest['versions'].get('burraco_sim')}, this is {__version__}; use "
                          "another directory or overwrite (--overwrite)")
-    if keys == [kind]:
-        have, want = int(old[kind]), int(config[kind])
+    if keys == [count]:
+        have, want = int(old[count]), int(config[count])
         if want < have:
             key = "hand_index" if kind == "hands" else "match"
-            raise ValueError(f"out: {where!r} holds a run of {have:,} {kind}; --{kind} "
+            raise ValueError(f"out: {where!r} holds a run of {have:,} {count}; --{count} "
                              f"{want:,} is fewer (a run is never shrunk: "
                              f"sim.load({where!r}, filter=[({key!r}, '<', {want})]) reads the "
                              "first ones), or use another directory")
         manifest["extents"] = [list(e) for e in manifest["extents"]] + [[have, want]]
-        manifest["config"] = dict(old, **{kind: want})
+        manifest["config"] = dict(old, **{count: want})
         manifest["finished"] = False
     plan.manifest = manifest
     return plan

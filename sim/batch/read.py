@@ -158,6 +158,14 @@ def read_manifest(directory: str | os.PathLike) -> dict:
 _manifest = read_manifest
 
 
+def label_run_text(directory) -> str:
+    """The one-line refusal of a label run (``burraco label``) where hand records are read."""
+    where = os.fspath(directory)
+    return (f"run: {where!r} holds a label run (burraco label), not hand records; read it with "
+            f"sim.batch.labels.load_labels({where!r}) or pd.read_parquet("
+            f"{os.path.join(where, 'labels')!r}) (docs/labels.md)")
+
+
 def _shard_problem(path: Path, a: int, b: int, run_id: str, rows: int | None = None
                    ) -> str | None:
     """Why a shard file is not the complete shard ``[a, b)`` of run ``run_id`` (None if it is).
@@ -306,6 +314,8 @@ def check_run(directory: str | os.PathLike) -> RunStatus:
     directory = Path(directory)
     manifest = rundir.read_manifest(directory)
     config, kind, fmt = manifest["config"], manifest["kind"], manifest["format"]
+    if kind == "labels":
+        raise ValueError(label_run_text(directory))
     total = int(config[kind])
     status = RunStatus(os.fspath(directory), config, bool(manifest.get("finished")), kind=kind,
                        manifest_format=fmt, writer=holder(directory))

@@ -126,6 +126,9 @@ def _repair_plan(directory: Path, where: str) -> tuple:
         old = rundir.read_manifest(directory)
     except rundir.ManifestError:
         old = None
+    if (old is not None and old["kind"] == "labels") or (directory / rundir.LABELS_DIR).is_dir():
+        raise ValueError(f"repair: {where!r} holds a label run (burraco label), which --repair "
+                         "does not rebuild; the same 'burraco label' command resumes it")
     groups: dict = {}
     left: dict = {}
     for sub in (dataset.HANDS_DIR, ""):            # the current layout, then the first

@@ -7,6 +7,8 @@ A run directory (``burraco simulate --out DIR``, manifest format 2)::
     DIR/hands/shard-AAAAAAAAAAAA-BBBBBBBBBBBB.parquet    hand rows: hands [A, B)
                                                         (a match run: matches [A, B))
     DIR/matches/shard-AAAAAAAAAAAA-BBBBBBBBBBBB.parquet  match runs: the match table
+    DIR/labels/shard-AAAAAAAAAAAA-BBBBBBBBBBBB.parquet   label runs (burraco label): the
+                                                        search's labels of hands [A, B)
 
 The hands, the match table and the manifest are apart, so every reader opens
 the data with one line (``pd.read_parquet("DIR/hands")``, ``pl.read_parquet(
@@ -72,9 +74,18 @@ DEFAULT_SHARD_SIZE = 100_000
 MATCH_SHARD_HANDS = 1_000_000
 
 
+#: Subdirectory of a label run (``burraco label``, :mod:`sim.batch.labels`) holding its rows.
+LABELS_DIR = "labels"
+#: The kinds of run and the configuration key of their size (a label run counts hands).
+COUNT_KEY = {"hands": "hands", "matches": "matches", "labels": "hands"}
+
+
 def kind_of(config: dict) -> str:
-    """``"matches"`` for a match run's configuration, else ``"hands"``."""
-    return "matches" if "matches" in config else "hands"
+    """``"matches"`` for a match run's configuration, ``"labels"`` for a label run's (it
+    holds ``labels_schema``), else ``"hands"``."""
+    if "matches" in config:
+        return "matches"
+    return "labels" if "labels_schema" in config else "hands"
 
 
 def identity(config: dict) -> str:
@@ -94,6 +105,9 @@ def identity(config: dict) -> str:
            "rules": config.get("rules")}
     if kind == "matches":
         key["max_hands_per_match"] = config.get("max_hands_per_match")
+    if kind == "labels":
+        key["label_seed"] = config.get("label_seed")
+        key["labels_schema"] = config.get("labels_schema")
     if config.get("strategy_sources"):
         key["strategy_sources"] = config["strategy_sources"]
     if config.get("selection"):
@@ -159,13 +173,13 @@ def read_manifest(directory: str | os.PathLike, what: str = "run") -> dict:
         manifest.setdefault("kind", "hands")
         manifest.setdefault("format", 1)
         config, kind = manifest["config"], manifest["kind"]
-        total, size = config[kind], config["shard_size"]
+        total, size = config[COUNT_KEY[kind]], config["shard_size"]
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (total, size)):
             raise ValueError
         manifest.setdefault("extents", [[0, total]])
         extents = [(int(a), int(b)) for a, b in manifest["extents"]]
         str(manifest["run_id"])
-        if kind not in ("hands", "matches") or kind_of(config) != kind or size < 1:
+        if kind not in COUNT_KEY or kind_of(config) != kind or size < 1:
             raise ValueError
     except FileNotFoundError:
         if any(next((directory / sub).glob("shard-*.parquet"), None) is not None
@@ -201,7 +215,8 @@ def inside_run_data(path: str | os.PathLike) -> Path | None:
     """
     p = Path(os.path.abspath(os.fspath(path)))
     for child, parent in zip([p, *p.parents], p.parents):
-        if child.name in (dataset.HANDS_DIR, dataset.MATCHES_DIR, dataset.LEGACY_MATCHES_DIR) \
+        if child.name in (dataset.HANDS_DIR, dataset.MATCHES_DIR, dataset.LEGACY_MATCHES_DIR,
+                          LABELS_DIR) \
                 and (parent / MANIFEST).is_file():
             return parent
     return None
@@ -247,9 +262,11 @@ def shard_name(a: int, b: int) -> str:
 
 def shard_files(directory: Path, kind: str, fmt: int, a: int, b: int) -> list:
     """The files of shard ``[a, b)`` in writing order (the last one marks it complete):
-    ``[hands]``, or ``[matches, hands]`` for a match run."""
+    ``[hands]``, ``[matches, hands]`` for a match run, ``[labels]`` for a label run."""
     hands, matches = data_dirs(fmt)
     name = shard_name(a, b)
+    if kind == "labels":
+        return [directory / LABELS_DIR / name]
     files = [directory / hands / name]
     return [directory / matches / name] + files if kind == "matches" else files
 
@@ -321,7 +338,7 @@ def listing(directory: Path, manifest: dict | None) -> Listing:
     ours_top = {MANIFEST, LOCK_NAME, dataset.temp_name(MANIFEST), MANIFEST + ".tmp"}
     subdirs = [d for d in (hands, matches) if d]
     if fmt >= 2 or manifest is None:
-        subdirs = [dataset.HANDS_DIR, dataset.MATCHES_DIR]
+        subdirs = [dataset.HANDS_DIR, dataset.MATCHES_DIR, LABELS_DIR]
     for entry in sorted(directory.iterdir()):
         name = entry.name
         if name in ours_top:
@@ -365,7 +382,13 @@ def selection_config(idx: np.ndarray, where: str | None) -> dict:
     return {"hands": int(idx.shape[0]), "sha256": digest, "where": where}
 
 
+#: Hands per shard of a label run when the run does not say (a shard is minutes of search).
+LABEL_SHARD_HANDS = 100
+
+
 def _default_shard_size(config: dict) -> int:
+    if "labels_schema" in config:
+        return LABEL_SHARD_HANDS
     if "matches" in config:
         return max(1, MATCH_SHARD_HANDS // int(config["max_hands_per_match"]))
     if config.get("selection"):

@@ -191,6 +191,9 @@ def _run_locked(work: HandWork, total: int, config: dict, o: _Options, manifest:
                         "run_id": rundir.identity(config), "config": config,
                         "extents": [[0, total]], "created": _now(), "shards": [],
                         "finished": False}
+            # what a kind of run records beside its configuration (a label run: the label
+            # seed rule, the schema, the git commit; sim.batch.labels.LabelWork)
+            manifest.update(getattr(work, "manifest_extra", None) or {})
         bounds = rundir.manifest_bounds(manifest)
         if writes:
             manifest.update(versions=_versions(), debug=o.debug, updated=_now(),

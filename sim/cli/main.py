@@ -1,5 +1,5 @@
 """Command line interface: ``burraco simulate | summarize | compare | sweep | tune | replay |
-analyze | strategies | rules | compile``.
+analyze | label | strategies | rules | compile``.
 
 Invalid input gives one line ``burraco: error: <message>`` on stderr and exit
 code 2; an interrupted run keeps its completed shards (a sweep its completed
@@ -16,13 +16,14 @@ import sys
 from sim._util import compiling
 from sim._util.text import OneLineParser
 from sim._version import __version__
-from sim.cli import analyze, compare, replay, rules, simulate, strategies, summarize, sweep, tune
+from sim.cli import (analyze, compare, label, replay, rules, simulate, strategies, summarize,
+                     sweep, tune)
 from sim.cli import compile as compile_kernels
 from sim.cli.common import Terminated, _raise_terminated, _stopped  # noqa: F401  (Terminated: main's API)
 
 #: the sub-commands, in the order of ``burraco --help``: each module adds its parser
 #: (``add_parser``) and runs the command (``run``)
-COMMANDS = (simulate, summarize, compare, sweep, tune, replay, analyze, strategies, rules,
+COMMANDS = (simulate, summarize, compare, sweep, tune, replay, analyze, label, strategies, rules,
             compile_kernels)
 
 
@@ -49,6 +50,7 @@ examples:
   burraco replay runs/demo --hand 42 --format html --out hand42.html   # step through it
   burraco analyze examples/position.toml --rollouts 2000   # every candidate action, rolled out
   burraco analyze runs/demo --hand 42 --turn 9 --decision discard   # was that discard right?
+  burraco label --hands 2000 --seed 1 --out labels/run1   # the search's values, per decision
   burraco strategies
   burraco rules --preset fibur_italian
 """
@@ -79,6 +81,7 @@ _ALIASES = {
     "replay": {"hand_index": "--hand"},
     "analyze": {"hand_index": "--hand", "position": "POSITION_FILE", "run": "DIR"},
     "sweep": {"grid": "--param"},
+    "label": {"teacher": "--strategy"},
 }
 
 
