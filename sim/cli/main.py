@@ -17,11 +17,12 @@ from sim._util import compiling
 from sim._util.text import OneLineParser
 from sim._version import __version__
 from sim.cli import analyze, compare, replay, rules, simulate, strategies, summarize, sweep, tune
+from sim.cli import train
 from sim.cli.common import Terminated, _raise_terminated, _stopped  # noqa: F401  (Terminated: main's API)
 
 #: the sub-commands, in the order of ``burraco --help``: each module adds its parser
 #: (``add_parser``) and runs the command (``run``)
-COMMANDS = (simulate, summarize, compare, sweep, tune, replay, analyze, strategies, rules)
+COMMANDS = (simulate, summarize, compare, sweep, tune, replay, analyze, strategies, rules, train)
 
 
 EXAMPLES = """\
