@@ -10,8 +10,11 @@ What the network reads is the seat's observation tensor
 (:func:`kernels.engine.observe.observation_tensor`, R11: what the seat may know)
 and nothing else: :func:`features` turns that tensor into :data:`N_FEATURES`
 binary features (about 40-70 of them active), the same function on the stored
-observations of the labels when training (``sim.strategies.train``) and on the
-tensor computed at the decision when playing.
+observations of the labels when training (``sim.strategies.train``).  When
+playing, :func:`state_features` computes the same features from the state without
+building the tensor (a fast twin, equal to it on every tested position; the
+lay-offs come from the engine's test on the melds' stored readings, which the
+tensor's counts give back under every rule set but ``lock_two_roles``).
 
 The network (:func:`forward`): a sparse first layer (the sum of the weight rows
 of the active features, plus a bias, ReLU), an optional dense second hidden layer
@@ -31,18 +34,21 @@ from numba import carray, cfunc, njit, types
 from numba.extending import intrinsic
 
 from kernels.core import layout as L
-from kernels.core.cards import JOKER, N_COUNT
+from kernels.core.cards import CIDX, JOKER, N_COUNT
 from kernels.core.melds import ANY_RANK, KIND_NONE, KIND_SET, analyze, layoff_step
 from kernels.core.params import LEARNED_PARAMS
 from kernels.engine.actions import A_DISCARD, A_DRAW, A_TAKE, PH_DISCARD, PH_PICKUP
 from kernels.engine.observe import (T_BARRED, T_HAND, T_HAND_SIZES, T_KNOWN, T_MELDS_OPP,
                                     T_MELDS_OWN, T_PHASE, T_PILE, T_PILE_SIZE, T_PILE_TOP,
-                                    T_POZ_LEFT, T_POZ_TAKEN, T_STOCK_SIZE, T_TURN, TENSOR_SIZE,
-                                    observation_tensor)
+                                    T_POZ_LEFT, T_POZ_TAKEN, T_STOCK_SIZE, T_TURN, TENSOR_SIZE)
 from kernels.strategies.api import CHOOSER_SIG, _as_i64_pointer, legal
 from kernels.strategies.choosers import heuristic_chooser, open_lay_off_action
 from kernels.strategies.hard_rules import keeps_base_rules
-from kernels.table.state import G_LEN, G_OPEN_LAYOFF, G_PHASE, G_SEAT, MMAX, view_f64, view_i64
+from kernels.engine.legal import layoff_fits
+from kernels.table.state import (G_BARRED, G_LEN, G_N_POZZETTI, G_NEXT_POZZETTO, G_OPEN_LAYOFF,
+                                 G_PHASE, G_PILE_SIZE, G_POZZETTO_TAKEN, G_SEAT, G_STOCK_END,
+                                 G_STOCK_TOP, G_TEAM, G_TURN, MI_HI, MI_KEY, MI_KIND, MI_LEN,
+                                 MI_LO, MI_NWILD, MI_WSLOT, MMAX, view_f64, view_i64)
 from kernels.table.work import W_G, W_PARAMS, W_SEL, views
 
 #: the features' version: a weights file records it, and a file of another version is refused
@@ -160,20 +166,70 @@ def _bucket(x, e0, e1, e2, e3, e4, e5, e6):
     return 7
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _push(out, n, f):
     out[n] = f
     return n + 1
 
 
 @njit(cache=True)
+def _slot_face(key, sl):
+    """The face of slot ``sl`` (1..14, R4) in suit ``key``."""
+    return 13 * key + (0 if sl == 14 else sl - 1)
+
+
+@njit(cache=True)
+def _seq_slot(d, lo, hi, wslot):
+    """The ``d``-th slot (0..5) a natural card may lay off at on a sequence of naturals
+    ``lo..hi`` (R4, R24): next to either end, one further (a free wild may move to the
+    other end, R19), the fixed wild's slot, and slot 2 (the suit's natural 2, R13);
+    0 for none."""
+    if d == 0:
+        sl = lo - 1
+    elif d == 1:
+        sl = lo - 2
+    elif d == 2:
+        sl = hi + 1
+    elif d == 3:
+        sl = hi + 2
+    elif d == 4:
+        sl = wslot
+    else:
+        sl = 2
+    return sl if 1 <= sl <= 14 else 0
+
+
+@njit(cache=True)
+def _mark_set(lays, key, n, nwild):
+    """A set of rank ``key`` (``n`` cards, ``nwild`` wilds) takes a natural of its rank
+    below 9 cards (R16) and a wild while it has none (R14)."""
+    if n < 9:
+        for s in range(4):
+            lays[13 * s + key] = 1
+    if nwild == 0:
+        for s in range(4):
+            lays[13 * s + 1] = 1
+        lays[JOKER] = 1
+
+
+@njit(cache=True)
+def _mark_wild(lays, key):
+    """A wild fits a sequence of suit ``key``: every other suit's 2 and the joker."""
+    for s in range(4):
+        if s != key:
+            lays[13 * s + 1] = 1
+    lays[JOKER] = 1
+
+
+@njit(cache=True)
 def _side_melds(obs, at, lays, cnt, flags):
     """Read one side's meld slots at ``obs[at:]`` (copies / 2 per face): mark in
     ``lays`` (int64[53], set to 1) the faces a card of which lays off on one of them
-    (R24, by :func:`kernels.core.melds.layoff_step` on the meld's counts and its
-    canonical reading: the 2s' locked roles of option ``lock_two_roles`` are not in
-    the tensor, so such a meld is read as unlocked); ``cnt`` (int64[53]) is a work
-    array.  Returns ``(melds, burracos, clean burracos)`` in ``flags``."""
+    (R24, by :func:`kernels.core.melds.layoff_step` on the meld's counts and their
+    canonical reading :func:`kernels.core.melds.analyze`: the 2s' locked roles of option
+    ``lock_two_roles`` are not in the tensor, so such a meld is read as unlocked;
+    :func:`_state_side_melds` is the twin on the state); ``cnt`` (int64[53]) is a work
+    array.  Writes ``(melds, burracos, clean burracos)`` into ``flags``."""
     melds = 0
     burr = 0
     clean = 0
@@ -195,42 +251,99 @@ def _side_melds(obs, at, lays, cnt, flags):
             if nwild == 0:
                 clean += 1
         if kind == KIND_SET:
-            if n < 9:
-                for s in range(4):
-                    lays[13 * s + key] = 1
-            if nwild == 0:
-                for s in range(4):
-                    lays[13 * s + 1] = 1
-                lays[JOKER] = 1
+            _mark_set(lays, key, n, nwild)
             continue
-        # a sequence: the natural cards next to its ends (a free wild may move end), the
-        # fixed wild's slot, and a wild when it has none; each checked by layoff_step
         for d in range(6):
-            if d == 0:
-                sl = lo - 1
-            elif d == 1:
-                sl = lo - 2
-            elif d == 2:
-                sl = hi + 1
-            elif d == 3:
-                sl = hi + 2
-            elif d == 4:
-                sl = wslot
-            else:
-                sl = 2                  # the natural 2 of the suit
-            if sl < 1 or sl > 14:
-                continue
-            f = 13 * key + (0 if sl == 14 else sl - 1)
-            if lays[f] == 0 and layoff_step(cnt, kind, nwild, nat2, key, f, ANY_RANK)[0] == 1:
-                lays[f] = 1
+            sl = _seq_slot(d, lo, hi, wslot)
+            if sl > 0:
+                f = _slot_face(key, sl)
+                if lays[f] == 0 and layoff_step(cnt, kind, nwild, nat2, key, f,
+                                                 ANY_RANK)[0] == 1:
+                    lays[f] = 1
         if nwild == 0 and layoff_step(cnt, kind, nwild, nat2, key, JOKER, ANY_RANK)[0] == 1:
-            for s in range(4):
-                if s != key:
-                    lays[13 * s + 1] = 1
-            lays[JOKER] = 1
+            _mark_wild(lays, key)
     flags[0] = melds
     flags[1] = burr
     flags[2] = clean
+
+
+@njit(cache=True)
+def _state_side_melds(st, team, lays, flags):
+    """:func:`_side_melds` of side ``team`` read from the state: the melds' stored
+    readings (``minfo``) and the engine's lay-off test
+    (:func:`kernels.engine.legal.layoff_fits`).  Equal to the tensor's under every rule
+    set but ``lock_two_roles`` (tested on real positions)."""
+    burr = 0
+    clean = 0
+    mcnt, minfo = st.mcnt, st.minfo
+    for mi in range(st.nm[team]):
+        n = minfo[team, mi, MI_LEN]
+        kind = minfo[team, mi, MI_KIND]
+        nwild = minfo[team, mi, MI_NWILD]
+        key = minfo[team, mi, MI_KEY]
+        if n >= 7:
+            burr += 1
+            if nwild == 0:
+                clean += 1
+        if kind == KIND_SET:
+            _mark_set(lays, key, n, nwild)
+            continue
+        for d in range(6):
+            sl = _seq_slot(d, minfo[team, mi, MI_LO], minfo[team, mi, MI_HI],
+                           minfo[team, mi, MI_WSLOT])
+            if sl > 0:
+                f = _slot_face(key, sl)
+                if lays[f] == 0 and layoff_fits(mcnt, minfo, team, mi, f) > 0:
+                    lays[f] = 1
+        if nwild == 0 and layoff_fits(mcnt, minfo, team, mi, JOKER) > 0:
+            _mark_wild(lays, key)
+    flags[0] = st.nm[team]
+    flags[1] = burr
+    flags[2] = clean
+
+
+@njit(cache=True)
+def _tail(out, n, lays_own, lays_opp, barred, pn, sn, hns, poz_own, poz_opp, left, fo, fp, ph,
+          tn):
+    """The features after the known cards, shared by :func:`features` and
+    :func:`state_features`: lay-offs, the barred face (-1: none), the counters' buckets
+    (``hns``: int64[4], the relative seats' hand sizes), pozzetti, burracos and melds
+    (``fo``, ``fp``: the sides' ``(melds, burracos, clean)``), the phase and the turn."""
+    for f in range(N_COUNT):
+        if lays_own[f] != 0:
+            n = _push(out, n, F_LAYS_OWN + f)
+    for f in range(N_COUNT):
+        if lays_opp[f] != 0:
+            n = _push(out, n, F_LAYS_OPP + f)
+    if barred >= 0:
+        n = _push(out, n, F_BARRED + barred)
+    n = _push(out, n, F_PILE_SIZE + _bucket(pn, 0, 1, 2, 3, 5, 8, 12))
+    n = _push(out, n, F_STOCK_SIZE + min(_bucket(sn, 2, 5, 10, 15, 20, 30, 10 ** 6), 6))
+    for j in range(4):
+        n = _push(out, n, F_HAND_SIZES + 6 * j + min(_bucket(hns[j], 1, 2, 4, 7, 11, 10 ** 6,
+                                                               10 ** 6), 5))
+    if poz_own:
+        n = _push(out, n, F_POZ_TAKEN)
+    if poz_opp:
+        n = _push(out, n, F_POZ_TAKEN + 1)
+    n = _push(out, n, F_POZ_LEFT + min(left, 2))
+    n = _push(out, n, F_BURRACOS_OWN + min(fo[1], 2))
+    if fo[2] > 0:
+        n = _push(out, n, F_BURRACOS_OWN + 3)
+    n = _push(out, n, F_BURRACOS_OPP + min(fp[1], 2))
+    if fp[2] > 0:
+        n = _push(out, n, F_BURRACOS_OPP + 3)
+    n = _push(out, n, F_MELDS_OWN + min(_bucket(fo[0], 0, 2, 4, 10 ** 6, 10 ** 6, 10 ** 6,
+                                                10 ** 6), 3))
+    n = _push(out, n, F_MELDS_OPP + min(_bucket(fp[0], 0, 2, 4, 10 ** 6, 10 ** 6, 10 ** 6,
+                                                10 ** 6), 3))
+    if ph == PH_PICKUP:
+        n = _push(out, n, F_PHASE)
+    elif ph == PH_DISCARD:
+        n = _push(out, n, F_PHASE + 1)
+    n = _push(out, n, F_TURN + min(_bucket(tn, 8, 20, 40, 10 ** 6, 10 ** 6, 10 ** 6, 10 ** 6),
+                                   3))
+    return n
 
 
 @njit(cache=True)
@@ -254,17 +367,19 @@ def features(obs, out):
 
     Notes
     -----
-    jit-compiled by Numba; allocates three small work arrays.  The layout is
-    :data:`FEATURE_FIELDS`; :data:`FEATURES_VERSION` names it.
+    jit-compiled by Numba; allocates small work arrays.  The layout is
+    :data:`FEATURE_FIELDS`; :data:`FEATURES_VERSION` names it.  The player computes the
+    same features from the state (:func:`state_features`, its fast twin).
     """
     cnt = np.empty(N_COUNT, np.int64)
     lays_own = np.zeros(N_COUNT, np.int64)
     lays_opp = np.zeros(N_COUNT, np.int64)
-    flags = np.zeros(3, np.int64)
+    fo = np.zeros(3, np.int64)
+    fp = np.zeros(3, np.int64)
+    hns = np.zeros(4, np.int64)
     n = 0
     for f in range(N_COUNT):
-        c = _count(obs[T_HAND + f])
-        if c >= 1:
+        if _count(obs[T_HAND + f]) >= 1:
             n = _push(out, n, F_HAND1 + f)
     for f in range(N_COUNT):
         if _count(obs[T_HAND + f]) >= 2:
@@ -282,50 +397,92 @@ def features(obs, out):
         for f in range(N_COUNT):
             if _count(obs[T_KNOWN + j * N_COUNT + f]) >= 1:
                 n = _push(out, n, F_KNOWN + j * N_COUNT + f)
-    _side_melds(obs, T_MELDS_OWN, lays_own, cnt, flags)
-    melds_own, burr_own, clean_own = flags[0], flags[1], flags[2]
-    _side_melds(obs, T_MELDS_OPP, lays_opp, cnt, flags)
-    melds_opp, burr_opp, clean_opp = flags[0], flags[1], flags[2]
-    for f in range(N_COUNT):
-        if lays_own[f] != 0:
-            n = _push(out, n, F_LAYS_OWN + f)
-    for f in range(N_COUNT):
-        if lays_opp[f] != 0:
-            n = _push(out, n, F_LAYS_OPP + f)
+    _side_melds(obs, T_MELDS_OWN, lays_own, cnt, fo)
+    _side_melds(obs, T_MELDS_OPP, lays_opp, cnt, fp)
+    barred = -1
     for f in range(N_COUNT):
         if obs[T_BARRED + f] > 0.5:
-            n = _push(out, n, F_BARRED + f)
-    pn = np.int64(obs[T_PILE_SIZE] * 30.0 + 0.5)
-    n = _push(out, n, F_PILE_SIZE + _bucket(pn, 0, 1, 2, 3, 5, 8, 12))
-    sn = np.int64(obs[T_STOCK_SIZE] * 108.0 + 0.5)
-    n = _push(out, n, F_STOCK_SIZE + min(_bucket(sn, 2, 5, 10, 15, 20, 30, 10 ** 6), 6))
+            barred = f
     for j in range(4):
-        hn = np.int64(obs[T_HAND_SIZES + j] * 30.0 + 0.5)
-        n = _push(out, n, F_HAND_SIZES + 6 * j + min(_bucket(hn, 1, 2, 4, 7, 11, 10 ** 6,
-                                                               10 ** 6), 5))
-    for j in range(2):
-        if obs[T_POZ_TAKEN + j] > 0.5:
-            n = _push(out, n, F_POZ_TAKEN + j)
-    left = np.int64(obs[T_POZ_LEFT] * 3.0 + 0.5)
-    n = _push(out, n, F_POZ_LEFT + min(left, 2))
-    n = _push(out, n, F_BURRACOS_OWN + min(burr_own, 2))
-    if clean_own > 0:
-        n = _push(out, n, F_BURRACOS_OWN + 3)
-    n = _push(out, n, F_BURRACOS_OPP + min(burr_opp, 2))
-    if clean_opp > 0:
-        n = _push(out, n, F_BURRACOS_OPP + 3)
-    n = _push(out, n, F_MELDS_OWN + min(_bucket(melds_own, 0, 2, 4, 10 ** 6, 10 ** 6, 10 ** 6,
-                                                10 ** 6), 3))
-    n = _push(out, n, F_MELDS_OPP + min(_bucket(melds_opp, 0, 2, 4, 10 ** 6, 10 ** 6, 10 ** 6,
-                                                10 ** 6), 3))
+        hns[j] = np.int64(obs[T_HAND_SIZES + j] * 30.0 + 0.5)
+    ph = -1
     if obs[T_PHASE + PH_PICKUP] > 0.5:
-        n = _push(out, n, F_PHASE)
+        ph = PH_PICKUP
     elif obs[T_PHASE + PH_DISCARD] > 0.5:
-        n = _push(out, n, F_PHASE + 1)
-    tn = np.int64(obs[T_TURN] * 200.0 + 0.5)
-    n = _push(out, n, F_TURN + min(_bucket(tn, 8, 20, 40, 10 ** 6, 10 ** 6, 10 ** 6, 10 ** 6),
-                                   3))
-    return n
+        ph = PH_DISCARD
+    return _tail(out, n, lays_own, lays_opp, barred, np.int64(obs[T_PILE_SIZE] * 30.0 + 0.5),
+                 np.int64(obs[T_STOCK_SIZE] * 108.0 + 0.5), hns, obs[T_POZ_TAKEN] > 0.5,
+                 obs[T_POZ_TAKEN + 1] > 0.5, np.int64(obs[T_POZ_LEFT] * 3.0 + 0.5), fo, fp, ph,
+                 np.int64(obs[T_TURN] * 200.0 + 0.5))
+
+
+@njit(cache=True)
+def state_features(work, seat, np_, out, scratch):
+    """:func:`features` of ``seat``'s observation tensor in a hand of ``np_`` players,
+    computed from the state in ``work`` without building the tensor (the player's fast
+    twin; equal to ``features(observation_tensor(...))``, tested on real positions).
+    Reads only what ``observation_tensor`` reads (R11).  ``scratch`` is an int64 work
+    array of at least ``2 * N_COUNT + 10`` words (overwritten); returns the number of
+    active features written to ``out``."""
+    st = views(work).state
+    g, hcnt, known, hn, pile = st.g, st.hcnt, st.known, st.hn, st.pile
+    lays_own = scratch[0:N_COUNT]
+    lays_opp = scratch[N_COUNT:2 * N_COUNT]
+    fo = scratch[2 * N_COUNT:2 * N_COUNT + 3]
+    fp = scratch[2 * N_COUNT + 3:2 * N_COUNT + 6]
+    hns = scratch[2 * N_COUNT + 6:2 * N_COUNT + 10]
+    for f in range(2 * N_COUNT + 6):
+        scratch[f] = 0
+    hc = hcnt[seat]
+    n = 0
+    for f in range(N_COUNT):
+        if hc[f] >= 1:
+            n = _push(out, n, F_HAND1 + f)
+    for f in range(N_COUNT):
+        if hc[f] >= 2:
+            n = _push(out, n, F_HAND2 + f)
+    pn = g[G_PILE_SIZE]
+    pc = lays_opp                              # the pile's counts, before the lay-offs
+    for i in range(pn):
+        pc[CIDX[pile[i]]] += 1
+    for f in range(N_COUNT):
+        if pc[f] >= 1:
+            n = _push(out, n, F_PILE1 + f)
+    for f in range(N_COUNT):
+        if pc[f] >= 2:
+            n = _push(out, n, F_PILE2 + f)
+    for f in range(N_COUNT):
+        pc[f] = 0
+    if pn > 0:
+        n = _push(out, n, F_TOP + CIDX[pile[pn - 1]])
+    for j in range(3):
+        if j == 0 and np_ > 1:
+            s = (seat + 1) % np_
+        elif j == 1 and np_ == 4:
+            s = (seat + 2) % np_
+        elif j == 2 and np_ >= 3:
+            s = (seat + np_ - 1) % np_
+        else:
+            continue
+        for f in range(N_COUNT):
+            if known[s, f] >= 1:
+                n = _push(out, n, F_KNOWN + j * N_COUNT + f)
+    own = g[G_TEAM + seat]
+    opp = -1
+    for d in range(1, np_):
+        t = g[G_TEAM + (seat + d) % np_]
+        if t != own and opp < 0:
+            opp = t
+    _state_side_melds(st, own, lays_own, fo)
+    if opp >= 0:
+        _state_side_melds(st, opp, lays_opp, fp)
+    for j in range(4):
+        hns[j] = min(hn[(seat + j) % np_], 30) if j < np_ else 0
+    barred = CIDX[g[G_BARRED]] if g[G_BARRED] >= 0 else -1
+    return _tail(out, n, lays_own, lays_opp, barred, min(pn, 30),
+                 g[G_STOCK_END] - g[G_STOCK_TOP], hns, g[G_POZZETTO_TAKEN + own] > 0,
+                 opp >= 0 and g[G_POZZETTO_TAKEN + opp] > 0, g[G_N_POZZETTI] - g[G_NEXT_POZZETTO],
+                 fo, fp, g[G_PHASE], min(g[G_TURN], 200))
 
 
 # ---------------------------------------------------------------- the forward pass
@@ -447,10 +604,8 @@ def learned_choose(work):
     if m <= 1:
         return cand[0] if m == 1 else ids[0]
     w = weights_at(addr)
-    obs = np.empty(TENSOR_SIZE, np.float32)
-    observation_tensor(work, seat, rv[L.RV_NUM_PLAYERS], obs)
-    fidx = np.empty(MAX_ACTIVE, np.int64)
-    nf = features(obs, fidx)
+    fidx = np.empty(MAX_ACTIVE + 2 * N_COUNT + 10, np.int64)
+    nf = state_features(work, seat, rv[L.RV_NUM_PLAYERS], fidx, fidx[MAX_ACTIVE:])
     h = np.empty(np.int64(w[4]) + max(np.int64(w[5]), 0), np.float64)
     at, width = hidden(w, fidx, nf, h)
     best = cand[0]

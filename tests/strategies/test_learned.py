@@ -240,3 +240,27 @@ def test_listed_by_burraco_strategies(capsys):
     from sim.cli.main import main
     assert main(["strategies"]) == 0
     assert "\nlearned: " in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("rules", [None, "fibur_italian", {"num_players": 2},
+                                   {"num_players": 3}])
+def test_the_players_features_equal_the_tensors(rules, untrained):
+    """state_features (the player's twin, from the state) equals features of the
+    observation tensor at every decision of real hands, for every seat."""
+    from kernels.engine.observe import observation_tensor
+    r = sim.Rules.preset(rules) if isinstance(rules, str) else sim.Rules(**(rules or {}))
+    a = np.empty(KL.MAX_ACTIVE, np.int64)
+    b = np.empty(KL.MAX_ACTIVE + 2 * N_COUNT + 10, np.int64)
+    obs = np.empty(KL.TENSOR_SIZE, np.float32)
+    checked = 0
+    for i in range(12):
+        game = Game.new(21, i, rules=r, strategies=f"learned:model={untrained}")
+        while not game.is_over:
+            for seat in range(r.num_players):
+                observation_tensor(game._work, seat, r.num_players, obs)
+                na = KL.features(obs, a)
+                nb = KL.state_features(game._work, seat, r.num_players, b, b[KL.MAX_ACTIVE:])
+                assert a[:na].tolist() == b[:nb].tolist(), (i, game.turn, seat)
+                checked += 1
+            game.apply(game.choose())
+    assert checked > 1000
