@@ -42,6 +42,7 @@ class Decisions:
     out: np.ndarray           # int64[C] the network's output of each candidate
     mean: np.ndarray          # float64[C]
     se: np.ndarray            # float64[C]
+    chosen: np.ndarray        # int64[D] the action the teacher played
 
     def __len__(self) -> int:
         return self.hand.shape[0]
@@ -55,7 +56,7 @@ class Decisions:
         return Decisions(self.hand[rows], self.run[rows],
                          np.concatenate([[0], np.cumsum(fl)]), self.fidx[fsel],
                          np.concatenate([[0], np.cumsum(cl)]), self.out[csel], self.mean[csel],
-                         self.se[csel])
+                         self.se[csel], self.chosen[rows])
 
 
 def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
@@ -104,7 +105,9 @@ def from_table(table, run: int = 0) -> Decisions:
         cat = np.concatenate([[0], np.cumsum(per)])
         out, mean, se = out[good], mean[good], se[good]
     return Decisions(table.column("hand").to_numpy().astype(np.int64),
-                     np.full(rows, run, np.int64), fat, fidx[:k].copy(), cat, out, mean, se)
+                     np.full(rows, run, np.int64), fat, fidx[:k].copy(), cat, out, mean, se,
+                     np.array([KL.out_index(int(a)) for a in table.column("chosen").to_numpy()],
+                              np.int64))
 
 
 def concat(parts: list) -> Decisions:
@@ -119,7 +122,8 @@ def concat(parts: list) -> Decisions:
     return Decisions(np.concatenate([p.hand for p in parts]), np.concatenate([p.run for p in parts]),
                      np.concatenate(fat), np.concatenate([p.fidx for p in parts]),
                      np.concatenate(cat), np.concatenate([p.out for p in parts]),
-                     np.concatenate([p.mean for p in parts]), np.concatenate([p.se for p in parts]))
+                     np.concatenate([p.mean for p in parts]), np.concatenate([p.se for p in parts]),
+                     np.concatenate([p.chosen for p in parts]))
 
 
 def read_labels(dirs, progress=print) -> tuple[Decisions, list]:
@@ -134,8 +138,8 @@ def read_labels(dirs, progress=print) -> tuple[Decisions, list]:
             raise ValueError(f"labels: no Parquet files under {str(d)!r}")
         for f in files:
             parts.append(from_table(pq.read_table(f), r))
-        m = d / "manifest.json"
-        manifests.append(json.loads(m.read_text()) if m.is_file() else None)
+        m = next((d / n for n in ("_manifest.json", "manifest.json") if (d / n).is_file()), None)
+        manifests.append(json.loads(m.read_text()) if m is not None else None)
         progress(f"labels: {d}: {sum(len(p) for p in parts if p.run[:1].tolist() == [r])} "
                  "decisions")
     return concat(parts), manifests
@@ -232,9 +236,10 @@ def choices(p: dict, dec: Decisions, n_features: int, chunk: int = 4096) -> np.n
 
 
 def gate(dec: Decisions, picks: np.ndarray) -> dict:
-    """Regret (points: the best candidate's mean minus the pick's) and top-1 agreement of
-    the picks (indices into the flat candidates), over decisions with 2+ candidates."""
-    reg, top, n = 0.0, 0, 0
+    """Regret (points: the best candidate's mean minus the pick's), top-1 agreement (the
+    pick's mean is the best) and agreement with the teacher's played action, of the picks
+    (indices into the flat candidates), over decisions with 2+ candidates."""
+    reg, top, same, n = 0.0, 0, 0, 0
     for i in range(len(dec)):
         s, e = dec.cat[i], dec.cat[i + 1]
         if e - s < 2:
@@ -242,8 +247,10 @@ def gate(dec: Decisions, picks: np.ndarray) -> dict:
         best = s + int(np.argmax(dec.mean[s:e]))
         reg += dec.mean[best] - dec.mean[picks[i]]
         top += int(dec.mean[picks[i]] >= dec.mean[best])
+        same += int(dec.out[picks[i]] == dec.chosen[i])
         n += 1
-    return {"decisions": n, "regret": reg / max(n, 1), "top1": top / max(n, 1)}
+    return {"decisions": n, "regret": reg / max(n, 1), "top1": top / max(n, 1),
+            "teacher_agreement": same / max(n, 1)}
 
 
 def split(dec: Decisions, held_out: float, gen: np.random.Generator) -> tuple:
@@ -279,7 +286,8 @@ def train(dec: Decisions, seed: int, hidden: tuple = (64, 32), epochs: int = 20,
              f"{h1}x{h2}, {epochs} epochs of batches of {batch}, seed {seed}")
     if base_ho:
         progress(f"train: held out, the base policy's choice: regret {base_ho['regret']:.2f}, "
-                 f"top-1 {base_ho['top1']:.3f}")
+                 f"top-1 {base_ho['top1']:.3f}, as the teacher "
+                 f"{base_ho['teacher_agreement']:.3f}")
     t0 = time.perf_counter()
     report = {}
     for ep in range(epochs):
@@ -306,9 +314,10 @@ def train(dec: Decisions, seed: int, hidden: tuple = (64, 32), epochs: int = 20,
                      for a in range(0, len(dho), 4096)) / len(dho)
             gh = gate(dho, choices(p, dho, F))
             report = {"held_out_loss": hl, "held_out_regret": gh["regret"],
-                      "held_out_top1": gh["top1"], "held_out_decisions": gh["decisions"]}
+                      "held_out_top1": gh["top1"], "held_out_decisions": gh["decisions"],
+                      "held_out_teacher_agreement": gh["teacher_agreement"]}
             line += (f", held out: loss {hl:.2f}, regret {gh['regret']:.2f}, "
-                     f"top-1 {gh['top1']:.3f}")
+                     f"top-1 {gh['top1']:.3f}, as the teacher {gh['teacher_agreement']:.3f}")
         progress(line + f" ({time.perf_counter() - t0:.0f} s)")
     report.update(seed=seed, hidden=[h1, h2], epochs=epochs, batch=batch, lr=lr,
                   se_floor=se_floor, held_out_share=held_out, l2=l2,
@@ -336,10 +345,13 @@ def run(labels, seed: int, out, progress=print, **settings) -> dict:
     from sim._version import __version__
     prov = {"features_version": net.meta["features_version"], "labels": [str(d) for d in labels],
             "label_manifests": [
-                None if m is None else {k: m.get(k) for k in ("teacher", "rules", "seed",
-                                                              "label_seed", "labels_schema",
-                                                              "version", "commit", "config")
-                                        if k in m}
+                None if m is None else {
+                    "teacher": m.get("teacher"), "run_id": m.get("run_id"),
+                    "seed": m.get("config", {}).get("seed"),
+                    "hands": m.get("config", {}).get("hands"),
+                    "rules": m.get("config", {}).get("rules"), "label_seed": m.get("label_seed"),
+                    "labels_schema": m.get("labels_schema"), "git": m.get("git"),
+                    "versions": m.get("versions")}
                 for m in manifests],
             "training": report, "commit": _commit(), "package_version": __version__,
             "command": " ".join(sys.argv)}
