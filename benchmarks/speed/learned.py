@@ -43,11 +43,12 @@ MODES = {"full": {"repeats": 5, "hands": 20_000, "decisions": 3000, "cold": 2},
 
 def model_spec(model: str | None, tmp: Path) -> tuple[str, str]:
     from sim.strategies import learned as SL
+    from sim.strategies import train as T
     if model:
         return f"learned:model={model}", f"the weights file {model}"
     if SL.shipped():
         return "learned", f"the newest shipped version ({SL.model_path(None).name})"
-    path = SL.untrained(tmp / "untrained.npz", seed=0)
+    path = T.untrained(tmp / "untrained.npz", seed=0)
     return f"learned:model={path}", ("an UNTRAINED network (no weights shipped): its play, "
                                      "hence the hands' length, is not a trained model's")
 

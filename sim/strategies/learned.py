@@ -154,16 +154,3 @@ def address(model: str | None = None) -> int:
     flat, _ = load(model)
     return int(flat.ctypes.data)
 
-
-def untrained(path, seed: int = 0, hidden: tuple = (64, 32)) -> Path:
-    """Write an untrained network (random layers from ``seed``) as a weights file at
-    ``path``: a player that exercises every path of the kernel (the tests' hidden
-    information and referee checks), not a strategy to use."""
-    from kernels.strategies import learned as KL
-    from sim.strategies.train import init
-    p = init(KL.N_FEATURES, hidden[0], hidden[1], KL.N_OUT, np.random.default_rng(seed))
-    p["b3"] = np.random.default_rng(seed + 1).normal(0, 1.0, KL.N_OUT)
-    save(Network(p["W1"], p["b1"], p.get("W2"), p.get("b2"), p["W3"], p["b3"],
-                 {"features_version": KL.FEATURES_VERSION, "untrained": True, "seed": seed}),
-         path)
-    return Path(path)

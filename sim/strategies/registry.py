@@ -19,6 +19,7 @@ from kernels.core import layout as L
 from kernels.core.params import HEURISTIC_PARAMS, ROLLOUT_PARAMS
 
 from sim._util import compiling
+from sim.strategies import learned
 
 
 @dataclass(frozen=True)
@@ -176,7 +177,6 @@ class LearnedStrategy(Strategy):
             A bad parameter, or no such weights file (the message says how to train one).
         """
         from kernels.core.params import LEARNED_PARAMS
-        from sim.strategies import learned
         rest = dict(overrides or {})
         model = rest.pop("model", None)
         v = Strategy.vector(self, rest)

@@ -1,6 +1,6 @@
 """Training the ``learned`` strategy's network on the search's labels (``burraco train``).
 
-The labels (``burraco label``; the schema in docs/strategies.md) hold, per searched
+The labels (``burraco label``, its schema in docs/labels.md) hold, per searched
 decision, the seat's observation (sparse), the candidates and each one's rollout mean,
 standard error and worlds.  Only the pickup and the discard decisions are used.
 
@@ -27,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim._version import __version__
 from sim.strategies.learned import Network, save
 
 
@@ -342,7 +343,6 @@ def run(labels, seed: int, out, progress=print, **settings) -> dict:
     if len(dec) == 0:
         raise ValueError("labels: no pickup or discard decisions")
     net, report = train(dec, seed, progress=progress, **settings)
-    from sim._version import __version__
     prov = {"features_version": net.meta["features_version"], "labels": [str(d) for d in labels],
             "label_manifests": [
                 None if m is None else {
@@ -362,3 +362,16 @@ def run(labels, seed: int, out, progress=print, **settings) -> dict:
     out.with_suffix(".json").write_text(json.dumps(prov, indent=1, sort_keys=True) + "\n")
     progress(f"train: wrote {out} and {out.with_suffix('.json')}")
     return prov
+
+
+def untrained(path, seed: int = 0, hidden: tuple = (64, 32)) -> Path:
+    """Write an untrained network (random layers from ``seed``) as a weights file at
+    ``path``: a player that exercises every path of the kernel (the tests' hidden
+    information and referee checks), not a strategy to use."""
+    from kernels.strategies import learned as KL
+    p = init(KL.N_FEATURES, hidden[0], hidden[1], KL.N_OUT, np.random.default_rng(seed))
+    p["b3"] = np.random.default_rng(seed + 1).normal(0, 1.0, KL.N_OUT)
+    save(Network(p["W1"], p["b1"], p.get("W2"), p.get("b2"), p["W3"], p["b3"],
+                 {"features_version": KL.FEATURES_VERSION, "untrained": True, "seed": seed}),
+         path)
+    return Path(path)

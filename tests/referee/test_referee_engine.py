@@ -36,7 +36,7 @@ def test_simulated_hands_are_legal(strategy):
 def test_the_learned_players_hands_are_legal(tmp_path):
     """``learned`` (an untrained network: every path of the kernel plays) under the default
     rules and the FIBUR Italian preset."""
-    from sim.strategies.learned import untrained
+    from sim.strategies.train import untrained
     spec = f"learned:model={untrained(tmp_path / 'w.npz', seed=13)}"
     for i in range(40):
         assert_clean(replay(404, i, spec))

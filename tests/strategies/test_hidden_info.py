@@ -87,7 +87,7 @@ def test_the_learned_player_reads_no_hidden_card(tmp_path):
     """``learned`` reads its seat's observation tensor only (kernels.strategies.learned): an
     untrained network (random weights, so the pile is taken often and every discard face
     plays) decides the same after the hidden cards are dealt again."""
-    from sim.strategies.learned import untrained
+    from sim.strategies.train import untrained
     path = untrained(tmp_path / "w.npz", seed=11)
     gen = np.random.default_rng(20261203)
     compared = sum(play_checked(f"learned:model={path}", 80, i, gen) for i in range(60))

@@ -91,7 +91,7 @@ def labels(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def untrained(tmp_path_factory):
-    return SL.untrained(tmp_path_factory.mktemp("w") / "untrained.npz", seed=7)
+    return T.untrained(tmp_path_factory.mktemp("w") / "untrained.npz", seed=7)
 
 
 # ---------------------------------------------------------------- features and forward
@@ -125,7 +125,7 @@ def test_features_of_a_known_position():
 
 @pytest.mark.parametrize("hidden", [(64, 32), (48, 0)])
 def test_forward_pass_equals_numpy(hidden, tmp_path):
-    path = SL.untrained(tmp_path / "w.npz", seed=3, hidden=hidden)
+    path = T.untrained(tmp_path / "w.npz", seed=3, hidden=hidden)
     net = SL.read(path)
     flat = net.pack()
     p = {"W1": net.W1, "b1": net.b1, "W3": net.W3, "b3": net.b3}
@@ -229,9 +229,9 @@ def test_takes_only_what_the_hard_rules_allow(untrained):
 
 def test_weights_file_changes_are_seen_without_recompiling(tmp_path):
     path = tmp_path / "w.npz"
-    SL.untrained(path, seed=1)
+    T.untrained(path, seed=1)
     a = sim.simulate(50, 2, strategies=f"learned:model={path}", threads=1)
-    SL.untrained(path, seed=2)
+    T.untrained(path, seed=2)
     b = sim.simulate(50, 2, strategies=f"learned:model={path}", threads=1)
     assert not a.equals(b)
 
