@@ -3,7 +3,8 @@
 A seat's parameter row is ``float64[N_PARAMS]``.  :data:`HEURISTIC_PARAMS`
 declares the ``heuristic`` family's parameters (slots ``0..16``) and
 :data:`ROLLOUT_PARAMS` the ``rollout`` search player's (slots ``17..26``, after
-its base policy's heuristic parameters): each row names the parameter, its
+its base policy's heuristic parameters) and :data:`LEARNED_PARAMS` the ``learned``
+player's (slot ``17``, after the heuristic's that play its meld phase): each row names the parameter, its
 slot, its default, its allowed range (lowest, highest, whole numbers only),
 the initial spread of ``burraco tune`` (heuristic only) and one line of
 documentation.  From them come the ``HP_*`` slots of
@@ -119,9 +120,21 @@ ROLLOUT_PARAMS = (
 )
 
 
+LEARNED_PARAMS = (
+    Param('weights', 17, 0.0, 0, 2.0 ** 53, True, None,
+          "internal, not a setting: the address of the network's weights, loaded by "
+          'sim.strategies in this process (kernels.strategies.learned)'),
+)
+
+
 def hp_name(p: Param) -> str:
     """Slot constant of a heuristic parameter (``HP_PILE_THRESHOLD``)."""
     return "HP_" + p.name.upper()
+
+
+def lp_name(p: Param) -> str:
+    """Slot constant of a ``learned`` parameter (``LP_WEIGHTS``)."""
+    return "LP_" + p.name.upper()
 
 
 def rp_name(p: Param) -> str:
@@ -132,3 +145,5 @@ def rp_name(p: Param) -> str:
 
 check_family("HP+RP", {**{hp_name(p): p.slot for p in HEURISTIC_PARAMS},
                        **{rp_name(p): p.slot for p in ROLLOUT_PARAMS}}, N_PARAMS)
+check_family("HP+LP", {**{hp_name(p): p.slot for p in HEURISTIC_PARAMS},
+                       **{lp_name(p): p.slot for p in LEARNED_PARAMS}}, N_PARAMS)

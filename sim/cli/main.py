@@ -1,5 +1,5 @@
 """Command line interface: ``burraco simulate | summarize | compare | sweep | tune | replay |
-analyze | label | strategies | rules | compile``.
+analyze | label | train | strategies | rules | compile``.
 
 Invalid input gives one line ``burraco: error: <message>`` on stderr and exit
 code 2; an interrupted run keeps its completed shards (a sweep its completed
@@ -17,14 +17,14 @@ from sim._util import compiling
 from sim._util.text import OneLineParser
 from sim._version import __version__
 from sim.cli import (analyze, compare, label, replay, rules, simulate, strategies, summarize,
-                     sweep, tune)
+                     sweep, train, tune)
 from sim.cli import compile as compile_kernels
 from sim.cli.common import Terminated, _raise_terminated, _stopped  # noqa: F401  (Terminated: main's API)
 
 #: the sub-commands, in the order of ``burraco --help``: each module adds its parser
 #: (``add_parser``) and runs the command (``run``)
-COMMANDS = (simulate, summarize, compare, sweep, tune, replay, analyze, label, strategies, rules,
-            compile_kernels)
+COMMANDS = (simulate, summarize, compare, sweep, tune, replay, analyze, label, train, strategies,
+            rules, compile_kernels)
 
 
 EXAMPLES = """\

@@ -9,7 +9,7 @@ The names below are the package's API (``sim.strategies.resolve``,
 """
 from sim.strategies import peers
 from sim.strategies.registry import (BUILT_IN, EXPERT, EXPERT_VALUES, HEURISTIC, HEURISTIC_LIMITS,
-                                     LAZY, RANDOM, ROLLOUT, ROLLOUT_KIND, ROLLOUT_LIMITS,
+                                     LAZY, LEARNED, RANDOM, ROLLOUT, ROLLOUT_KIND, ROLLOUT_LIMITS,
                                      ROLLOUT_SEARCH, STRATEGIES, TUNED, TUNED_DIR, TUNED_PRESETS,
                                      UNIFORM, Strategy, canonical_spec, get, is_registered, names,
                                      register)
@@ -17,7 +17,7 @@ from sim.strategies.specs import (SEAT_KEYS, check_spec, load_file, name_of, pyt
                                   resolve, resolve_builtin_seats, resolve_for, resolve_seat,
                                   resolve_seats, seat_names, seat_specs)
 
-__all__ = ["BUILT_IN", "EXPERT", "EXPERT_VALUES", "HEURISTIC", "HEURISTIC_LIMITS", "LAZY", "RANDOM",
+__all__ = ["BUILT_IN", "EXPERT", "EXPERT_VALUES", "HEURISTIC", "HEURISTIC_LIMITS", "LAZY", "LEARNED", "RANDOM",
            "ROLLOUT", "ROLLOUT_KIND", "ROLLOUT_LIMITS", "ROLLOUT_SEARCH", "SEAT_KEYS", "STRATEGIES",
            "TUNED", "TUNED_DIR", "TUNED_PRESETS", "UNIFORM", "Strategy", "canonical_spec",
            "check_spec", "get", "is_registered", "load_file", "name_of", "names", "peers",

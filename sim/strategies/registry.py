@@ -19,6 +19,7 @@ from kernels.core import layout as L
 from kernels.core.params import HEURISTIC_PARAMS, ROLLOUT_PARAMS
 
 from sim._util import compiling
+from sim.strategies import learned
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,48 @@ ROLLOUT = Strategy(
     limits={**HEURISTIC_LIMITS, **ROLLOUT_LIMITS},
 )
 
-STRATEGIES = {s.name: s for s in (HEURISTIC, EXPERT, *TUNED, RANDOM, UNIFORM, ROLLOUT)}
+LEARNED_KIND = -2        # resolved to the learned player's callback address in this process
+
+
+@dataclass(frozen=True)
+class LearnedStrategy(Strategy):
+    """The ``learned`` strategy: its row is the heuristic's parameters (the meld phase and
+    the hard rules) and, in the ``weights`` slot, the address of the network's weights
+    loaded in this process (:mod:`sim.strategies.learned`); the spec's ``model`` option
+    (a string: ``v1`` or a path) names the weights file."""
+
+    def vector(self, overrides: dict | None = None) -> np.ndarray:
+        """As :meth:`Strategy.vector`, with the weights of ``overrides["model"]`` (the
+        newest shipped version without it) loaded and their address in the row.
+
+        Raises
+        ------
+        ValueError
+            A bad parameter, or no such weights file (the message says how to train one).
+        """
+        from kernels.core.params import LEARNED_PARAMS
+        rest = dict(overrides or {})
+        model = rest.pop("model", None)
+        v = Strategy.vector(self, rest)
+        v[LEARNED_PARAMS[0].slot] = float(learned.address(None if model is None
+                                                           else str(model)))
+        return v
+
+
+LEARNED = LearnedStrategy(
+    name="learned",
+    kind=LEARNED_KIND,
+    doc=("A small network trained on the rollout search's valuations (sim.strategies.learned, "
+         "kernels.strategies.learned): at the pickup and the discard it plays the action the "
+         "network values highest among those keeping the base policy's hard rules; the meld "
+         "phase is the heuristic's with these parameters (expert's by default). "
+         "learned:model=v1 names a shipped version, learned:model=FILE.npz a weights file "
+         "(burraco train); learned alone is the newest shipped version."),
+    params=dict(EXPERT.params),
+    limits=HEURISTIC_LIMITS,
+)
+
+STRATEGIES = {s.name: s for s in (HEURISTIC, EXPERT, *TUNED, RANDOM, UNIFORM, ROLLOUT, LEARNED)}
 BUILT_IN = frozenset(STRATEGIES)
 _CALLBACKS = {}          # name -> the compiled callback of a registered chooser (kept alive)
 #: strategies registered on first use: name -> (one-line doc, a function that registers it);
@@ -250,8 +292,16 @@ def get(name: str) -> Strategy:
 
 
 def _kind(strat: Strategy) -> int:
-    """A strategy's policy kind; for ``rollout`` the address of the search's C callback
-    (compiled, or loaded from Numba's cache, at its first use in the process)."""
+    """A strategy's policy kind; for ``rollout`` (``learned``) the address of the search's
+    (the learned player's) C callback, compiled or loaded from Numba's cache at its first
+    use in the process."""
+    if strat.kind == LEARNED_KIND:
+        if "kernels.strategies.learned" not in sys.modules:
+            with compiling.announce("the learned player",
+                                    compiling.cold("strategies.learned.learned_callback")):
+                import kernels.strategies.learned  # noqa: F401  (compiles or loads the callback)
+        from kernels.strategies.learned import learned_callback
+        return int(learned_callback.address)
     if strat.kind != ROLLOUT_KIND:
         return strat.kind
     if "kernels.search.player" not in sys.modules:         # importing it compiles the callback
@@ -265,9 +315,11 @@ def _kind(strat: Strategy) -> int:
 def canonical_spec(strat: Strategy, overrides: dict) -> str:
     """``name`` or ``name:p=v,...`` listing, sorted, only the parameters that
     differ from their defaults (so equal strategies get equal specs)."""
-    changed = sorted((k, v) for k, v in overrides.items() if v != strat.params[k][1])
+    changed = sorted((k, v) for k, v in overrides.items()
+                     if k not in strat.params or v != strat.params[k][1])
     if not changed:
         return strat.name
-    return strat.name + ":" + ",".join(f"{k}={v:g}" for k, v in changed)
+    return strat.name + ":" + ",".join(f"{k}={v}" if isinstance(v, str) else f"{k}={v:g}"
+                                       for k, v in changed)
 
 

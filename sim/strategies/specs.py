@@ -15,7 +15,7 @@ import numpy as np
 
 from sim.strategies import registry
 from sim.strategies.pystrategy import PythonStrategy, as_python, is_python_spec
-from sim.strategies.registry import HEURISTIC, canonical_spec, get, names
+from sim.strategies.registry import HEURISTIC, LearnedStrategy, canonical_spec, get, names
 
 if TYPE_CHECKING:
     from sim.core.rules import Rules
@@ -62,6 +62,9 @@ def _parse(spec) -> tuple:
                 raise ValueError(f"strategy: expected name=value in {item!r}")
             if key.strip() in overrides:
                 raise ValueError(f"strategy: parameter {key.strip()!r} given twice in {spec!r}")
+            if isinstance(strat, LearnedStrategy) and key.strip() == "model":
+                overrides["model"] = val.strip()       # a shipped version (v1) or a file
+                continue
             try:
                 number = float(val)
             except ValueError:

@@ -77,6 +77,7 @@ ALLOWED_LOCAL = {
     ("sim.cli.summarize", "sim.batch.repair"),
     ("sim.cli.sweep", "sim.experiments.sweeps"),
     ("sim.cli.tune", "sim.experiments.tuning"),
+    ("sim.cli.train", "sim.strategies.train"),
 }
 
 

@@ -33,6 +33,16 @@ def test_simulated_hands_are_legal(strategy):
         assert_clean(replay(101, i, strategy))
 
 
+def test_the_learned_players_hands_are_legal(tmp_path):
+    """``learned`` (an untrained network: every path of the kernel plays) under the default
+    rules and the FIBUR Italian preset."""
+    from sim.strategies.train import untrained
+    spec = f"learned:model={untrained(tmp_path / 'w.npz', seed=13)}"
+    for i in range(40):
+        assert_clean(replay(404, i, spec))
+        assert_clean(replay(405, i, spec, sim.Rules.preset("fibur_italian")))
+
+
 VARIANTS = {
     "short_stall_and_cap": {"stall_turn_limit": 2, "max_turns_per_hand": 30},
     "international_close_and_sets": {"require_clean_burraco_to_close": True,

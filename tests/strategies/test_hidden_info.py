@@ -83,6 +83,17 @@ def test_the_search_player_reads_no_hidden_card():
     assert compared > 1_000
 
 
+def test_the_learned_player_reads_no_hidden_card(tmp_path):
+    """``learned`` reads its seat's observation tensor only (kernels.strategies.learned): an
+    untrained network (random weights, so the pile is taken often and every discard face
+    plays) decides the same after the hidden cards are dealt again."""
+    from sim.strategies.train import untrained
+    path = untrained(tmp_path / "w.npz", seed=11)
+    gen = np.random.default_rng(20261203)
+    compared = sum(play_checked(f"learned:model={path}", 80, i, gen) for i in range(60))
+    assert compared > 1_000
+
+
 @pytest.mark.parametrize("rules", ["fibur_italian"] + [
     pytest.param(r, marks=pytest.mark.slow)
     for r in ("fibur_international", {"num_players": 2}, {"num_players": 3})])

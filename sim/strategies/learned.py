@@ -1,0 +1,156 @@
+"""The ``learned`` strategy's weights: files, versions and loading.
+
+A weights file is a ``.npz`` written by :func:`save` (``burraco train``): the layers
+``W1`` (``[F, H1]``), ``b1``, optionally ``W2`` (``[H1, H2]``) and ``b2``, ``W3``
+(``[H, 53 + 2]``), ``b3``, and ``meta`` (a JSON string: the features' version, the
+training's provenance).  Beside a shipped file ``learned-vN.npz`` in
+:data:`WEIGHTS_DIR` lies its provenance ``learned-vN.json``.
+
+:func:`load` packs a file into the flat ``float64`` array the kernel reads
+(:mod:`kernels.strategies.learned`), once per file and process, and keeps it alive
+for the process: the seat's ``weights`` parameter slot holds its address.  Each
+process (a forked worker inherits the parent's) loads its own copy.
+
+The model is named by the spec's ``model`` option: ``learned`` is the newest
+shipped version, ``learned:model=v1`` a shipped version, ``learned:model=PATH`` a
+weights file (a path without commas).
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+WEIGHTS_DIR = Path(__file__).with_name("learned")
+TRAIN_HINT = ("train one with 'burraco train --labels DIR --seed S --out FILE.npz' "
+              "(docs/strategies.md) and play learned:model=FILE.npz")
+
+_LOADED: dict = {}          # resolved path -> (mtime_ns, size, packed float64 array, meta)
+
+
+def shipped() -> dict:
+    """The shipped weights files: ``{version number: path}``."""
+    out = {}
+    if WEIGHTS_DIR.is_dir():
+        for p in WEIGHTS_DIR.glob("learned-v*.npz"):
+            m = re.fullmatch(r"learned-v(\d+)\.npz", p.name)
+            if m:
+                out[int(m.group(1))] = p
+    return out
+
+
+def model_path(model: str | None) -> Path:
+    """The weights file a ``model`` option names (None: the newest shipped version).
+
+    Raises
+    ------
+    ValueError
+        No such shipped version or file; the message names the file and how to train one.
+    """
+    versions = shipped()
+    if model is None or model == "":
+        if not versions:
+            raise ValueError(f"strategy 'learned': no weights shipped "
+                             f"({WEIGHTS_DIR / 'learned-v1.npz'} is missing); {TRAIN_HINT}")
+        return versions[max(versions)]
+    m = re.fullmatch(r"v?(\d+)", model)
+    if m:
+        v = int(m.group(1))
+        if v not in versions:
+            raise ValueError(f"strategy 'learned': no weights file "
+                             f"{WEIGHTS_DIR / f'learned-v{v}.npz'}; {TRAIN_HINT}")
+        return versions[v]
+    path = Path(model).expanduser()
+    if not path.is_file():
+        raise ValueError(f"strategy 'learned': no weights file {str(path)!r}; {TRAIN_HINT}")
+    return path
+
+
+@dataclass
+class Network:
+    """A network's layers (float64 arrays) and its metadata."""
+
+    W1: np.ndarray
+    b1: np.ndarray
+    W2: np.ndarray | None
+    b2: np.ndarray | None
+    W3: np.ndarray
+    b3: np.ndarray
+    meta: dict
+
+    def pack(self) -> np.ndarray:
+        """The flat ``float64`` array of :mod:`kernels.strategies.learned`."""
+        from kernels.strategies import learned as KL
+        f, h1 = self.W1.shape
+        h2 = 0 if self.W2 is None else self.W2.shape[1]
+        parts = [np.array([KL.MAGIC, KL.FORMAT, self.meta["features_version"], f, h1, h2,
+                           self.W3.shape[1], 0], np.float64),
+                 self.W1.ravel(), self.b1]
+        if h2:
+            parts += [self.W2.T.ravel(), self.b2]
+        parts += [self.W3.T.ravel(), self.b3]
+        flat = np.ascontiguousarray(np.concatenate(parts), dtype=np.float64)
+        assert flat.size == KL.weights_size(f, h1, h2, self.W3.shape[1])
+        return flat
+
+
+def save(net: Network, path) -> None:
+    """Write ``net`` as a weights file (``.npz``)."""
+    arrays = {"W1": net.W1, "b1": net.b1, "W3": net.W3, "b3": net.b3,
+              "meta": np.array(json.dumps(net.meta, sort_keys=True))}
+    if net.W2 is not None:
+        arrays.update(W2=net.W2, b2=net.b2)
+    with open(path, "wb") as f:
+        np.savez(f, **arrays)
+
+
+def read(path) -> Network:
+    """Read a weights file; raises ``ValueError`` when it is not one of this version."""
+    from kernels.strategies import learned as KL
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            a = {k: z[k] for k in z.files}
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"strategy 'learned': cannot read weights file {str(path)!r}: {exc}") \
+            from None
+    try:
+        meta = json.loads(str(a["meta"]))
+        net = Network(a["W1"].astype(np.float64), a["b1"].astype(np.float64),
+                      a["W2"].astype(np.float64) if "W2" in a else None,
+                      a["b2"].astype(np.float64) if "b2" in a else None,
+                      a["W3"].astype(np.float64), a["b3"].astype(np.float64), meta)
+    except KeyError as exc:
+        raise ValueError(f"strategy 'learned': {str(path)!r} is not a weights file "
+                         f"(no {exc})") from None
+    if meta.get("features_version") != KL.FEATURES_VERSION or net.W1.shape[0] != KL.N_FEATURES \
+            or net.W3.shape[1] != KL.N_OUT:
+        raise ValueError(f"strategy 'learned': {str(path)!r} was trained on features version "
+                         f"{meta.get('features_version')} ({net.W1.shape[0]} features); this "
+                         f"package reads version {KL.FEATURES_VERSION} ({KL.N_FEATURES}): "
+                         f"{TRAIN_HINT}")
+    return net
+
+
+def load(model: str | None = None) -> tuple[np.ndarray, Path]:
+    """The packed weights of ``model`` (:func:`model_path`) and their file, loaded once
+    per process (again if the file changed) and kept alive for the process."""
+    path = model_path(model).resolve()
+    st = path.stat()
+    hit = _LOADED.get(path)
+    if hit is not None and hit[0] == st.st_mtime_ns and hit[1] == st.st_size:
+        return hit[2], path
+    flat = read(path).pack()
+    _LOADED[path] = (st.st_mtime_ns, st.st_size, flat, None)
+    # an older array of the same path stays alive too: a row made before may still point at it
+    _LOADED[(path, st.st_mtime_ns)] = (st.st_mtime_ns, st.st_size, flat, None)
+    return flat, path
+
+
+def address(model: str | None = None) -> int:
+    """The address of ``model``'s packed weights (for the ``weights`` parameter slot)."""
+    flat, _ = load(model)
+    return int(flat.ctypes.data)
+

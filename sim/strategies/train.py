@@ -1,0 +1,377 @@
+"""Training the ``learned`` strategy's network on the search's labels (``burraco train``).
+
+The labels (``burraco label``, its schema in docs/labels.md) hold, per searched
+decision, the seat's observation (sparse), the candidates and each one's rollout mean,
+standard error and worlds.  Only the pickup and the discard decisions are used.
+
+The loss is a per-decision regression on the candidates' values centred on the
+decision's mean: with ``p_c`` the network's output for candidate ``c`` and ``t_c`` its
+rollout mean, both centred on their mean over the decision's candidates, the decision
+costs ``sum_c w_c (p_c - t_c)^2 / n`` with ``w_c = 1 / max(se_c, se_floor)^2``
+(capped: a candidate rolled out on few worlds, or with NaN error, weighs as one with
+``se_floor``... of the largest error seen, see :func:`_weights`), normalised to mean 1.
+Adam, minibatches of decisions, numpy only.  A held-out split is made by hand
+(every decision of a held-out hand is held out), and the held-out regret (the best
+candidate's mean minus that of the network's choice, points) and top-1 agreement
+(the network's choice is the best candidate by mean) are printed after each epoch,
+with those of the base policy's choice (the first candidate) for reference.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from sim._version import __version__
+from sim.strategies.learned import Network, save
+
+
+@dataclass
+class Decisions:
+    """Decisions in training form: CSR features and the candidates' flat lists."""
+
+    hand: np.ndarray          # int64[D] the label run's hand (for the split)
+    run: np.ndarray           # int64[D] which label directory
+    fat: np.ndarray           # int64[D + 1] features of decision d: fidx[fat[d]:fat[d + 1]]
+    fidx: np.ndarray          # int64[...]
+    cat: np.ndarray           # int64[D + 1] candidates of decision d: cat[d] .. cat[d + 1] - 1
+    out: np.ndarray           # int64[C] the network's output of each candidate
+    mean: np.ndarray          # float64[C]
+    se: np.ndarray            # float64[C]
+    chosen: np.ndarray        # int64[D] the action the teacher played
+
+    def __len__(self) -> int:
+        return self.hand.shape[0]
+
+    def take(self, rows: np.ndarray) -> "Decisions":
+        """The decisions ``rows`` (int64, any order)."""
+        fl = self.fat[rows + 1] - self.fat[rows]
+        cl = self.cat[rows + 1] - self.cat[rows]
+        fsel = _ranges(self.fat[rows], fl)
+        csel = _ranges(self.cat[rows], cl)
+        return Decisions(self.hand[rows], self.run[rows],
+                         np.concatenate([[0], np.cumsum(fl)]), self.fidx[fsel],
+                         np.concatenate([[0], np.cumsum(cl)]), self.out[csel], self.mean[csel],
+                         self.se[csel], self.chosen[rows])
+
+
+def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The concatenation of ``arange(s, s + l)`` for each start and length."""
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, np.int64)
+    ends = np.cumsum(lengths)
+    rep = np.repeat(starts - (ends - lengths), lengths)
+    return np.arange(total, dtype=np.int64) + rep
+
+
+def from_table(table, run: int = 0) -> Decisions:
+    """:class:`Decisions` of a labels table (a ``pyarrow.Table`` or a pandas frame of the
+    schema; rows of other phases than the pickup and the discard are dropped, and so
+    are candidates the network has no output for)."""
+    import pyarrow as pa
+    from kernels.engine.actions import PH_DISCARD, PH_PICKUP
+    from kernels.strategies import learned as KL
+    if not isinstance(table, pa.Table):
+        table = pa.Table.from_pandas(table, preserve_index=False)
+    phase = table.column("phase").to_numpy()
+    keep = np.flatnonzero((phase == PH_PICKUP) | (phase == PH_DISCARD))
+    table = table.take(pa.array(keep))
+
+    def flat(name, dtype):
+        col = table.column(name).combine_chunks()
+        return (np.asarray(col.offsets.to_numpy(), np.int64),
+                np.asarray(col.values.to_numpy(zero_copy_only=False), dtype))
+
+    row_at, oi = flat("obs_index", np.int64)
+    _, ov = flat("obs_value", np.float32)
+    cat, cand = flat("candidates", np.int64)
+    _, mean = flat("mean", np.float64)
+    _, se = flat("se", np.float64)
+    rows = len(table)
+    fidx = np.empty(rows * KL.MAX_ACTIVE, np.int64)
+    fat = np.empty(rows + 1, np.int64)
+    k = KL.features_rows(oi, ov, row_at, fidx, fat)
+    out = np.array([KL.out_index(int(a)) for a in cand], np.int64) if cand.size else \
+        np.zeros(0, np.int64)
+    good = out >= 0
+    if not good.all():                          # drop candidates without an output
+        per = np.add.reduceat(good.astype(np.int64), cat[:-1]) if rows else np.zeros(0)
+        per[cat[1:] == cat[:-1]] = 0
+        cat = np.concatenate([[0], np.cumsum(per)])
+        out, mean, se = out[good], mean[good], se[good]
+    return Decisions(table.column("hand").to_numpy().astype(np.int64),
+                     np.full(rows, run, np.int64), fat, fidx[:k].copy(), cat, out, mean, se,
+                     np.array([KL.out_index(int(a)) for a in table.column("chosen").to_numpy()],
+                              np.int64))
+
+
+def concat(parts: list) -> Decisions:
+    """One :class:`Decisions` of several."""
+    fat, cat = [np.zeros(1, np.int64)], [np.zeros(1, np.int64)]
+    fo = co = 0
+    for p in parts:
+        fat.append(p.fat[1:] + fo)
+        cat.append(p.cat[1:] + co)
+        fo += p.fat[-1]
+        co += p.cat[-1]
+    return Decisions(np.concatenate([p.hand for p in parts]), np.concatenate([p.run for p in parts]),
+                     np.concatenate(fat), np.concatenate([p.fidx for p in parts]),
+                     np.concatenate(cat), np.concatenate([p.out for p in parts]),
+                     np.concatenate([p.mean for p in parts]), np.concatenate([p.se for p in parts]),
+                     np.concatenate([p.chosen for p in parts]))
+
+
+def read_labels(dirs, progress=print) -> tuple[Decisions, list]:
+    """The decisions of the label run directories ``dirs`` (every ``*.parquet`` under
+    each) and their manifests (``manifest.json``, None where absent)."""
+    import pyarrow.parquet as pq
+    parts, manifests = [], []
+    for r, d in enumerate(dirs):
+        d = Path(d)
+        files = sorted(d.rglob("*.parquet")) if d.is_dir() else [d]
+        if not files:
+            raise ValueError(f"labels: no Parquet files under {str(d)!r}")
+        for f in files:
+            parts.append(from_table(pq.read_table(f), r))
+        m = next((d / n for n in ("_manifest.json", "manifest.json") if (d / n).is_file()), None)
+        manifests.append(json.loads(m.read_text()) if m is not None else None)
+        progress(f"labels: {d}: {sum(len(p) for p in parts if p.run[:1].tolist() == [r])} "
+                 "decisions")
+    return concat(parts), manifests
+
+
+# ---------------------------------------------------------------- the network in numpy
+def init(n_features: int, h1: int, h2: int, n_out: int, gen: np.random.Generator) -> dict:
+    """He-initialised layers (float64)."""
+    p = {"W1": gen.normal(0, np.sqrt(2.0 / 50), (n_features, h1)), "b1": np.zeros(h1)}
+    last = h1
+    if h2:
+        p.update(W2=gen.normal(0, np.sqrt(2.0 / h1), (h1, h2)), b2=np.zeros(h2))
+        last = h2
+    p.update(W3=gen.normal(0, np.sqrt(1.0 / last), (last, n_out)), b3=np.zeros(n_out))
+    return p
+
+
+def _dense(dec: Decisions, n_features: int) -> np.ndarray:
+    x = np.zeros((len(dec), n_features), np.float64)
+    rows = np.repeat(np.arange(len(dec)), np.diff(dec.fat))
+    x[rows, dec.fidx] = 1.0
+    return x
+
+
+def predict(p: dict, x: np.ndarray) -> tuple:
+    """Outputs ``[B, n_out]`` and the activations for :func:`_grads`."""
+    a1 = np.maximum(x @ p["W1"] + p["b1"], 0.0)
+    last = a1
+    a2 = None
+    if "W2" in p:
+        a2 = np.maximum(a1 @ p["W2"] + p["b2"], 0.0)
+        last = a2
+    return last @ p["W3"] + p["b3"], a1, a2
+
+
+def _weights(dec: Decisions, se_floor: float) -> np.ndarray:
+    se = np.where(np.isfinite(dec.se), dec.se, np.inf)
+    w = 1.0 / np.maximum(se, se_floor) ** 2
+    w[~np.isfinite(dec.se)] = 1.0 / (4 * se_floor) ** 2       # no error known: a low weight
+    return w / w.mean() if w.size else w
+
+
+def _centred(values: np.ndarray, dec_of: np.ndarray, counts: np.ndarray, n: int) -> np.ndarray:
+    sums = np.bincount(dec_of, values, minlength=n)
+    return values - (sums / np.maximum(counts, 1))[dec_of]
+
+
+def loss_and_grads(p: dict, dec: Decisions, w: np.ndarray, n_features: int,
+                   grads: bool = True) -> tuple:
+    """The weighted centred loss (mean per candidate) and its gradients."""
+    n = len(dec)
+    x = _dense(dec, n_features)
+    out, a1, a2 = predict(p, x)
+    counts = np.diff(dec.cat)
+    dec_of = np.repeat(np.arange(n), counts)
+    pred = out[dec_of, dec.out]
+    r = _centred(pred, dec_of, counts, n) - _centred(dec.mean, dec_of, counts, n)
+    m = max(len(r), 1)
+    loss = float((w * r * r).sum() / m)
+    if not grads:
+        return loss, None
+    g = 2.0 * w * r / m
+    gsum = np.bincount(dec_of, g, minlength=n)
+    g = g - (gsum / np.maximum(counts, 1))[dec_of]
+    gout = np.zeros_like(out)
+    np.add.at(gout, (dec_of, dec.out), g)
+    gr = {"W3": (a2 if a2 is not None else a1).T @ gout, "b3": gout.sum(0)}
+    gh = gout @ p["W3"].T
+    if a2 is not None:
+        gh = gh * (a2 > 0)
+        gr["W2"] = a1.T @ gh
+        gr["b2"] = gh.sum(0)
+        gh = gh @ p["W2"].T
+    gh = gh * (a1 > 0)
+    gr["W1"] = x.T @ gh
+    gr["b1"] = gh.sum(0)
+    return loss, gr
+
+
+def choices(p: dict, dec: Decisions, n_features: int, chunk: int = 4096) -> np.ndarray:
+    """The index (into the flat candidates) of the network's choice in each decision
+    (ties: the first candidate)."""
+    picks = np.empty(len(dec), np.int64)
+    for a in range(0, len(dec), chunk):
+        part = dec.take(np.arange(a, min(a + chunk, len(dec))))
+        out = predict(p, _dense(part, n_features))[0]
+        counts = np.diff(part.cat)
+        dec_of = np.repeat(np.arange(len(part)), counts)
+        v = out[dec_of, part.out]
+        for i in range(len(part)):
+            s, e = part.cat[i], part.cat[i + 1]
+            picks[a + i] = dec.cat[a + i] + int(np.argmax(v[s:e]))
+    return picks
+
+
+def gate(dec: Decisions, picks: np.ndarray) -> dict:
+    """Regret (points: the best candidate's mean minus the pick's), top-1 agreement (the
+    pick's mean is the best) and agreement with the teacher's played action, of the picks
+    (indices into the flat candidates), over decisions with 2+ candidates."""
+    reg, top, same, n = 0.0, 0, 0, 0
+    for i in range(len(dec)):
+        s, e = dec.cat[i], dec.cat[i + 1]
+        if e - s < 2:
+            continue
+        best = s + int(np.argmax(dec.mean[s:e]))
+        reg += dec.mean[best] - dec.mean[picks[i]]
+        top += int(dec.mean[picks[i]] >= dec.mean[best])
+        same += int(dec.out[picks[i]] == dec.chosen[i])
+        n += 1
+    return {"decisions": n, "regret": reg / max(n, 1), "top1": top / max(n, 1),
+            "teacher_agreement": same / max(n, 1)}
+
+
+def split(dec: Decisions, held_out: float, gen: np.random.Generator) -> tuple:
+    """Training and held-out row indices: a share ``held_out`` of the hands (of each
+    label run) is held out whole."""
+    key = dec.run * (1 << 40) + dec.hand
+    hands = np.unique(key)
+    out = gen.permutation(hands)[:int(round(len(hands) * held_out))]
+    mask = np.isin(key, out)
+    return np.flatnonzero(~mask), np.flatnonzero(mask)
+
+
+def train(dec: Decisions, seed: int, hidden: tuple = (64, 32), epochs: int = 20,
+          batch: int = 256, lr: float = 1e-3, se_floor: float = 5.0, held_out: float = 0.1,
+          l2: float = 1e-6, progress=print) -> tuple:
+    """Train a network on ``dec``; returns ``(Network, report)``.
+
+    The report holds the settings and the held-out loss, regret and top-1 of the
+    network and of the base policy's choice (the first candidate)."""
+    from kernels.strategies import learned as KL
+    gen = np.random.default_rng(seed)
+    tr, ho = split(dec, held_out, gen)
+    dtr, dho = dec.take(tr), dec.take(ho)
+    F = KL.N_FEATURES
+    h1, h2 = (hidden + (0,))[:2]
+    p = init(F, h1, h2, KL.N_OUT, gen)
+    m = {k: np.zeros_like(v) for k, v in p.items()}
+    v2 = {k: np.zeros_like(v) for k, v in p.items()}
+    wtr, who = _weights(dtr, se_floor), _weights(dho, se_floor)
+    b1, b2, eps, t = 0.9, 0.999, 1e-8, 0
+    base_ho = gate(dho, dho.cat[:-1]) if len(dho) else None
+    progress(f"train: {len(dtr)} decisions, {len(dho)} held out; {F} features, hidden "
+             f"{h1}x{h2}, {epochs} epochs of batches of {batch}, seed {seed}")
+    if base_ho:
+        progress(f"train: held out, the base policy's choice: regret {base_ho['regret']:.2f}, "
+                 f"top-1 {base_ho['top1']:.3f}, as the teacher "
+                 f"{base_ho['teacher_agreement']:.3f}")
+    t0 = time.perf_counter()
+    report = {}
+    for ep in range(epochs):
+        order = gen.permutation(len(dtr))
+        total = 0.0
+        for a in range(0, len(order), batch):
+            rows = order[a:a + batch]
+            part = dtr.take(rows)
+            wpart = wtr[_ranges(dtr.cat[rows], np.diff(dtr.cat)[rows])]
+            loss, gr = loss_and_grads(p, part, wpart, F)
+            total += loss * len(rows)
+            t += 1
+            for k in p:
+                g = gr[k] + (l2 * p[k] if k.startswith("W") else 0.0)
+                m[k] = b1 * m[k] + (1 - b1) * g
+                v2[k] = b2 * v2[k] + (1 - b2) * g * g
+                p[k] -= lr * (m[k] / (1 - b1 ** t)) / (np.sqrt(v2[k] / (1 - b2 ** t)) + eps)
+        line = f"train: epoch {ep + 1}/{epochs}: loss {total / max(len(dtr), 1):.2f}"
+        if len(dho):
+            hl = sum(loss_and_grads(p, dho.take(np.arange(a, min(a + 4096, len(dho)))),
+                                    who[_ranges(dho.cat[a:min(a + 4096, len(dho))],
+                                                np.diff(dho.cat)[a:min(a + 4096, len(dho))])],
+                                    F, grads=False)[0] * min(4096, len(dho) - a)
+                     for a in range(0, len(dho), 4096)) / len(dho)
+            gh = gate(dho, choices(p, dho, F))
+            report = {"held_out_loss": hl, "held_out_regret": gh["regret"],
+                      "held_out_top1": gh["top1"], "held_out_decisions": gh["decisions"],
+                      "held_out_teacher_agreement": gh["teacher_agreement"]}
+            line += (f", held out: loss {hl:.2f}, regret {gh['regret']:.2f}, "
+                     f"top-1 {gh['top1']:.3f}, as the teacher {gh['teacher_agreement']:.3f}")
+        progress(line + f" ({time.perf_counter() - t0:.0f} s)")
+    report.update(seed=seed, hidden=[h1, h2], epochs=epochs, batch=batch, lr=lr,
+                  se_floor=se_floor, held_out_share=held_out, l2=l2,
+                  train_decisions=len(dtr), base_held_out=base_ho)
+    net = Network(p["W1"], p["b1"], p.get("W2"), p.get("b2"), p["W3"], p["b3"],
+                  {"features_version": KL.FEATURES_VERSION, "training": report})
+    return net, report
+
+
+def _commit() -> str | None:
+    try:
+        return subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                              cwd=Path(__file__).parent, timeout=10).stdout.strip() or None
+    except OSError:
+        return None
+
+
+def run(labels, seed: int, out, progress=print, **settings) -> dict:
+    """Read ``labels`` (directories), train, write the weights file ``out`` and its
+    provenance ``out`` with ``.json``; returns the provenance."""
+    dec, manifests = read_labels(labels, progress)
+    if len(dec) == 0:
+        raise ValueError("labels: no pickup or discard decisions")
+    net, report = train(dec, seed, progress=progress, **settings)
+    prov = {"features_version": net.meta["features_version"], "labels": [str(d) for d in labels],
+            "label_manifests": [
+                None if m is None else {
+                    "teacher": m.get("teacher"), "run_id": m.get("run_id"),
+                    "seed": m.get("config", {}).get("seed"),
+                    "hands": m.get("config", {}).get("hands"),
+                    "rules": m.get("config", {}).get("rules"), "label_seed": m.get("label_seed"),
+                    "labels_schema": m.get("labels_schema"), "git": m.get("git"),
+                    "versions": m.get("versions")}
+                for m in manifests],
+            "training": report, "commit": _commit(), "package_version": __version__,
+            "command": " ".join(sys.argv)}
+    net.meta = prov
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    save(net, out)
+    out.with_suffix(".json").write_text(json.dumps(prov, indent=1, sort_keys=True) + "\n")
+    progress(f"train: wrote {out} and {out.with_suffix('.json')}")
+    return prov
+
+
+def untrained(path, seed: int = 0, hidden: tuple = (64, 32)) -> Path:
+    """Write an untrained network (random layers from ``seed``) as a weights file at
+    ``path``: a player that exercises every path of the kernel (the tests' hidden
+    information and referee checks), not a strategy to use."""
+    from kernels.strategies import learned as KL
+    p = init(KL.N_FEATURES, hidden[0], hidden[1], KL.N_OUT, np.random.default_rng(seed))
+    p["b3"] = np.random.default_rng(seed + 1).normal(0, 1.0, KL.N_OUT)
+    save(Network(p["W1"], p["b1"], p.get("W2"), p.get("b2"), p["W3"], p["b3"],
+                 {"features_version": KL.FEATURES_VERSION, "untrained": True, "seed": seed}),
+         path)
+    return Path(path)

@@ -1,0 +1,266 @@
+"""The ``learned`` strategy: its features, its forward pass against numpy's, the
+trainer on a synthetic label set of the labels' schema (real observations, a known
+target), and the strategy playing wherever a strategy goes."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import sim
+from kernels.core.cards import N_COUNT
+from kernels.engine.actions import A_DISCARD, A_DRAW, A_TAKE, PH_DISCARD, PH_PICKUP
+from kernels.engine.observe import T_HAND, T_PILE_TOP
+from kernels.strategies import learned as KL
+from sim.play.game import Game
+from sim.strategies import learned as SL
+from sim.strategies import train as T
+
+PHASES = {"pickup": PH_PICKUP, "discard": PH_DISCARD}
+TYPES = {"hand": pa.int64(), "turn": pa.int16(), "seat": pa.int8(), "phase": pa.int8(),
+         "obs_index": pa.list_(pa.int16()), "obs_value": pa.list_(pa.float32()),
+         "candidates": pa.list_(pa.int16()), "mean": pa.list_(pa.float32()),
+         "se": pa.list_(pa.float32()), "worlds": pa.list_(pa.int16()), "chosen": pa.int16()}
+
+
+def keep_value(hand, f):
+    """The synthetic target's keep-value of face ``f`` (from the own hand's copies per
+    face): 20 for a wild, 3 per other copy of the face, 2 per same-suit face within two
+    ranks held (the heuristic's pair, neighbour and wild weights)."""
+    if f == 52 or f % 13 == 1:
+        return 20.0
+    s, r = divmod(f, 13)
+    v = 3.0 * (hand[f] - 1)
+    for d in (-2, -1, 1, 2):
+        q = r + d
+        if 0 <= q < 13 and q != 1:
+            v += 2.0 * min(hand[13 * s + q], 1)
+    return v
+
+
+def target(obs, phase, a):
+    """The synthetic value of action ``a``: a discard is worth minus its face's keep-value;
+    taking the pile +10 when its top card's face is in hand, else -10; drawing 0."""
+    hand = np.rint(obs[T_HAND:T_HAND + N_COUNT] * 2).astype(int)
+    if phase == "discard":
+        return -keep_value(hand, a - A_DISCARD)
+    if a == A_DRAW:
+        return 0.0
+    top = int(np.argmax(obs[T_PILE_TOP:T_PILE_TOP + N_COUNT]))
+    return 10.0 if hand[top] > 0 else -10.0
+
+
+def synthetic_labels(hands, seed, noise=1.0):
+    """A label table of the schema from ``hands`` hands of expert play (the step API's
+    observations), with the known target plus Gaussian noise as the means."""
+    gen = np.random.default_rng(seed)
+    rows = {k: [] for k in TYPES}
+    for h in range(hands):
+        game = Game.new(seed, h, strategies="expert")
+        while not game.is_over:
+            ph, seat = game.phase, game.current_seat
+            base = game.choose()
+            if ph in PHASES:
+                obs = game.observation_tensor(seat)
+                cands = [a for a in game.legal_actions()
+                         if a in (A_DRAW, A_TAKE) or A_DISCARD <= a < A_DISCARD + N_COUNT]
+                cands.sort(key=lambda a: a != base)
+                means = np.array([target(obs, ph, a) for a in cands])
+                nz = np.flatnonzero(obs)
+                for k, v in (("hand", h), ("turn", game.turn), ("seat", seat),
+                             ("phase", PHASES[ph]), ("obs_index", nz), ("obs_value", obs[nz]),
+                             ("candidates", cands),
+                             ("mean", means + gen.normal(0, noise, len(cands))),
+                             ("se", np.full(len(cands), noise)),
+                             ("worlds", np.full(len(cands), 32)),
+                             ("chosen", cands[int(np.argmax(means))])):
+                    rows[k].append(v)
+            game.apply(base)
+    return pa.table({k: pa.array(v, type=TYPES[k]) for k, v in rows.items()})
+
+
+@pytest.fixture(scope="module")
+def labels(tmp_path_factory):
+    d = tmp_path_factory.mktemp("labels")
+    pq.write_table(synthetic_labels(160, 31), d / "part-00000.parquet")
+    return d
+
+
+@pytest.fixture(scope="module")
+def untrained(tmp_path_factory):
+    return T.untrained(tmp_path_factory.mktemp("w") / "untrained.npz", seed=7)
+
+
+# ---------------------------------------------------------------- features and forward
+def test_features_are_few_sorted_and_in_range(labels):
+    dec = T.read_labels([labels], progress=lambda s: None)[0]
+    counts = np.diff(dec.fat)
+    assert KL.N_FEATURES == 649
+    assert counts.min() >= 20 and counts.max() < KL.MAX_ACTIVE
+    assert 35 <= counts.mean() <= 75, counts.mean()
+    assert dec.fidx.min() >= 0 and dec.fidx.max() < KL.N_FEATURES
+    for d in range(0, len(dec), 97):
+        f = dec.fidx[dec.fat[d]:dec.fat[d + 1]]
+        assert np.all(np.diff(f) > 0)
+
+
+def test_features_of_a_known_position():
+    """Own hand, pile and phase features of a fresh deal read back as dealt."""
+    game = Game.new(3, 0, strategies="expert")
+    seat = game.current_seat
+    obs = game.observation_tensor(seat)
+    out = np.empty(KL.MAX_ACTIVE, np.int64)
+    f = set(out[:KL.features(obs, out)].tolist())
+    hand = np.rint(obs[T_HAND:T_HAND + N_COUNT] * 2).astype(int)
+    assert {KL.F_HAND1 + c for c in np.flatnonzero(hand >= 1)} <= f
+    assert {x for x in f if KL.F_HAND1 <= x < KL.F_HAND1 + N_COUNT} == \
+        {KL.F_HAND1 + c for c in np.flatnonzero(hand >= 1)}
+    top = int(np.argmax(obs[T_PILE_TOP:T_PILE_TOP + N_COUNT]))
+    assert KL.F_TOP + top in f and KL.F_PILE_SIZE + 1 in f        # a one-card pile
+    assert KL.F_PHASE in f and KL.F_MELDS_OWN in f and KL.F_LAYS_OWN not in f
+
+
+@pytest.mark.parametrize("hidden", [(64, 32), (48, 0)])
+def test_forward_pass_equals_numpy(hidden, tmp_path):
+    path = T.untrained(tmp_path / "w.npz", seed=3, hidden=hidden)
+    net = SL.read(path)
+    flat = net.pack()
+    p = {"W1": net.W1, "b1": net.b1, "W3": net.W3, "b3": net.b3}
+    if net.W2 is not None:
+        p.update(W2=net.W2, b2=net.b2)
+    gen = np.random.default_rng(1)
+    out = np.empty(KL.N_OUT)
+    for _ in range(20):
+        fidx = np.sort(gen.choice(KL.N_FEATURES, 50, replace=False)).astype(np.int64)
+        KL.forward(flat, fidx, len(fidx), out)
+        x = np.zeros((1, KL.N_FEATURES))
+        x[0, fidx] = 1
+        np.testing.assert_allclose(out, T.predict(p, x)[0][0], rtol=1e-10, atol=1e-10)
+
+
+def test_stored_weights_give_stored_outputs(untrained):
+    """An untrained network of a fixed seed gives the outputs pinned here on a fixed
+    position (the weights file, packing and forward pass stay in step)."""
+    game = Game.new(5, 2, strategies="expert")
+    obs = game.observation_tensor(game.current_seat)
+    fidx = np.empty(KL.MAX_ACTIVE, np.int64)
+    nf = KL.features(obs, fidx)
+    out = np.empty(KL.N_OUT)
+    KL.forward(SL.load(str(untrained))[0], fidx, nf, out)
+    assert nf == PINNED_ACTIVE
+    np.testing.assert_allclose(out[:4], PINNED_OUT, rtol=1e-9)
+
+
+PINNED_ACTIVE = 26
+PINNED_OUT = [-1.4250059603678624, -0.6824903445025955, -1.0369748182632477, 0.14123240290126118]
+
+
+# ---------------------------------------------------------------- training
+def test_trainer_recovers_a_known_target(labels, tmp_path):
+    """Trained on noisy synthetic values, the network picks the target's best action on
+    decisions of fresh hands far more often than chance, with a fraction of the base
+    policy's regret."""
+    prov = T.run([labels], seed=4, out=tmp_path / "m.npz", progress=lambda s: None, epochs=10)
+    rep = prov["training"]
+    assert rep["held_out_decisions"] > 500
+    net = SL.read(tmp_path / "m.npz")
+    assert json.loads((tmp_path / "m.json").read_text())["training"]["seed"] == 4
+    assert net.meta["features_version"] == KL.FEATURES_VERSION
+    # top-1 against the noiseless target on fresh hands
+    dec = T.from_table(synthetic_labels(40, 99, noise=0.0))
+    p = {"W1": net.W1, "b1": net.b1, "W2": net.W2, "b2": net.b2, "W3": net.W3, "b3": net.b3}
+    picks = T.choices(p, dec, KL.N_FEATURES)
+    g = T.gate(dec, picks)
+    chance = np.mean([1.0 / n for n in np.diff(dec.cat) if n >= 2])
+    base = T.gate(dec, dec.cat[:-1])
+    # measured: top-1 0.885 (base policy 0.706, chance 0.41), regret 0.49 (base 2.62) points
+    assert g["top1"] > 0.85 and g["top1"] > 2 * chance and g["regret"] < 0.4 * base["regret"], \
+        (g, base, chance)
+
+
+# ---------------------------------------------------------------- the strategy
+def test_missing_weights_name_the_file_and_the_command(tmp_path):
+    with pytest.raises(ValueError, match=r"no weights file .*nope\.npz.*burraco train"):
+        sim.strategies.resolve(f"learned:model={tmp_path / 'nope.npz'}")
+    with pytest.raises(ValueError, match=r"learned-v99\.npz.*burraco train"):
+        sim.strategies.resolve("learned:model=v99")
+    if not SL.shipped():
+        with pytest.raises(ValueError, match=r"learned-v1\.npz is missing.*burraco train"):
+            sim.strategies.resolve("learned")
+
+
+def test_spec_and_parameters(untrained):
+    name, kind, row = sim.strategies.resolve(f"learned:model={untrained},pile_min_size=3")
+    assert name == f"learned:model={untrained},pile_min_size=3"
+    assert row[KL.LP_WEIGHTS] == SL.address(str(untrained)) and row[10] == 3
+    assert sim.strategies.is_registered(kind)
+    with pytest.raises(ValueError, match="no parameter 'bogus'"):
+        sim.strategies.resolve(f"learned:model={untrained},bogus=1")
+
+
+def test_plays_the_same_records_on_one_and_two_threads(untrained):
+    spec = f"learned:model={untrained}"
+    a = sim.simulate(300, 8, strategies=[spec, "expert", spec, "expert"], threads=1)
+    b = sim.simulate(300, 8, strategies=[spec, "expert", spec, "expert"], threads=2)
+    assert a.equals(b)
+    assert (a["error"] == 0).all()
+
+
+def test_step_api_agrees_with_the_kernel(untrained):
+    """sim.Game's choices of the learned seat are the batch kernel's (same records)."""
+    spec = f"learned:model={untrained}"
+    frame = sim.simulate(5, 12, strategies=spec, threads=1)
+    for i in range(5):
+        g = Game.new(12, i, strategies=spec).play()
+        assert g.turn == frame["turns"][i]
+
+
+def test_takes_only_what_the_hard_rules_allow(untrained):
+    """With pile_min_stock=200 the network never takes the pile."""
+    spec = f"learned:model={untrained},pile_min_stock=108"
+    frame = sim.simulate(100, 4, strategies=spec, threads=1)
+    assert frame["pile_pickups_t0"].sum() == 0 and frame["pile_pickups_t1"].sum() == 0
+    free = sim.simulate(100, 4, strategies=f"learned:model={untrained}", threads=1)
+    assert free["pile_pickups_t0"].sum() > 0
+
+
+def test_weights_file_changes_are_seen_without_recompiling(tmp_path):
+    path = tmp_path / "w.npz"
+    T.untrained(path, seed=1)
+    a = sim.simulate(50, 2, strategies=f"learned:model={path}", threads=1)
+    T.untrained(path, seed=2)
+    b = sim.simulate(50, 2, strategies=f"learned:model={path}", threads=1)
+    assert not a.equals(b)
+
+
+def test_listed_by_burraco_strategies(capsys):
+    from sim.cli.main import main
+    assert main(["strategies"]) == 0
+    assert "\nlearned: " in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("rules", [None, "fibur_italian", {"num_players": 2},
+                                   {"num_players": 3}])
+def test_the_players_features_equal_the_tensors(rules, untrained):
+    """state_features (the player's twin, from the state) equals features of the
+    observation tensor at every decision of real hands, for every seat."""
+    from kernels.engine.observe import observation_tensor
+    r = sim.Rules.preset(rules) if isinstance(rules, str) else sim.Rules(**(rules or {}))
+    a = np.empty(KL.MAX_ACTIVE, np.int64)
+    b = np.empty(KL.MAX_ACTIVE + 2 * N_COUNT + 10, np.int64)
+    obs = np.empty(KL.TENSOR_SIZE, np.float32)
+    checked = 0
+    for i in range(12):
+        game = Game.new(21, i, rules=r, strategies=f"learned:model={untrained}")
+        while not game.is_over:
+            for seat in range(r.num_players):
+                observation_tensor(game._work, seat, r.num_players, obs)
+                na = KL.features(obs, a)
+                nb = KL.state_features(game._work, seat, r.num_players, b, b[KL.MAX_ACTIVE:])
+                assert a[:na].tolist() == b[:nb].tolist(), (i, game.turn, seat)
+                checked += 1
+            game.apply(game.choose())
+    assert checked > 1000
