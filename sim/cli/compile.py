@@ -3,7 +3,7 @@
 A kernel is compiled at its first use and cached on disk (:mod:`kernels.build.cachestamp`);
 later processes load it in about a second.  On a fresh install the first uses add up:
 the turn loop (about 30 s on one core), the step kernels of ``sim.Game``, the search player
-``rollout``, the analysis kernels and each peer bot.  ``burraco compile`` does them all at
+``rollout``, the label kernel, the learned player, the analysis kernels and each peer bot.  ``burraco compile`` does them all at
 once, before a long job, a container image or a test run: first the turn loop, which every
 other kernel calls, alone; then the rest as independent units over ``--jobs`` processes, so
 no kernel is compiled twice.  A unit whose kernels are all cached is skipped.
@@ -20,6 +20,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing import get_context
 
 from sim._util import compiling
+from sim._util.text import plural
 
 
 def _turn_loop() -> None:
@@ -40,6 +41,15 @@ def _replay() -> None:
 def _search() -> None:
     from sim.batch.runner import simulate
     simulate(1, 0, "rollout:worlds=2,rollouts=8", threads=1, return_frame=False)
+
+
+def _learned() -> None:
+    import kernels.strategies.learned  # noqa: F401  (importing it compiles or loads its callback)
+
+
+def _labels() -> None:
+    from sim.batch.executors import prepare_kernels
+    prepare_kernels(1, "label_hand")
 
 
 def _analysis() -> None:
@@ -73,6 +83,8 @@ def _checks():
                              "table.worlds.sample_world"],
         "the replay kernel": ["play.game.play_hand"],
         "the search player rollout": ["search.player.rollout_callback"],
+        "the learned player": ["strategies.learned.learned_callback"],
+        "the label kernel": ["search.label.label_hand"],
         "the analysis kernels": ["search.rollouts.rollouts_chunk", "search.rollouts.feature_means",
                                  "search.rollouts.world_features",
                                  "search.match_rollouts.match_rollouts_chunk"],
@@ -91,7 +103,8 @@ def units() -> list[tuple[str, object]]:
     out = [("the turn loop", _turn_loop), ("the search player rollout", _search),
            ("the step kernels", _step)]
     out += [(f"the peer bot {name}", _peer(name)) for name in slow]
-    out += [("the analysis kernels", _analysis), ("the replay kernel", _replay),
+    out += [("the analysis kernels", _analysis), ("the label kernel", _labels),
+            ("the learned player", _learned), ("the replay kernel", _replay),
             ("the deal features", _deal_features)]
     out += [(f"the peer bot {name}", _peer(name)) for name in PEERS if name not in slow]
     return out
@@ -153,7 +166,8 @@ def compile_all(jobs: int = 2, only_cold: bool = True, out=sys.stderr) -> dict[s
         if out is not None:
             print(text, file=out, flush=True)
 
-    say(f"compiling {len(names)} kernel units into Numba's cache on {jobs} process(es)...")
+    say(f"compiling {plural(len(names), 'kernel unit')} into Numba's cache on "
+        f"{plural(jobs, 'process', 'processes')}...")
     t0 = time.perf_counter()
     done: dict[str, float] = {}
     ctx = get_context("spawn")
