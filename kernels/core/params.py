@@ -124,6 +124,9 @@ LEARNED_PARAMS = (
     Param('weights', 17, 0.0, 0, 2.0 ** 53, True, None,
           "internal, not a setting: the address of the network's weights, loaded by "
           'sim.strategies in this process (kernels.strategies.learned)'),
+    Param('margin', 18, 0.0, 0, 1000, False, None,
+          "leave the base policy's pickup or discard only for an action the network values "
+          'more than this many points above it (0: the highest value wins)'),
 )
 
 

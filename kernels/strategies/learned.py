@@ -54,8 +54,10 @@ from kernels.table.work import W_G, W_PARAMS, W_SEL, views
 #: the features' version: a weights file records it, and a file of another version is refused
 FEATURES_VERSION = 1
 
-#: the parameter slot holding the weights' address (kernels.core.params.LEARNED_PARAMS)
+#: the parameter slots of the weights' address and of the margin, points
+#: (kernels.core.params.LEARNED_PARAMS)
 LP_WEIGHTS = LEARNED_PARAMS[0].slot
+LP_MARGIN = LEARNED_PARAMS[1].slot
 
 # ---------------------------------------------------------------- the features' layout
 #: (name, length) of each block of features, in order
@@ -578,8 +580,10 @@ def learned_choose(work):
     At the pickup and the discard: the candidate (a legal action keeping the base
     policy's hard rules, :func:`kernels.strategies.hard_rules.keeps_base_rules`) with
     the highest output of the network whose address is in the seat's
-    ``LP_WEIGHTS`` slot (ties: the lowest action id); a decision with one candidate
-    plays it.  Elsewhere, and without weights (address 0), the heuristic with the
+    ``LP_WEIGHTS`` slot (ties: the first in the legal list); a decision with one
+    candidate plays it.  With a margin ``M > 0`` (points, the ``LP_MARGIN`` slot) the
+    base policy's choice (the heuristic's with the seat's parameters) is kept unless
+    the best candidate's output exceeds the base choice's by more than ``M``.  Elsewhere, and without weights (address 0), the heuristic with the
     seat's parameters.  Reads the seat's observation tensor only (R11); the state is
     not mutated, the work arrays are; draws no random number.
     """
@@ -608,6 +612,8 @@ def learned_choose(work):
             m += 1
     if m <= 1:
         return cand[0] if m == 1 else ids[0]
+    margin = p[LP_MARGIN]
+    base = heuristic_chooser(work) if margin > 0.0 else np.int64(-1)
     w = weights_at(addr)
     fidx = buf[N_OUT:]
     nf = state_features(work, seat, rv[L.RV_NUM_PLAYERS], fidx, fidx[MAX_ACTIVE:])
@@ -620,6 +626,9 @@ def learned_choose(work):
         if v > best_v:
             best = cand[i]
             best_v = v
+    if base >= 0 and best != base and out_index(base) >= 0:
+        if best_v - output(w, h, at, width, out_index(base)) <= margin:
+            return base
     return best
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from kernels.core import layout as L
-from kernels.core.params import HEURISTIC_PARAMS, ROLLOUT_PARAMS
+from kernels.core.params import HEURISTIC_PARAMS, LEARNED_PARAMS, ROLLOUT_PARAMS
 
 from sim._util import compiling
 from sim.strategies import learned
@@ -157,6 +157,9 @@ ROLLOUT = Strategy(
     limits={**HEURISTIC_LIMITS, **ROLLOUT_LIMITS},
 )
 
+#: the learned player's settings (the ``weights`` slot is internal, set from ``model``)
+LEARNED_SETTINGS = {p.name: (p.slot, p.default, p.doc) for p in LEARNED_PARAMS[1:]}
+LEARNED_LIMITS = {p.name: p.limits for p in LEARNED_PARAMS[1:]}
 LEARNED_KIND = -2        # resolved to the learned player's callback address in this process
 
 
@@ -176,7 +179,6 @@ class LearnedStrategy(Strategy):
         ValueError
             A bad parameter, or no such weights file (the message says how to train one).
         """
-        from kernels.core.params import LEARNED_PARAMS
         rest = dict(overrides or {})
         model = rest.pop("model", None)
         v = Strategy.vector(self, rest)
@@ -190,12 +192,13 @@ LEARNED = LearnedStrategy(
     kind=LEARNED_KIND,
     doc=("A small network trained on the rollout search's valuations (sim.strategies.learned, "
          "kernels.strategies.learned): at the pickup and the discard it plays the action the "
-         "network values highest among those keeping the base policy's hard rules; the meld "
-         "phase is the heuristic's with these parameters (expert's by default). "
+         "network values highest among those keeping the base policy's hard rules (with "
+         "margin=M, points: only when it values it more than M above the base policy's "
+         "choice); the meld phase is the heuristic's with these parameters (expert's by default). "
          "learned:model=v1 names a shipped version, learned:model=FILE.npz a weights file "
          "(burraco train); learned alone is the newest shipped version."),
-    params=dict(EXPERT.params),
-    limits=HEURISTIC_LIMITS,
+    params={**EXPERT.params, **LEARNED_SETTINGS},
+    limits={**HEURISTIC_LIMITS, **LEARNED_LIMITS},
 )
 
 STRATEGIES = {s.name: s for s in (HEURISTIC, EXPERT, *TUNED, RANDOM, UNIFORM, ROLLOUT, LEARNED)}
