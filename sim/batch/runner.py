@@ -40,6 +40,7 @@ import pyarrow as pa
 
 from sim import strategies as _strategies
 from sim._util import compiling
+from sim._util.interrupt import unwrapped as _interrupts_unwrapped
 from sim._util.lock import claim
 from sim._util.progress import progress_bar
 from sim._util.text import not_a_directory
@@ -291,7 +292,8 @@ def _run_locked(work: HandWork, total: int, config: dict, o: _Options, manifest:
             elif client is None:
                 prepare()
                 t0 = time.perf_counter()
-                rec, block = work.run(a, b, bar.update if bar is not None else None)
+                with _interrupts_unwrapped():
+                    rec, block = work.run(a, b, bar.update if bar is not None else None)
                 shard_tables = work.tables(a, rec, block)
                 simulated.append(a)
                 if f is not None:

@@ -14,6 +14,7 @@ import signal
 import sys
 
 from sim._util import compiling
+from sim._util.interrupt import wrapped_interrupt
 from sim._util.text import OneLineParser
 from sim._version import __version__
 from sim.cli import (analyze, compare, label, replay, rules, simulate, strategies, summarize,
@@ -163,6 +164,13 @@ def main(argv: list | None = None) -> int:
         return 0
     except KeyboardInterrupt as exc:
         what, code = _stopped(exc)
+        print(f"burraco: {what}", file=sys.stderr)
+        return code
+    except SystemError as exc:           # an interruption inside a compiled kernel's callback
+        ki = wrapped_interrupt(exc)
+        if ki is None:
+            raise
+        what, code = _stopped(ki)
         print(f"burraco: {what}", file=sys.stderr)
         return code
     finally:

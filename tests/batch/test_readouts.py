@@ -231,3 +231,55 @@ def test_sigterm_handler_is_restored_after_main(tmp_path):
     before = signal.getsignal(signal.SIGTERM)
     assert main(["rules"]) == 0
     assert signal.getsignal(signal.SIGTERM) is before
+
+
+def test_sigterm_inside_a_kernels_python_callback_stops_like_ctrl_c(tmp_path, monkeypatch, capsys):
+    """Numba wraps an exception raised by a signal handler while its compiled code is in
+    one of its Python callbacks in a SystemError; the run still stops as after SIGTERM
+    (completed shards kept, exit 143, one line, no traceback), and the command resumes."""
+    from sim.batch.executors import HandWork
+    from sim.cli.common import Terminated
+    real = HandWork.run
+    calls = []
+
+    def run(self, a, b, on_progress=None):
+        calls.append(a)
+        if len(calls) == 3:                     # the third shard: as Numba reports it
+            try:
+                raise Terminated(signal.SIGTERM)
+            except Terminated as exc:
+                raise SystemError("CPUDispatcher(<function simulate_range>) returned a result "
+                                  "with an exception set") from exc
+        return real(self, a, b, on_progress)
+
+    monkeypatch.setattr(HandWork, "run", run)
+    out = tmp_path / "run"
+    argv = ["simulate", "--hands", "500", "--seed", "3", "--out", str(out),
+            "--shard-size", "100", "--threads", "1", "--quiet"]
+    assert main(argv) == 143
+    err = capsys.readouterr().err
+    assert err.strip().splitlines()[-1] == (
+        f"burraco: terminated by SIGTERM; 200 hands in completed shards kept in {str(out)!r}; "
+        f"run the same command again to resume")
+    assert "Traceback" not in err and "SystemError" not in err
+    assert len(list(out.rglob("shard-*.parquet"))) == 2
+    monkeypatch.setattr(HandWork, "run", real)
+    assert main(argv) == 0
+    pd.testing.assert_frame_equal(sim.load(out), sim.simulate(500, 3, shard_size=100,
+                                                              return_frame=True))
+
+
+def test_a_system_error_without_an_interruption_is_not_hidden():
+    from sim._util.interrupt import unwrapped, wrapped_interrupt
+    with pytest.raises(SystemError, match="other"):
+        with unwrapped():
+            raise SystemError("other")
+    try:
+        raise ValueError("x")
+    except ValueError as inner:
+        outer = SystemError("y")
+        outer.__cause__ = inner
+    assert wrapped_interrupt(outer) is None
+    ki = KeyboardInterrupt()
+    outer.__cause__.__context__ = ki
+    assert wrapped_interrupt(outer) is ki
