@@ -124,9 +124,12 @@ LEARNED_PARAMS = (
     Param('weights', 17, 0.0, 0, 2.0 ** 53, True, None,
           "internal, not a setting: the address of the network's weights, loaded by "
           'sim.strategies in this process (kernels.strategies.learned)'),
-    Param('margin', 18, 0.0, 0, 1000, False, None,
-          "leave the base policy's pickup or discard only for an action the network values "
-          'more than this many points above it (0: the highest value wins)'),
+    Param('pickup_margin', 18, 0.0, 0, 1000, False, None,
+          "leave the base policy's pickup (draw or take the pile) only for the other action "
+          'when the network values it more than this many points above (0: the higher wins)'),
+    Param('discard_margin', 19, 0.0, 0, 1000, False, None,
+          "leave the base policy's discard only for a card the network values more than this "
+          'many points above it (0: the highest value wins)'),
 )
 
 

@@ -54,10 +54,11 @@ from kernels.table.work import W_G, W_PARAMS, W_SEL, views
 #: the features' version: a weights file records it, and a file of another version is refused
 FEATURES_VERSION = 1
 
-#: the parameter slots of the weights' address and of the margin, points
-#: (kernels.core.params.LEARNED_PARAMS)
+#: the parameter slots of the weights' address and of the margins at the pickup and at the
+#: discard, points (kernels.core.params.LEARNED_PARAMS)
 LP_WEIGHTS = LEARNED_PARAMS[0].slot
-LP_MARGIN = LEARNED_PARAMS[1].slot
+LP_PICKUP_MARGIN = LEARNED_PARAMS[1].slot
+LP_DISCARD_MARGIN = LEARNED_PARAMS[2].slot
 
 # ---------------------------------------------------------------- the features' layout
 #: (name, length) of each block of features, in order
@@ -581,9 +582,10 @@ def learned_choose(work):
     policy's hard rules, :func:`kernels.strategies.hard_rules.keeps_base_rules`) with
     the highest output of the network whose address is in the seat's
     ``LP_WEIGHTS`` slot (ties: the first in the legal list); a decision with one
-    candidate plays it.  With a margin ``M > 0`` (points, the ``LP_MARGIN`` slot) the
-    base policy's choice (the heuristic's with the seat's parameters) is kept unless
-    the best candidate's output exceeds the base choice's by more than ``M``.  Elsewhere, and without weights (address 0), the heuristic with the
+    candidate plays it.  With a margin ``M > 0`` (points; the ``LP_PICKUP_MARGIN`` slot
+    at the pickup, ``LP_DISCARD_MARGIN`` at the discard) the base policy's choice (the
+    heuristic's with the seat's parameters) is kept unless the best candidate's output
+    exceeds the base choice's by more than ``M``.  Elsewhere, and without weights (address 0), the heuristic with the
     seat's parameters.  Reads the seat's observation tensor only (R11); the state is
     not mutated, the work arrays are; draws no random number.
     """
@@ -612,7 +614,7 @@ def learned_choose(work):
             m += 1
     if m <= 1:
         return cand[0] if m == 1 else ids[0]
-    margin = p[LP_MARGIN]
+    margin = p[LP_PICKUP_MARGIN] if ph == PH_PICKUP else p[LP_DISCARD_MARGIN]
     base = heuristic_chooser(work) if margin > 0.0 else np.int64(-1)
     w = weights_at(addr)
     fidx = buf[N_OUT:]

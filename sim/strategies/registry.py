@@ -192,9 +192,9 @@ LEARNED = LearnedStrategy(
     kind=LEARNED_KIND,
     doc=("A small network trained on the rollout search's valuations (sim.strategies.learned, "
          "kernels.strategies.learned): at the pickup and the discard it plays the action the "
-         "network values highest among those keeping the base policy's hard rules (with "
-         "margin=M, points: only when it values it more than M above the base policy's "
-         "choice); the meld phase is the heuristic's with these parameters (expert's by default). "
+         "network values highest among those keeping the base policy's hard rules, and "
+         "only when it values it more than pickup_margin (discard_margin) points above the "
+         "base policy's choice; the meld phase is the heuristic's with these parameters (expert's by default). "
          "learned:model=v1 names a shipped version, learned:model=FILE.npz a weights file "
          "(burraco train); learned alone is the newest shipped version."),
     params={**EXPERT.params, **LEARNED_SETTINGS},

@@ -336,6 +336,15 @@ def _commit() -> str | None:
         return None
 
 
+def _read_counts(dec: Decisions, r: int) -> dict:
+    """What was read of label run ``r``: its decisions and distinct hands, and whether
+    they are hands ``0 .. n-1`` (then ``burraco label --hands n`` with the run's seed and
+    teacher writes them again)."""
+    hands = np.unique(dec.hand[dec.run == r])
+    return {"decisions_read": int((dec.run == r).sum()), "hands_read": int(hands.size),
+            "hands_read_are_0_to_n": bool(hands.size == 0 or hands[-1] == hands.size - 1)}
+
+
 def run(labels, seed: int, out, progress=print, **settings) -> dict:
     """Read ``labels`` (directories), train, write the weights file ``out`` and its
     provenance ``out`` with ``.json``; returns the provenance."""
@@ -351,8 +360,8 @@ def run(labels, seed: int, out, progress=print, **settings) -> dict:
                     "hands": m.get("config", {}).get("hands"),
                     "rules": m.get("config", {}).get("rules"), "label_seed": m.get("label_seed"),
                     "labels_schema": m.get("labels_schema"), "git": m.get("git"),
-                    "versions": m.get("versions")}
-                for m in manifests],
+                    "versions": m.get("versions"), **_read_counts(dec, r)}
+                for r, m in enumerate(manifests)],
             "training": report, "commit": _commit(), "package_version": __version__,
             "command": " ".join(sys.argv)}
     net.meta = prov

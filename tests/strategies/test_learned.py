@@ -267,19 +267,24 @@ def test_the_players_features_equal_the_tensors(rules, untrained):
 
 
 def test_margin_keeps_the_base_policys_choice_unless_the_network_disagrees_by_more(untrained):
-    """margin=M: a margin above every output gap plays expert's hands exactly; a margin
-    of 0 plays the network's argmax (other hands than expert's); a margin in between
-    plays hands between the two."""
+    """Margins above every output gap play expert's hands exactly; margins of 0 play the
+    network's argmax (other hands than expert's)."""
     w = SL.read(untrained)
-    name, _kind, row = sim.strategies.resolve(f"learned:model={untrained},margin=12.5")
-    assert row[KL.LP_MARGIN] == 12.5
+    name, _kind, row = sim.strategies.resolve(f"learned:model={untrained},"
+                                                f"pickup_margin=12.5,discard_margin=3")
+    assert row[KL.LP_PICKUP_MARGIN] == 12.5 and row[KL.LP_DISCARD_MARGIN] == 3
     # the untrained network's outputs differ by far less than 1e6 points
     assert np.abs(w.W3).sum() + np.abs(w.b3).sum() < 1e5
-    huge = sim.simulate(200, 4, strategies=f"learned:model={untrained},margin=1000", threads=1)
+    huge = sim.simulate(200, 4, strategies=f"learned:model={untrained},pickup_margin=1000,"
+                                      f"discard_margin=1000", threads=1)
     expert = sim.simulate(200, 4, strategies="expert", threads=1)
     net = sim.simulate(200, 4, strategies=f"learned:model={untrained}", threads=1)
     cols = [c for c in expert.columns if c != "run_id" and not c.startswith("strategy_")]
     assert huge[cols].equals(expert[cols])
     assert not net[cols].equals(expert[cols])
-    with pytest.raises(ValueError, match="margin"):
-        sim.strategies.resolve(f"learned:model={untrained},margin=-1")
+    # one margin alone: only the other decision leaves expert's choices
+    pick = sim.simulate(200, 4, strategies=f"learned:model={untrained},discard_margin=1000",
+                        threads=1)
+    assert not pick[cols].equals(expert[cols]) and not pick[cols].equals(net[cols])
+    with pytest.raises(ValueError, match="pickup_margin"):
+        sim.strategies.resolve(f"learned:model={untrained},pickup_margin=-1")
