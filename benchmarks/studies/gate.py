@@ -47,7 +47,7 @@ REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-PLAYERS = ("expert", "learned", "learned:margin=0",
+PLAYERS = ("expert", "learned", "learned:pickup_margin=0,discard_margin=0",
            "rollout:halving=0,worlds=32,rollouts=400,max_candidates=12", "rollout")
 PHASES = {0: "pickup", 3: "discard"}
 

@@ -124,12 +124,14 @@ LEARNED_PARAMS = (
     Param('weights', 17, 0.0, 0, 2.0 ** 53, True, None,
           "internal, not a setting: the address of the network's weights, loaded by "
           'sim.strategies in this process (kernels.strategies.learned)'),
-    Param('pickup_margin', 18, 0.0, 0, 1000, False, None,
+    Param('pickup_margin', 18, 10.0, 0, 1000, False, None,
           "leave the base policy's pickup (draw or take the pile) only for the other action "
-          'when the network values it more than this many points above (0: the higher wins)'),
-    Param('discard_margin', 19, 0.0, 0, 1000, False, None,
+          'when the network values it more than this many points above (0: the higher wins; '
+          '10 was best of 0, 10, 20 for v1 against expert)'),
+    Param('discard_margin', 19, 1000.0, 0, 1000, False, None,
           "leave the base policy's discard only for a card the network values more than this "
-          'many points above it (0: the highest value wins)'),
+          "many points above it (0: the highest value wins; 1000: the base policy's discards, "
+          "as v1 plays: its discards lost to expert's on the offline gate)"),
 )
 
 

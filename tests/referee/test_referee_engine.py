@@ -37,7 +37,8 @@ def test_the_learned_players_hands_are_legal(tmp_path):
     """``learned`` (an untrained network: every path of the kernel plays) under the default
     rules and the FIBUR Italian preset."""
     from sim.strategies.train import untrained
-    spec = f"learned:model={untrained(tmp_path / 'w.npz', seed=13)}"
+    spec = (f"learned:model={untrained(tmp_path / 'w.npz', seed=13)},"
+            "pickup_margin=0,discard_margin=0")
     for i in range(40):
         assert_clean(replay(404, i, spec))
         assert_clean(replay(405, i, spec, sim.Rules.preset("fibur_italian")))

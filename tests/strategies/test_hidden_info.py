@@ -90,7 +90,7 @@ def test_the_learned_player_reads_no_hidden_card(tmp_path):
     from sim.strategies.train import untrained
     path = untrained(tmp_path / "w.npz", seed=11)
     gen = np.random.default_rng(20261203)
-    compared = sum(play_checked(f"learned:model={path}", 80, i, gen) for i in range(60))
+    compared = sum(play_checked(f"learned:model={path},pickup_margin=0,discard_margin=0", 80, i, gen) for i in range(60))
     assert compared > 1_000
 
 
