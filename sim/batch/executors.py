@@ -441,6 +441,29 @@ def _write_tables(tables: list, files: list, meta: dict) -> None:
 
 
 # ---------------------------------------------------------------- Dask
+def resolved_here(work: HandWork) -> HandWork:
+    """``work`` with the policy kinds and parameter rows of its C-callback strategies
+    (``rollout``, ``learned``, the peer bots) resolved again from their names in this
+    process: a callback's address, and the ``learned`` weights' address in its row, are
+    those of the process that resolved them, so a Dask worker resolves them itself
+    (the same code, cached kernels, the same weights file).  Other seats are unchanged;
+    ``work`` itself is not mutated.
+
+    Raises
+    ------
+    ValueError
+        A strategy that this process cannot resolve by name (a Numba chooser registered
+        in another process, a weights file that is not here).
+    """
+    seats = [s for s, k in enumerate(work.kinds) if _strategies.is_registered(k)]
+    if not seats:
+        return work
+    kinds, params = work.kinds.copy(), work.params.copy()
+    for s in seats:
+        _name, kinds[s], params[s] = _strategies.resolve(work.names[s])
+    return dataclasses.replace(work, kinds=kinds, params=params)
+
+
 def shard_job(work: HandWork, a: int, b: int, files: list | None, meta: dict,
               threads: int) -> tuple:
     """Simulate shard ``[a, b)`` of a run and write its files (a Dask task).
@@ -457,6 +480,7 @@ def shard_job(work: HandWork, a: int, b: int, files: list | None, meta: dict,
     """
     import numba
     t0 = time.perf_counter()
+    work = resolved_here(work)
     prepare_kernels(threads, work.kernel)
     numba.set_num_threads(threads)
     rec, block = work.run(a, b)

@@ -124,13 +124,15 @@ def _options(seed, strategies, rules, threads, progress, debug, overwrite, retur
         raise ValueError(f"executor 'dask': the Python strategy {_first_python(names, pythons)!r} "
                          "plays in this process only; use executor 'local'")
     if executor == "dask":
+        # the built-in callbacks (rollout, learned, the peer bots) are resolved again by
+        # name in each worker (executors.resolved_here); a chooser registered here is not
         registered = [n for n, k, p in zip(names, kinds, pythons)
-                      if p is None and _strategies.is_registered(k)]
+                      if p is None and _strategies.is_registered(k)
+                      and _strategies.registered_here_only(n)]
         if registered:
-            what = ("plays through a C callback compiled in this process (kernels.search.player)"
-                    if registered[0].split(":")[0] == "rollout" else
-                    "is a Numba chooser registered in this process only (sim.strategies.register)")
-            raise ValueError(f"executor 'dask': {registered[0]!r} {what}; use executor='local'")
+            raise ValueError(f"executor 'dask': {registered[0]!r} is a Numba chooser registered "
+                             "in this process only (sim.strategies.register); use "
+                             "executor='local'")
     return _Options(seed, names, kinds, params, pythons, rules, threads, progress, debug, overwrite,
                     return_frame, callback, Path(out) if out is not None else None, executor,
                     scheduler, workers)

@@ -12,14 +12,15 @@ from sim.strategies.registry import (BUILT_IN, EXPERT, EXPERT_VALUES, HEURISTIC,
                                      LAZY, LEARNED, RANDOM, ROLLOUT, ROLLOUT_KIND, ROLLOUT_LIMITS,
                                      ROLLOUT_SEARCH, STRATEGIES, TUNED, TUNED_DIR, TUNED_PRESETS,
                                      UNIFORM, Strategy, canonical_spec, get, is_registered, names,
-                                     register)
+                                     register, registered_here_only)
 from sim.strategies.specs import (SEAT_KEYS, check_spec, load_file, name_of, python_sources,
                                   resolve, resolve_builtin_seats, resolve_for, resolve_seat,
                                   resolve_seats, seat_names, seat_specs)
 
-__all__ = ["BUILT_IN", "EXPERT", "EXPERT_VALUES", "HEURISTIC", "HEURISTIC_LIMITS", "LAZY", "LEARNED", "RANDOM",
-           "ROLLOUT", "ROLLOUT_KIND", "ROLLOUT_LIMITS", "ROLLOUT_SEARCH", "SEAT_KEYS", "STRATEGIES",
-           "TUNED", "TUNED_DIR", "TUNED_PRESETS", "UNIFORM", "Strategy", "canonical_spec",
-           "check_spec", "get", "is_registered", "load_file", "name_of", "names", "peers",
-           "python_sources", "register", "resolve", "resolve_builtin_seats", "resolve_for",
-           "resolve_seat", "resolve_seats", "seat_names", "seat_specs"]
+__all__ = ["BUILT_IN", "EXPERT", "EXPERT_VALUES", "HEURISTIC", "HEURISTIC_LIMITS", "LAZY",
+           "LEARNED", "RANDOM", "ROLLOUT", "ROLLOUT_KIND", "ROLLOUT_LIMITS", "ROLLOUT_SEARCH",
+           "SEAT_KEYS", "STRATEGIES", "TUNED", "TUNED_DIR", "TUNED_PRESETS", "UNIFORM", "Strategy",
+           "canonical_spec", "check_spec", "get", "is_registered", "load_file", "name_of", "names",
+           "peers", "python_sources", "register", "registered_here_only", "resolve",
+           "resolve_builtin_seats", "resolve_for", "resolve_seat", "resolve_seats", "seat_names",
+           "seat_specs"]

@@ -270,6 +270,14 @@ def is_registered(kind: int) -> bool:
     return int(kind) not in (L.POLICY_HEURISTIC, L.POLICY_RANDOM, L.POLICY_UNIFORM)
 
 
+def registered_here_only(spec: str) -> bool:
+    """Whether ``spec`` names a Numba chooser registered in this process
+    (:func:`register`), which another process cannot resolve by name; the built-in
+    callbacks (``rollout``, ``learned``, the peer bots) resolve anywhere."""
+    name = spec.split(":")[0]
+    return name in _CALLBACKS and name not in LAZY
+
+
 def names() -> list[str]:
     """Every strategy name of this process, sorted: the built-in ones, the peer bots
     compiled on first use (:data:`LAZY`) and the registered Numba choosers; the list

@@ -54,3 +54,18 @@ def test_dask_match_run_equals_local_run(tmp_path):
     pd.testing.assert_frame_equal(run.hands, ref.hands)
     pd.testing.assert_frame_equal(sim.load_matches(remote), ref.matches)
     assert sim.check_run(remote).complete
+
+
+@pytest.mark.slow
+def test_dask_plays_the_callback_strategies_as_a_local_run(tmp_path):
+    """rollout, learned and a peer bot run through C callbacks whose addresses (and the
+    learned weights' address) belong to the process that resolved them: each Dask worker
+    resolves them again by name, and the hands are the local run's."""
+    seats = ["learned", "rollout:worlds=2,rollouts=8", "masu_normal",
+             "learned:pickup_margin=0,discard_margin=0"]
+    ref = sim.simulate(8, SEED, strategies=seats, out=tmp_path / "local", shard_size=4)
+    run = sim.simulate(8, SEED, strategies=seats, out=tmp_path / "dask", shard_size=4,
+                       executor="dask", workers=2)
+    pd.testing.assert_frame_equal(run, ref)
+    assert (run["error"] == 0).all()
+

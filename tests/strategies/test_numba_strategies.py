@@ -96,6 +96,9 @@ def test_dask_refuses_a_chooser_of_this_process(registered, tmp_path):
         sim.simulate(hands=10, seed=1, strategies="greedy", executor="dask",
                      out=tmp_path / "run")
     assert not (tmp_path / "run").exists()
+    assert sim.strategies.registered_here_only("greedy")
+    assert not any(sim.strategies.registered_here_only(n)
+                   for n in ("rollout:worlds=2", "learned", "masu_normal", "expert"))
 
 
 def test_a_chooser_returning_an_illegal_action_is_an_error_in_the_record():
