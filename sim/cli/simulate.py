@@ -28,8 +28,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
                     "in DIR is refused, and so is a second process writing DIR.")
     what = p.add_mutually_exclusive_group()
     what.add_argument("--hands", type=_count, metavar="N",
-                      help="number of hands to simulate (e.g. 1000000 or 1e6); more than the "
-                           "run in DIR holds extends it with the deals that follow")
+                      help="number of hands to simulate (e.g. 1000000 or 1e6; at most "
+                           "999999999999, the shard names' 12 digits); more than the run in "
+                           "DIR holds extends it with the deals that follow")
     what.add_argument("--matches", type=_count, metavar="N",
                       help="number of whole matches to play instead (e.g. 10000); hand k of "
                            "match m is the deal m*65536+k, the deal rotating by one seat per "
