@@ -59,6 +59,9 @@ FEATURES_VERSION = 1
 LP_WEIGHTS = LEARNED_PARAMS[0].slot
 LP_PICKUP_MARGIN = LEARNED_PARAMS[1].slot
 LP_DISCARD_MARGIN = LEARNED_PARAMS[2].slot
+#: a margin (points) at which the base policy's choice is kept without evaluating the network
+#: (the margins' highest allowed value)
+MARGIN_NEVER = LEARNED_PARAMS[1].hi
 
 # ---------------------------------------------------------------- the features' layout
 #: (name, length) of each block of features, in order
@@ -585,8 +588,9 @@ def learned_choose(work):
     candidate plays it.  With a margin ``M > 0`` (points; the ``LP_PICKUP_MARGIN`` slot
     at the pickup, ``LP_DISCARD_MARGIN`` at the discard) the base policy's choice (the
     heuristic's with the seat's parameters) is kept unless the best candidate's output
-    exceeds the base choice's by more than ``M``.  Elsewhere, and without weights (address 0), the heuristic with the
-    seat's parameters.  Reads the seat's observation tensor only (R11); the state is
+    exceeds the base choice's by more than ``M``; a margin of :data:`MARGIN_NEVER` or
+    more keeps it without evaluating the network.  Elsewhere, and without weights
+    (address 0), the heuristic with the seat's parameters.  Reads the seat's observation tensor only (R11); the state is
     not mutated, the work arrays are; draws no random number.
     """
     g = view_i64(work, W_G, G_LEN)
@@ -597,6 +601,9 @@ def learned_choose(work):
     p = view_f64(work, W_PARAMS, (4, L.N_PARAMS))[seat]
     addr = np.int64(p[LP_WEIGHTS])
     if (ph != PH_PICKUP and ph != PH_DISCARD) or addr == 0:
+        return heuristic_chooser(work)
+    margin = p[LP_PICKUP_MARGIN] if ph == PH_PICKUP else p[LP_DISCARD_MARGIN]
+    if margin >= MARGIN_NEVER:
         return heuristic_chooser(work)
     ids, n = legal(work)
     if n == 0:
@@ -614,7 +621,6 @@ def learned_choose(work):
             m += 1
     if m <= 1:
         return cand[0] if m == 1 else ids[0]
-    margin = p[LP_PICKUP_MARGIN] if ph == PH_PICKUP else p[LP_DISCARD_MARGIN]
     base = heuristic_chooser(work) if margin > 0.0 else np.int64(-1)
     w = weights_at(addr)
     fidx = buf[N_OUT:]
