@@ -3,18 +3,16 @@
 At the pickup (draw or take the pile) and the discard the seat to move plays the
 action the network values highest among the legal ones that keep the base
 policy's hard rules (:func:`kernels.strategies.hard_rules.keeps_base_rules`, the
-list the ``rollout`` search chooses from); the meld phase is the heuristic's with
-the seat's parameter slots 0..16 (``expert``'s by default).
+list the ``rollout`` search chooses from), when it values it more than a margin
+above the base policy's choice; the meld phase is the heuristic's with the seat's
+parameter slots 0..16 (``expert``'s by default).
 
 What the network reads is the seat's observation tensor
 (:func:`kernels.engine.observe.observation_tensor`, R11: what the seat may know)
-and nothing else: :func:`features` turns that tensor into :data:`N_FEATURES`
-binary features (about 40-70 of them active), the same function on the stored
-observations of the labels when training (``sim.strategies.train``).  When
-playing, :func:`state_features` computes the same features from the state without
-building the tensor (a fast twin, equal to it on every tested position; the
-lay-offs come from the engine's test on the melds' stored readings, which the
-tensor's counts give back under every rule set but ``lock_two_roles``).
+and nothing else, as the binary features of
+:mod:`kernels.strategies.learned_features` (computed from the state when playing,
+:func:`~kernels.strategies.learned_features.state_features`; their names are
+re-exported here).
 
 The network (:func:`forward`): a sparse first layer (the sum of the weight rows
 of the active features, plus a bias, ReLU), an optional dense second hidden layer
@@ -34,25 +32,20 @@ from numba import carray, cfunc, njit, types
 from numba.extending import intrinsic
 
 from kernels.core import layout as L
-from kernels.core.cards import CIDX, JOKER, N_COUNT
-from kernels.core.melds import ANY_RANK, KIND_NONE, KIND_SET, WILD_FREE, analyze, layoff_step
+from kernels.core.cards import N_COUNT
 from kernels.core.params import LEARNED_PARAMS
 from kernels.engine.actions import A_DISCARD, A_DRAW, A_TAKE, PH_DISCARD, PH_PICKUP
-from kernels.engine.observe import (T_BARRED, T_HAND, T_HAND_SIZES, T_KNOWN, T_MELDS_OPP,
-                                    T_MELDS_OWN, T_PHASE, T_PILE, T_PILE_SIZE, T_PILE_TOP,
-                                    T_POZ_LEFT, T_POZ_TAKEN, T_STOCK_SIZE, T_TURN, TENSOR_SIZE)
 from kernels.strategies.api import CHOOSER_SIG, _as_i64_pointer, legal
 from kernels.strategies.choosers import heuristic_chooser, open_lay_off_action
 from kernels.strategies.hard_rules import keeps_base_rules
-from kernels.engine.legal import layoff_fits
-from kernels.table.state import (G_BARRED, G_LEN, G_N_POZZETTI, G_NEXT_POZZETTO, G_OPEN_LAYOFF,
-                                 G_PHASE, G_PILE_SIZE, G_POZZETTO_TAKEN, G_SEAT, G_STOCK_END,
-                                 G_STOCK_TOP, G_TEAM, G_TURN, MI_HI, MI_KEY, MI_KIND, MI_LEN,
-                                 MI_LO, MI_NWILD, MI_WSLOT, MMAX, view_f64, view_i64)
+from kernels.table.state import G_LEN, G_OPEN_LAYOFF, G_PHASE, G_SEAT, view_f64, view_i64
 from kernels.table.work import W_G, W_PARAMS, W_SEL, views
 
-#: the features' version: a weights file records it, and a file of another version is refused
-FEATURES_VERSION = 1
+from kernels.strategies.learned_features import (  # noqa: F401  (the features' names, here too)
+    F_BARRED, F_BURRACOS_OPP, F_BURRACOS_OWN, F_HAND1, F_HAND2, F_HAND_SIZES, F_KNOWN,
+    F_LAYS_OPP, F_LAYS_OWN, F_MELDS_OPP, F_MELDS_OWN, F_PHASE, F_PILE1, F_PILE2, F_PILE_SIZE,
+    F_POZ_LEFT, F_POZ_TAKEN, F_STOCK_SIZE, F_TOP, F_TURN, FEATURE_FIELDS, FEATURES_VERSION,
+    MAX_ACTIVE, N_FEATURES, features, features_rows, state_features)
 
 #: the parameter slots of the weights' address and of the margins at the pickup and at the
 #: discard, points (kernels.core.params.LEARNED_PARAMS)
@@ -62,55 +55,6 @@ LP_DISCARD_MARGIN = LEARNED_PARAMS[2].slot
 #: a margin (points) at which the base policy's choice is kept without evaluating the network
 #: (the margins' highest allowed value)
 MARGIN_NEVER = LEARNED_PARAMS[1].hi
-
-# ---------------------------------------------------------------- the features' layout
-#: (name, length) of each block of features, in order
-FEATURE_FIELDS = (
-    ("hand_1", N_COUNT),        # own hand holds at least 1 card of the face
-    ("hand_2", N_COUNT),        # ... at least 2
-    ("pile_1", N_COUNT),        # the discard pile holds at least 1 card of the face
-    ("pile_2", N_COUNT),        # ... at least 2
-    ("pile_top", N_COUNT),      # the face on top of the pile
-    ("known_next", N_COUNT),    # known (taken with the pile, R11) in the next seat's hand
-    ("known_partner", N_COUNT),  # ... the partner's (4 players)
-    ("known_prev", N_COUNT),    # ... the previous seat's
-    ("lays_own", N_COUNT),      # a card of the face lays off on one of the own side's melds
-    ("lays_opp", N_COUNT),      # ... of the next opponent's side's melds
-    ("barred", N_COUNT),        # the R36-barred face
-    ("pile_size", 8),           # 0, 1, 2, 3, 4-5, 6-8, 9-12, 13+ cards
-    ("stock_size", 7),          # 0-2, 3-5, 6-10, 11-15, 16-20, 21-30, 31+ cards
-    ("hand_sizes", 4 * 6),      # per relative seat: 0-1, 2, 3-4, 5-7, 8-11, 12+ cards
-    ("pozzetto_taken", 2),      # own side, next opponent's side
-    ("pozzetti_left", 3),       # 0, 1, 2+
-    ("burracos_own", 4),        # 0, 1, 2+ melds of 7+ cards; 1 if one of them is clean
-    ("burracos_opp", 4),
-    ("melds_own", 4),           # 0, 1-2, 3-4, 5+ melds
-    ("melds_opp", 4),
-    ("phase", 2),               # pickup, discard
-    ("turn", 4),                # turns 0-8, 9-20, 21-40, 41+
-)
-N_FEATURES = sum(n for _, n in FEATURE_FIELDS)
-MAX_ACTIVE = 256                # more than the active features of any observation
-
-
-def _offsets():
-    at, k = {}, 0
-    for name, size in FEATURE_FIELDS:
-        at[name] = k
-        k += size
-    return at
-
-
-_F = _offsets()
-F_HAND1, F_HAND2, F_PILE1, F_PILE2, F_TOP = (_F[k] for k in ("hand_1", "hand_2", "pile_1",
-                                                              "pile_2", "pile_top"))
-F_KNOWN, F_LAYS_OWN, F_LAYS_OPP, F_BARRED = (_F[k] for k in ("known_next", "lays_own",
-                                                             "lays_opp", "barred"))
-F_PILE_SIZE, F_STOCK_SIZE, F_HAND_SIZES = _F["pile_size"], _F["stock_size"], _F["hand_sizes"]
-F_POZ_TAKEN, F_POZ_LEFT = _F["pozzetto_taken"], _F["pozzetti_left"]
-F_BURRACOS_OWN, F_BURRACOS_OPP = _F["burracos_own"], _F["burracos_opp"]
-F_MELDS_OWN, F_MELDS_OPP, F_PHASE, F_TURN = (_F[k] for k in ("melds_own", "melds_opp", "phase",
-                                                             "turn"))
 
 # ---------------------------------------------------------------- the network's layout
 N_OUT = 2 + N_COUNT             # draw, take, discard of face 0..52
@@ -142,353 +86,6 @@ def out_index(a):
     if A_DISCARD <= a < A_DISCARD + N_COUNT:
         return 2 + a - A_DISCARD
     return -1
-
-
-# ---------------------------------------------------------------- features
-@njit(cache=True, inline="always")
-def _count(v):
-    """A tensor entry of copies / 2 as the number of copies."""
-    return np.int64(v * 2.0 + 0.5)
-
-
-@njit(cache=True, inline="always")
-def _bucket(x, e0, e1, e2, e3, e4, e5, e6):
-    """The index of the first upper edge ``e*`` that ``x`` does not pass (7 edges: 8
-    buckets, the last one open)."""
-    if x <= e0:
-        return 0
-    if x <= e1:
-        return 1
-    if x <= e2:
-        return 2
-    if x <= e3:
-        return 3
-    if x <= e4:
-        return 4
-    if x <= e5:
-        return 5
-    if x <= e6:
-        return 6
-    return 7
-
-
-@njit(cache=True, inline="always")
-def _push(out, n, f):
-    out[n] = f
-    return n + 1
-
-
-@njit(cache=True)
-def _slot_face(key, sl):
-    """The face of slot ``sl`` (1..14, R4) in suit ``key``."""
-    return 13 * key + (0 if sl == 14 else sl - 1)
-
-
-@njit(cache=True)
-def _seq_slot(d, lo, hi, wslot):
-    """The ``d``-th slot (0..4) a natural card may lay off at on a sequence of naturals
-    ``lo..hi`` with wild slot ``wslot`` (R4, R24): next to either end, one further when
-    the wild is free (it takes the slot between, R19), and the fixed wild's slot; 0 for
-    none.  (The natural 2's slot, R13, is one of these whenever a 2 can go there.)"""
-    sl = 0
-    if d == 0:
-        sl = lo - 1
-    elif d == 1 and wslot == WILD_FREE:
-        sl = lo - 2
-    elif d == 2:
-        sl = hi + 1
-    elif d == 3 and wslot == WILD_FREE:
-        sl = hi + 2
-    elif d == 4 and wslot >= 1:
-        sl = wslot
-    return sl if 1 <= sl <= 14 else 0
-
-
-@njit(cache=True)
-def _mark_set(lays, key, n, nwild):
-    """A set of rank ``key`` (``n`` cards, ``nwild`` wilds) takes a natural of its rank
-    below 9 cards (R16) and a wild while it has none (R14)."""
-    if n < 9:
-        for s in range(4):
-            lays[13 * s + key] = 1
-    if nwild == 0:
-        for s in range(4):
-            lays[13 * s + 1] = 1
-        lays[JOKER] = 1
-
-
-@njit(cache=True)
-def _mark_wild(lays, key):
-    """A wild fits a sequence of suit ``key`` without one (R14, R17: at most 13 naturals,
-    so there is always a slot for it): every other suit's 2 and the joker."""
-    for s in range(4):
-        if s != key:
-            lays[13 * s + 1] = 1
-    lays[JOKER] = 1
-
-
-@njit(cache=True)
-def _side_melds(obs, at, lays, cnt, flags):
-    """Read one side's meld slots at ``obs[at:]`` (copies / 2 per face): mark in
-    ``lays`` (int64[53], set to 1) the faces a card of which lays off on one of them
-    (R24, by :func:`kernels.core.melds.layoff_step` on the meld's counts and their
-    canonical reading :func:`kernels.core.melds.analyze`: the 2s' locked roles of option
-    ``lock_two_roles`` are not in the tensor, so such a meld is read as unlocked;
-    :func:`_state_side_melds` is the twin on the state); ``cnt`` (int64[53]) is a work
-    array.  Writes ``(melds, burracos, clean burracos)`` into ``flags``."""
-    melds = 0
-    burr = 0
-    clean = 0
-    for mi in range(MMAX):
-        k = at + mi * N_COUNT
-        n = 0
-        for f in range(N_COUNT):
-            c = _count(obs[k + f])
-            cnt[f] = c
-            n += c
-        if n == 0:
-            break
-        melds += 1
-        kind, nwild, nat2, key, lo, hi, wslot, why = analyze(cnt, ANY_RANK)
-        if kind == KIND_NONE:
-            continue
-        if n >= 7:
-            burr += 1
-            if nwild == 0:
-                clean += 1
-        if kind == KIND_SET:
-            _mark_set(lays, key, n, nwild)
-            continue
-        for d in range(5):
-            sl = _seq_slot(d, lo, hi, wslot)
-            if sl > 0:
-                f = _slot_face(key, sl)
-                if lays[f] == 0 and layoff_step(cnt, kind, nwild, nat2, key, f,
-                                                 ANY_RANK)[0] == 1:
-                    lays[f] = 1
-        if nwild == 0:
-            _mark_wild(lays, key)
-    flags[0] = melds
-    flags[1] = burr
-    flags[2] = clean
-
-
-@njit(cache=True)
-def _state_side_melds(st, team, lays, flags):
-    """:func:`_side_melds` of side ``team`` read from the state: the melds' stored
-    readings (``minfo``) and the engine's lay-off test
-    (:func:`kernels.engine.legal.layoff_fits`).  Equal to the tensor's under every rule
-    set but ``lock_two_roles`` (tested on real positions)."""
-    burr = 0
-    clean = 0
-    mcnt, minfo = st.mcnt, st.minfo
-    for mi in range(st.nm[team]):
-        n = minfo[team, mi, MI_LEN]
-        kind = minfo[team, mi, MI_KIND]
-        nwild = minfo[team, mi, MI_NWILD]
-        key = minfo[team, mi, MI_KEY]
-        if n >= 7:
-            burr += 1
-            if nwild == 0:
-                clean += 1
-        if kind == KIND_SET:
-            _mark_set(lays, key, n, nwild)
-            continue
-        for d in range(5):
-            sl = _seq_slot(d, minfo[team, mi, MI_LO], minfo[team, mi, MI_HI],
-                           minfo[team, mi, MI_WSLOT])
-            if sl > 0:
-                f = _slot_face(key, sl)
-                if lays[f] == 0 and layoff_fits(mcnt, minfo, team, mi, f) > 0:
-                    lays[f] = 1
-        if nwild == 0:
-            _mark_wild(lays, key)
-    flags[0] = st.nm[team]
-    flags[1] = burr
-    flags[2] = clean
-
-
-@njit(cache=True)
-def _tail(out, n, lays_own, lays_opp, barred, pn, sn, hns, poz_own, poz_opp, left, fo, fp, ph,
-          tn):
-    """The features after the known cards, shared by :func:`features` and
-    :func:`state_features`: lay-offs, the barred face (-1: none), the counters' buckets
-    (``hns``: int64[4], the relative seats' hand sizes), pozzetti, burracos and melds
-    (``fo``, ``fp``: the sides' ``(melds, burracos, clean)``), the phase and the turn."""
-    for f in range(N_COUNT):
-        if lays_own[f] != 0:
-            n = _push(out, n, F_LAYS_OWN + f)
-    for f in range(N_COUNT):
-        if lays_opp[f] != 0:
-            n = _push(out, n, F_LAYS_OPP + f)
-    if barred >= 0:
-        n = _push(out, n, F_BARRED + barred)
-    n = _push(out, n, F_PILE_SIZE + _bucket(pn, 0, 1, 2, 3, 5, 8, 12))
-    n = _push(out, n, F_STOCK_SIZE + min(_bucket(sn, 2, 5, 10, 15, 20, 30, 10 ** 6), 6))
-    for j in range(4):
-        n = _push(out, n, F_HAND_SIZES + 6 * j + min(_bucket(hns[j], 1, 2, 4, 7, 11, 10 ** 6,
-                                                               10 ** 6), 5))
-    if poz_own:
-        n = _push(out, n, F_POZ_TAKEN)
-    if poz_opp:
-        n = _push(out, n, F_POZ_TAKEN + 1)
-    n = _push(out, n, F_POZ_LEFT + min(left, 2))
-    n = _push(out, n, F_BURRACOS_OWN + min(fo[1], 2))
-    if fo[2] > 0:
-        n = _push(out, n, F_BURRACOS_OWN + 3)
-    n = _push(out, n, F_BURRACOS_OPP + min(fp[1], 2))
-    if fp[2] > 0:
-        n = _push(out, n, F_BURRACOS_OPP + 3)
-    n = _push(out, n, F_MELDS_OWN + min(_bucket(fo[0], 0, 2, 4, 10 ** 6, 10 ** 6, 10 ** 6,
-                                                10 ** 6), 3))
-    n = _push(out, n, F_MELDS_OPP + min(_bucket(fp[0], 0, 2, 4, 10 ** 6, 10 ** 6, 10 ** 6,
-                                                10 ** 6), 3))
-    if ph == PH_PICKUP:
-        n = _push(out, n, F_PHASE)
-    elif ph == PH_DISCARD:
-        n = _push(out, n, F_PHASE + 1)
-    n = _push(out, n, F_TURN + min(_bucket(tn, 8, 20, 40, 10 ** 6, 10 ** 6, 10 ** 6, 10 ** 6),
-                                   3))
-    return n
-
-
-@njit(cache=True)
-def features(obs, out):
-    """The active features of an observation tensor, in increasing order.
-
-    Parameters
-    ----------
-    obs : numpy.ndarray
-        ``float32[TENSOR_SIZE]``, one seat's observation tensor
-        (:func:`kernels.engine.observe.observation_tensor`; a label's stored
-        observation rebuilt by a scatter is the same array).  Read only.
-    out : numpy.ndarray
-        ``int64[>= MAX_ACTIVE]``: the indices (``0 .. N_FEATURES - 1``) of the
-        active features are written to its first entries.
-
-    Returns
-    -------
-    int
-        The number of active features.
-
-    Notes
-    -----
-    jit-compiled by Numba; allocates small work arrays.  The layout is
-    :data:`FEATURE_FIELDS`; :data:`FEATURES_VERSION` names it.  The player computes the
-    same features from the state (:func:`state_features`, its fast twin).
-    """
-    cnt = np.empty(N_COUNT, np.int64)
-    lays_own = np.zeros(N_COUNT, np.int64)
-    lays_opp = np.zeros(N_COUNT, np.int64)
-    fo = np.zeros(3, np.int64)
-    fp = np.zeros(3, np.int64)
-    hns = np.zeros(4, np.int64)
-    n = 0
-    for f in range(N_COUNT):
-        if _count(obs[T_HAND + f]) >= 1:
-            n = _push(out, n, F_HAND1 + f)
-    for f in range(N_COUNT):
-        if _count(obs[T_HAND + f]) >= 2:
-            n = _push(out, n, F_HAND2 + f)
-    for f in range(N_COUNT):
-        if _count(obs[T_PILE + f]) >= 1:
-            n = _push(out, n, F_PILE1 + f)
-    for f in range(N_COUNT):
-        if _count(obs[T_PILE + f]) >= 2:
-            n = _push(out, n, F_PILE2 + f)
-    for f in range(N_COUNT):
-        if obs[T_PILE_TOP + f] > 0.5:
-            n = _push(out, n, F_TOP + f)
-    for j in range(3):
-        for f in range(N_COUNT):
-            if _count(obs[T_KNOWN + j * N_COUNT + f]) >= 1:
-                n = _push(out, n, F_KNOWN + j * N_COUNT + f)
-    _side_melds(obs, T_MELDS_OWN, lays_own, cnt, fo)
-    _side_melds(obs, T_MELDS_OPP, lays_opp, cnt, fp)
-    barred = -1
-    for f in range(N_COUNT):
-        if obs[T_BARRED + f] > 0.5:
-            barred = f
-    for j in range(4):
-        hns[j] = np.int64(obs[T_HAND_SIZES + j] * 30.0 + 0.5)
-    ph = -1
-    if obs[T_PHASE + PH_PICKUP] > 0.5:
-        ph = PH_PICKUP
-    elif obs[T_PHASE + PH_DISCARD] > 0.5:
-        ph = PH_DISCARD
-    return _tail(out, n, lays_own, lays_opp, barred, np.int64(obs[T_PILE_SIZE] * 30.0 + 0.5),
-                 np.int64(obs[T_STOCK_SIZE] * 108.0 + 0.5), hns, obs[T_POZ_TAKEN] > 0.5,
-                 obs[T_POZ_TAKEN + 1] > 0.5, np.int64(obs[T_POZ_LEFT] * 3.0 + 0.5), fo, fp, ph,
-                 np.int64(obs[T_TURN] * 200.0 + 0.5))
-
-
-@njit(cache=True)
-def state_features(work, seat, np_, out, scratch):
-    """:func:`features` of ``seat``'s observation tensor in a hand of ``np_`` players,
-    computed from the state in ``work`` without building the tensor (the player's fast
-    twin; equal to ``features(observation_tensor(...))``, tested on real positions).
-    Reads only what ``observation_tensor`` reads (R11).  ``scratch`` is an int64 work
-    array of at least ``2 * N_COUNT + 10`` words (overwritten); returns the number of
-    active features written to ``out``."""
-    st = views(work).state
-    g, hcnt, known, hn, pile = st.g, st.hcnt, st.known, st.hn, st.pile
-    lays_own = scratch[0:N_COUNT]
-    lays_opp = scratch[N_COUNT:2 * N_COUNT]
-    fo = scratch[2 * N_COUNT:2 * N_COUNT + 3]
-    fp = scratch[2 * N_COUNT + 3:2 * N_COUNT + 6]
-    hns = scratch[2 * N_COUNT + 6:2 * N_COUNT + 10]
-    for f in range(2 * N_COUNT + 6):
-        scratch[f] = 0
-    hc = hcnt[seat]
-    n = 0
-    for f in range(N_COUNT):
-        if hc[f] >= 1:
-            n = _push(out, n, F_HAND1 + f)
-    for f in range(N_COUNT):
-        if hc[f] >= 2:
-            n = _push(out, n, F_HAND2 + f)
-    pn = g[G_PILE_SIZE]
-    pc = lays_opp                              # the pile's counts, before the lay-offs
-    for i in range(pn):
-        pc[CIDX[pile[i]]] += 1
-    for f in range(N_COUNT):
-        if pc[f] >= 1:
-            n = _push(out, n, F_PILE1 + f)
-    for f in range(N_COUNT):
-        if pc[f] >= 2:
-            n = _push(out, n, F_PILE2 + f)
-    for f in range(N_COUNT):
-        pc[f] = 0
-    if pn > 0:
-        n = _push(out, n, F_TOP + CIDX[pile[pn - 1]])
-    for j in range(3):
-        if j == 0 and np_ > 1:
-            s = (seat + 1) % np_
-        elif j == 1 and np_ == 4:
-            s = (seat + 2) % np_
-        elif j == 2 and np_ >= 3:
-            s = (seat + np_ - 1) % np_
-        else:
-            continue
-        for f in range(N_COUNT):
-            if known[s, f] >= 1:
-                n = _push(out, n, F_KNOWN + j * N_COUNT + f)
-    own = g[G_TEAM + seat]
-    opp = -1
-    for d in range(1, np_):
-        t = g[G_TEAM + (seat + d) % np_]
-        if t != own and opp < 0:
-            opp = t
-    _state_side_melds(st, own, lays_own, fo)
-    if opp >= 0:
-        _state_side_melds(st, opp, lays_opp, fp)
-    for j in range(4):
-        hns[j] = min(hn[(seat + j) % np_], 30) if j < np_ else 0
-    barred = CIDX[g[G_BARRED]] if g[G_BARRED] >= 0 else -1
-    return _tail(out, n, lays_own, lays_opp, barred, min(pn, 30),
-                 g[G_STOCK_END] - g[G_STOCK_TOP], hns, g[G_POZZETTO_TAKEN + own] > 0,
-                 opp >= 0 and g[G_POZZETTO_TAKEN + opp] > 0, g[G_N_POZZETTI] - g[G_NEXT_POZZETTO],
-                 fo, fp, g[G_PHASE], min(g[G_TURN], 200))
 
 
 # ---------------------------------------------------------------- the forward pass
@@ -646,29 +243,3 @@ def learned_callback(work_addr, words):
     (:data:`kernels.strategies.api.CHOOSER_SIG`): its ``.address`` is the ``learned``
     strategy's policy kind in this process."""
     return learned_choose(carray(_as_i64_pointer(work_addr), words))
-
-
-@njit(cache=True)
-def features_rows(obs_index, obs_value, row_at, fidx, fat):
-    """:func:`features` of many stored observations (the labels' ``obs_index`` and
-    ``obs_value`` lists, concatenated: row ``r``'s entries are ``row_at[r] ..
-    row_at[r + 1] - 1``), each rebuilt by a scatter into a zeroed tensor.
-
-    ``fidx`` (int64[>= rows * MAX_ACTIVE]) receives the active features, row after
-    row, and ``fat`` (int64[rows + 1]) where each row's begin; returns the total."""
-    obs = np.zeros(TENSOR_SIZE, np.float32)
-    buf = np.empty(MAX_ACTIVE, np.int64)
-    rows = row_at.shape[0] - 1
-    k = 0
-    for r in range(rows):
-        for i in range(row_at[r], row_at[r + 1]):
-            obs[obs_index[i]] = obs_value[i]
-        nf = features(obs, buf)
-        fat[r] = k
-        for i in range(nf):
-            fidx[k + i] = buf[i]
-        k += nf
-        for i in range(row_at[r], row_at[r + 1]):
-            obs[obs_index[i]] = 0.0
-    fat[rows] = k
-    return k

@@ -13,7 +13,7 @@ import pytest
 import sim
 from kernels.core.cards import N_COUNT
 from kernels.engine.actions import A_DISCARD, A_DRAW, A_TAKE, PH_DISCARD, PH_PICKUP
-from kernels.engine.observe import T_HAND, T_PILE_TOP
+from kernels.engine.observe import T_HAND, T_PILE_TOP, TENSOR_SIZE
 from kernels.strategies import learned as KL
 from sim.play.game import Game
 from sim.strategies import learned as SL
@@ -255,7 +255,7 @@ def test_the_players_features_equal_the_tensors(rules, untrained):
     r = sim.Rules.preset(rules) if isinstance(rules, str) else sim.Rules(**(rules or {}))
     a = np.empty(KL.MAX_ACTIVE, np.int64)
     b = np.empty(KL.MAX_ACTIVE + 2 * N_COUNT + 10, np.int64)
-    obs = np.empty(KL.TENSOR_SIZE, np.float32)
+    obs = np.empty(TENSOR_SIZE, np.float32)
     checked = 0
     for i in range(12):
         game = Game.new(21, i, rules=r, strategies=f"learned:model={untrained},{NET}")
