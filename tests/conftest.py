@@ -10,6 +10,7 @@ suite, and ``--dist loadfile`` keeps each file's tests in one worker.
 """
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 
@@ -18,6 +19,13 @@ TESTS = Path(__file__).resolve().parent
 for _path in (TESTS / "referee", TESTS):
     if str(_path) not in sys.path:
         sys.path.insert(0, str(_path))
+
+# The tests that press Ctrl-C on a child process (SIGINT) need the child to take it as a
+# KeyboardInterrupt.  A shell that starts the suite in the background (`.ci/run &`, nohup)
+# leaves SIGINT ignored, an ignored signal stays ignored across exec, and Python then
+# installs no handler in the child; a handler here is reset to the default in every child.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_sessionstart(session):
