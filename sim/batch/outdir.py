@@ -115,12 +115,12 @@ def _os_error(what, exc: OSError, done: int = 0) -> OutputError:
 
 def _write_json(path: Path, data: dict) -> None:
     """Write ``data`` to ``path`` through a temporary file renamed into place (``OSError``
-    passed on, the temporary file removed)."""
+    passed on, and an interruption, the temporary file removed)."""
     tmp = Path(dataset.temp_name(path))
     try:
         tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
         os.replace(tmp, path)
-    except OSError:
+    except BaseException:               # an OSError, or Ctrl-C / SIGTERM mid-write
         tmp.unlink(missing_ok=True)
         raise
 

@@ -249,9 +249,9 @@ def os_error(layout: Layout, done: int = 0):
 
 def write_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through ``NAME.tmp`` renamed into place (``OSError``
-    passed on, the temporary file removed).  A file that holds ``text`` already is left
-    as it is (not written, its time kept): a complete sweep or tuning run again writes
-    nothing, and so needs no write permission."""
+    passed on, and an interruption, the temporary file removed).  A file that holds
+    ``text`` already is left as it is (not written, its time kept): a complete sweep or
+    tuning run again writes nothing, and so needs no write permission."""
     with contextlib.suppress(OSError, UnicodeDecodeError):    # unreadable: written below
         if path.read_text() == text:
             return
@@ -259,7 +259,7 @@ def write_text(path: Path, text: str) -> None:
     try:
         tmp.write_text(text)
         os.replace(tmp, path)
-    except OSError:
+    except BaseException:               # an OSError, or Ctrl-C / SIGTERM mid-write
         tmp.unlink(missing_ok=True)
         raise
 

@@ -283,3 +283,29 @@ def test_a_system_error_without_an_interruption_is_not_hidden():
     ki = KeyboardInterrupt()
     outer.__cause__.__context__ = ki
     assert wrapped_interrupt(outer) is ki
+
+
+@pytest.mark.parametrize("where", ["manifest", "state"])
+def test_an_interruption_while_a_small_file_is_written_leaves_no_temporary_file(
+        tmp_path, monkeypatch, where):
+    """SIGTERM (or Ctrl-C) that lands between writing a manifest or state file's
+    temporary copy and renaming it: the interruption passes on, the old file stays whole
+    and no ``.tmp`` is left behind."""
+    from sim.batch import outdir, workdir
+    from sim.cli.common import Terminated
+    path = tmp_path / ("_manifest.json" if where == "manifest" else "state.json")
+    path.write_text("old\n")
+    real = os.replace
+
+    def interrupted(src, dst):
+        raise Terminated(signal.SIGTERM)
+
+    monkeypatch.setattr(os, "replace", interrupted)
+    with pytest.raises(Terminated):
+        if where == "manifest":
+            outdir._write_json(path, {"new": 1})
+        else:
+            workdir.write_text(path, "new\n")
+    monkeypatch.setattr(os, "replace", real)
+    assert path.read_text() == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]
