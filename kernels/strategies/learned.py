@@ -17,7 +17,11 @@ re-exported here).
 The network (:func:`forward`): a sparse first layer (the sum of the weight rows
 of the active features, plus a bias, ReLU), an optional dense second hidden layer
 (ReLU), and linear outputs, :data:`N_OUT` of them: draw, take the pile, and the
-discard of each of the 53 faces (:func:`out_index`).  Its weights are one flat
+discard of each of the 53 faces (:func:`out_index`).  A network may add a candidate
+term (:func:`candidate_values`): each candidate's binary features
+(:func:`~kernels.strategies.learned_features.candidate_features`: what the discarded
+face or the pile is to the hand, the melds and the other seats, and whether it is the
+base policy's choice) weighted by ``q = v + V h``, ``h`` the last hidden layer.  Its weights are one flat
 ``float64`` array (:data:`HEADER` words, then the layers, :func:`weights_size`)
 that the Python side loads from a weights file and keeps alive for the run; the
 kernel reaches it by the address in the seat's ``LP_WEIGHTS`` parameter slot, so
@@ -46,6 +50,9 @@ from kernels.strategies.learned_features import (  # noqa: F401  (the features' 
     F_LAYS_OPP, F_LAYS_OWN, F_MELDS_OPP, F_MELDS_OWN, F_PHASE, F_PILE1, F_PILE2, F_PILE_SIZE,
     F_POZ_LEFT, F_POZ_TAKEN, F_STOCK_SIZE, F_TOP, F_TURN, FEATURE_FIELDS, FEATURES_VERSION,
     MAX_ACTIVE, N_FEATURES, features, features_rows, state_features)
+from kernels.strategies.learned_features import (  # noqa: F401
+    CANDIDATE_FIELDS, MAX_CANDIDATE_ACTIVE, N_CANDIDATE_FEATURES, READS_FEATURES_VERSIONS,
+    candidate_features, candidate_rows, feature_bits)
 
 #: the parameter slots of the weights' address and of the margins at the pickup and at the
 #: discard, points (kernels.core.params.LEARNED_PARAMS)
@@ -58,18 +65,20 @@ MARGIN_NEVER = LEARNED_PARAMS[1].hi
 
 # ---------------------------------------------------------------- the network's layout
 N_OUT = 2 + N_COUNT             # draw, take, discard of face 0..52
-HEADER = 8                      # magic, format, features version, F, H1, H2, outputs, 0
+HEADER = 8                      # magic, format, features version, F, H1, H2, outputs,
+                                # candidate features (0: no candidate term)
 MAGIC = 0x1EA2ED                # the first word of a weights array
-FORMAT = 1
+FORMAT = 2                      # 1: no candidate term (its header's last word is 0)
 
 
 @njit(cache=True)
-def weights_size(n_features, h1, h2, n_out):
+def weights_size(n_features, h1, h2, n_out, n_cand):
     """Words of a weights array: the header, ``W1`` (``[F, H1]``), ``b1``, then with a
     second hidden layer ``W2`` transposed (``[H2, H1]``) and ``b2``, then the output
-    layer transposed (``[n_out, H]``, ``H`` the last hidden layer's width) and its bias."""
+    layer transposed (``[n_out, H]``, ``H`` the last hidden layer's width) and its bias,
+    then with a candidate term of ``n_cand`` features ``V`` (``[n_cand, H]``) and ``v``."""
     last = h2 if h2 > 0 else h1
-    size = HEADER + n_features * h1 + h1 + n_out * last + n_out
+    size = HEADER + n_features * h1 + h1 + n_out * last + n_out + n_cand * last + n_cand
     if h2 > 0:
         size += h2 * h1 + h2
     return size
@@ -144,6 +153,61 @@ def output(w, h, at, width, o):
 
 
 @njit(cache=True)
+def candidate_weights(w, h, at, width, q):
+    """``q = v + V h`` (float64[K], written) of the network ``w`` with a candidate term of
+    ``K`` features (its header's last word) from its last hidden layer ``h[at:at +
+    width]``; returns ``K`` (0: no candidate term, ``q`` untouched)."""
+    k = np.int64(w[7])
+    if k <= 0:
+        return 0
+    nfeat = np.int64(w[3])
+    h1 = np.int64(w[4])
+    h2 = np.int64(w[5])
+    nout = np.int64(w[6])
+    vat = HEADER + nfeat * h1 + h1 + nout * width + nout
+    if h2 > 0:
+        vat += h2 * h1 + h2
+    x = h[at:at + width]
+    for c in range(k):
+        r = w[vat + c * width:vat + (c + 1) * width]
+        s = 0.0
+        for j in range(width):
+            s += r[j] * x[j]
+        q[c] = s + w[vat + k * width + c]
+    return k
+
+
+@njit(cache=True)
+def candidate_value(w, h, at, width, q, k, bits, o, is_base, buf):
+    """The network's value of the candidate with output ``o`` (:func:`out_index`): its
+    output plus, with a candidate term (``k > 0``, ``q`` from :func:`candidate_weights`),
+    the sum of ``q`` over the candidate's active features (:func:`candidate_features` of
+    the position's ``bits``; ``buf`` int64[>= MAX_CANDIDATE_ACTIVE] is overwritten)."""
+    v = output(w, h, at, width, o)
+    if k > 0:
+        for i in range(candidate_features(bits, o, is_base, buf)):
+            v += q[buf[i]]
+    return v
+
+
+@njit(cache=True)
+def candidate_values(w, fidx, nf, outs, base, res):
+    """The network ``w``'s values of the candidates with outputs ``outs`` (int64[n]) in
+    the position with active features ``fidx[:nf]``, candidate ``base`` (an index into
+    ``outs``, -1 for none) being the base policy's choice, into ``res`` (float64[n],
+    written): the reference the tests compare with numpy's."""
+    h = np.empty(np.int64(w[4]) + max(np.int64(w[5]), 0), np.float64)
+    at, width = hidden(w, fidx, nf, h)
+    q = np.empty(max(np.int64(w[7]), 1), np.float64)
+    k = candidate_weights(w, h, at, width, q)
+    bits = np.zeros(N_FEATURES, np.uint8)
+    feature_bits(fidx, nf, bits)
+    buf = np.empty(MAX_CANDIDATE_ACTIVE, np.int64)
+    for i in range(outs.shape[0]):
+        res[i] = candidate_value(w, h, at, width, q, k, bits, outs[i], i == base, buf)
+
+
+@njit(cache=True)
 def forward(w, fidx, nf, out):
     """Every output of the network ``w`` for the active features ``fidx[:nf]`` into
     ``out`` (float64[>= N_OUT], written): the reference forward pass that the tests
@@ -170,7 +234,8 @@ def weights_at(addr):
     """The weights array at address ``addr`` (its length read from its header)."""
     head = carray(_as_f64_pointer(addr), HEADER)
     return carray(_as_f64_pointer(addr), weights_size(np.int64(head[3]), np.int64(head[4]),
-                                                      np.int64(head[5]), np.int64(head[6])))
+                                                      np.int64(head[5]), np.int64(head[6]),
+                                                      np.int64(head[7])))
 
 
 # ---------------------------------------------------------------- the chooser
@@ -180,8 +245,8 @@ def learned_choose(work):
 
     At the pickup and the discard: the candidate (a legal action keeping the base
     policy's hard rules, :func:`kernels.strategies.hard_rules.keeps_base_rules`) with
-    the highest output of the network whose address is in the seat's
-    ``LP_WEIGHTS`` slot (ties: the first in the legal list); a decision with one
+    the highest value (:func:`candidate_value`) of the network whose address is in the
+    seat's ``LP_WEIGHTS`` slot (ties: the first in the legal list); a decision with one
     candidate plays it.  With a margin ``M > 0`` (points; the ``LP_PICKUP_MARGIN`` slot
     at the pickup, ``LP_DISCARD_MARGIN`` at the discard) the base policy's choice (the
     heuristic's with the seat's parameters) is kept unless the best candidate's output
@@ -218,21 +283,34 @@ def learned_choose(work):
             m += 1
     if m <= 1:
         return cand[0] if m == 1 else ids[0]
-    base = heuristic_chooser(work) if margin > 0.0 else np.int64(-1)
     w = weights_at(addr)
+    kc = np.int64(w[7])
+    base = heuristic_chooser(work) if margin > 0.0 or kc > 0 else np.int64(-1)
     fidx = buf[N_OUT:]
     nf = state_features(work, seat, rv[L.RV_NUM_PLAYERS], fidx, fidx[MAX_ACTIVE:])
-    h = np.empty(np.int64(w[4]) + max(np.int64(w[5]), 0), np.float64)
+    h = np.empty(np.int64(w[4]) + max(np.int64(w[5]), 0) + max(kc, 1), np.float64)
     at, width = hidden(w, fidx, nf, h)
-    best = cand[0]
-    best_v = output(w, h, at, width, out_index(best))
-    for i in range(1, m):
-        v = output(w, h, at, width, out_index(cand[i]))
-        if v > best_v:
+    q = h[at + width:]
+    bits = np.zeros(N_FEATURES if kc > 0 else 1, np.uint8)
+    if kc > 0:
+        candidate_weights(w, h, at, width, q)
+        feature_bits(fidx, nf, bits)
+    cbuf = np.empty(MAX_CANDIDATE_ACTIVE, np.int64)
+    best = -1
+    best_v = 0.0
+    base_v = np.nan
+    for i in range(m):
+        v = candidate_value(w, h, at, width, q, kc, bits, out_index(cand[i]), cand[i] == base,
+                            cbuf)
+        if cand[i] == base:
+            base_v = v
+        if best < 0 or v > best_v:
             best = cand[i]
             best_v = v
-    if base >= 0 and best != base and out_index(base) >= 0:
-        if best_v - output(w, h, at, width, out_index(base)) <= margin:
+    if margin > 0.0 and base >= 0 and best != base and out_index(base) >= 0:
+        if np.isnan(base_v):
+            base_v = candidate_value(w, h, at, width, q, kc, bits, out_index(base), True, cbuf)
+        if best_v - base_v <= margin:
             return base
     return best
 

@@ -10,7 +10,8 @@ tensor (a fast twin, equal to it on every tested position; the lay-offs come fro
 engine's test on the melds' stored readings, which the tensor's counts give back under
 every rule set but ``lock_two_roles``).  :data:`FEATURE_FIELDS` names the blocks and
 :data:`FEATURES_VERSION` numbers the layout: a weights file trained on another version
-is refused.
+is refused.  :func:`candidate_features` gives the features of one candidate action
+(a discard, taking the pile) from a position's features, in training and in play alike.
 """
 import numpy as np
 from numba import njit
@@ -27,8 +28,12 @@ from kernels.table.state import (G_BARRED, G_N_POZZETTI, G_NEXT_POZZETTO, G_PHAS
                                  MI_KEY, MI_KIND, MI_LEN, MI_LO, MI_NWILD, MI_WSLOT, MMAX)
 from kernels.table.work import views
 
-#: the features' version: a weights file records it, and a file of another version is refused
-FEATURES_VERSION = 1
+#: the features' version: a weights file records it, and a file of another version is refused.
+#: Version 1: :data:`FEATURE_FIELDS`; version 2 adds each candidate's
+#: :data:`CANDIDATE_FIELDS` (the network's candidate term)
+FEATURES_VERSION = 2
+#: the versions a weights file may have (version 1: no candidate term)
+READS_FEATURES_VERSIONS = (1, 2)
 
 # ---------------------------------------------------------------- the features' layout
 #: (name, length) of each block of features, in order
@@ -60,15 +65,16 @@ N_FEATURES = sum(n for _, n in FEATURE_FIELDS)
 MAX_ACTIVE = 256                # more than the active features of any observation
 
 
-def _offsets():
+def _offsets(fields):
+    """Each block's first index in a layout of ``(name, length)`` blocks."""
     at, k = {}, 0
-    for name, size in FEATURE_FIELDS:
+    for name, size in fields:
         at[name] = k
         k += size
     return at
 
 
-_F = _offsets()
+_F = _offsets(FEATURE_FIELDS)
 F_HAND1, F_HAND2, F_PILE1, F_PILE2, F_TOP = (_F[k] for k in ("hand_1", "hand_2", "pile_1",
                                                               "pile_2", "pile_top"))
 F_KNOWN, F_LAYS_OWN, F_LAYS_OPP, F_BARRED = (_F[k] for k in ("known_next", "lays_own",
@@ -450,3 +456,223 @@ def features_rows(obs_index, obs_value, row_at, fidx, fat):
             obs[obs_index[i]] = 0.0
     fat[rows] = k
     return k
+
+
+# ---------------------------------------------------------------- a candidate's features
+#: (name, length) of each block of a candidate action's features, in order: what the
+#: network's candidate term (:mod:`kernels.strategies.learned`) reads of the discard of a
+#: face ``f``, of taking the pile, and of any candidate being the base policy's choice.
+#: All are functions of the position's active features (:data:`FEATURE_FIELDS`), so
+#: training and play compute them by the same function, :func:`candidate_features`.
+#: Neighbours are faces of the same suit one (``±1``) or two (``±2``) ranks away, the ace
+#: next to both the two and the king (R4).
+CANDIDATE_FIELDS = (
+    ("discard_rank", 5),           # f is a joker, a two, an ace, a 3-7, an 8-king
+    ("discard_pair", 1),           # the hand holds f at least twice
+    ("discard_same_rank", 4),      # the hand holds 0, 1, 2, 3 other suits of f's rank
+    ("discard_adjacent", 3),       # the hand holds 0, 1, 2 of f's ±1 neighbours
+    ("discard_gap", 1),            # the hand holds one of f's ±2 neighbours
+    ("discard_lays_own", 1),       # f lays off on the own side's melds
+    ("discard_lays_opp", 1),       # ... on the next opponent's side's melds
+    ("discard_known_next", 3),     # the next seat is known to hold f, a neighbour, f's rank
+    ("discard_known_partner", 1),  # the partner is known to hold f or a ±1 neighbour
+    ("discard_known_prev", 1),     # the previous seat ...
+    ("discard_pile", 4),           # the pile holds f, f twice, a ±1 neighbour, f's rank
+    ("discard_top", 3),            # the pile's top is f, a neighbour, f's rank
+    ("discard_barred", 1),         # f is the R36-barred face
+    ("take_pairs", 4),             # 0, 1, 2, 3+ faces both in the pile and in the hand
+    ("take_adjacent", 4),          # 0, 1, 2, 3+ pile faces with a ±1 neighbour in the hand
+    ("take_lays_own", 3),          # 0, 1, 2+ pile faces that lay off on the own melds
+    ("take_wilds", 3),             # 0, 1, 2+ wild faces (joker, twos) in the pile
+    ("take_top", 4),               # the top is in the hand, has a ±1 neighbour in it,
+                                   # has its rank in another suit in it, lays off own
+    ("take_triples", 1),           # a pile face the hand holds twice
+    ("take_pile_pairs", 3),        # 0, 1, 2+ faces the pile holds twice
+    ("base_choice", 1),            # the candidate is the base policy's choice
+)
+N_CANDIDATE_FEATURES = sum(n for _, n in CANDIDATE_FIELDS)
+MAX_CANDIDATE_ACTIVE = 32       # more than the active features of any candidate
+
+
+_C = _offsets(CANDIDATE_FIELDS)
+C_DISCARD, C_TAKE, C_BASE = _C["discard_rank"], _C["take_pairs"], _C["base_choice"]
+
+
+def _neighbour_tables():
+    nb = -np.ones((N_COUNT, 4), np.int64)           # -2, -1, +1, +2 in the same suit
+    same = -np.ones((N_COUNT, 3), np.int64)         # the rank in the other three suits
+    for f in range(52):
+        s, r = divmod(f, 13)
+        for k, d in enumerate((-2, -1, 1, 2)):
+            q = r + d
+            if r == 0 and q < 0:                    # the ace below the two, above the king
+                q = 13 + d
+            elif q == 13:                           # the king's +1 and the queen's +2: the ace
+                q = 0
+            if 0 <= q <= 12:
+                nb[f, k] = 13 * s + q
+        same[f] = [13 * t + r for t in range(4) if t != s]
+    return nb, same
+
+
+NEIGHBOURS, SAME_RANK = _neighbour_tables()
+_TWOS = np.array([1, 14, 27, 40], np.int64)
+
+
+@njit(cache=True)
+def feature_bits(fidx, nf, bits):
+    """Set ``bits`` (uint8[N_FEATURES], written whole) to 1 at the active features
+    ``fidx[:nf]`` and 0 elsewhere."""
+    bits[:] = 0
+    for i in range(nf):
+        bits[fidx[i]] = 1
+
+
+@njit(cache=True, inline="always")
+def _has(bits, at, f):
+    return f >= 0 and bits[at + f] != 0
+
+
+@njit(cache=True, inline="always")
+def _flag(out, n, cond, f):
+    """Push feature ``f`` when ``cond`` holds; the new count."""
+    if cond:
+        out[n] = f
+        return n + 1
+    return n
+
+
+@njit(cache=True)
+def _any_of(bits, at, faces, k0, k1):
+    for k in range(k0, k1):
+        if _has(bits, at, faces[k]):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _count_of(bits, at, faces, k0, k1):
+    c = 0
+    for k in range(k0, k1):
+        if _has(bits, at, faces[k]):
+            c += 1
+    return c
+
+
+@njit(cache=True)
+def candidate_features(bits, o, is_base, out):
+    """The active features (:data:`CANDIDATE_FIELDS`) of the candidate whose network
+    output is ``o`` (0 draw, 1 take the pile, ``2 + f`` the discard of face ``f``) in the
+    position whose active features are set in ``bits`` (:func:`feature_bits`).
+
+    Parameters
+    ----------
+    bits : numpy.ndarray
+        ``uint8[N_FEATURES]``, read only.
+    o : int
+        The candidate's output index (:func:`kernels.strategies.learned.out_index`).
+    is_base : bool
+        The candidate is the base policy's choice.
+    out : numpy.ndarray
+        ``int64[>= MAX_CANDIDATE_ACTIVE]``: the active indices (``0 ..
+        N_CANDIDATE_FEATURES - 1``) are written to its first entries.
+
+    Returns
+    -------
+    int
+        The number of active features written.
+    """
+    n = 0
+    if o >= 2:
+        f = o - 2
+        r = f % 13
+        if f == 52:
+            n = _push(out, n, C_DISCARD + 0)
+        elif r == 1:
+            n = _push(out, n, C_DISCARD + 1)
+        elif r == 0:
+            n = _push(out, n, C_DISCARD + 2)
+        elif r <= 6:
+            n = _push(out, n, C_DISCARD + 3)
+        else:
+            n = _push(out, n, C_DISCARD + 4)
+        n = _flag(out, n, bits[F_HAND2 + f], C_DISCARD + 5)
+        nb = NEIGHBOURS[f]
+        sr = SAME_RANK[f]
+        n = _push(out, n, C_DISCARD + 6 + _count_of(bits, F_HAND1, sr, 0, 3))
+        n = _push(out, n, C_DISCARD + 10 + _count_of(bits, F_HAND1, nb, 1, 3))
+        n = _flag(out, n, _has(bits, F_HAND1, nb[0]) or _has(bits, F_HAND1, nb[3]),
+                  C_DISCARD + 13)
+        n = _flag(out, n, bits[F_LAYS_OWN + f], C_DISCARD + 14)
+        n = _flag(out, n, bits[F_LAYS_OPP + f], C_DISCARD + 15)
+        n = _flag(out, n, bits[F_KNOWN + f], C_DISCARD + 16)
+        n = _flag(out, n, _any_of(bits, F_KNOWN, nb, 0, 4), C_DISCARD + 17)
+        n = _flag(out, n, _any_of(bits, F_KNOWN, sr, 0, 3), C_DISCARD + 18)
+        for j in (1, 2):                             # the partner, the previous seat
+            at = F_KNOWN + j * N_COUNT
+            n = _flag(out, n, bits[at + f] or _any_of(bits, at, nb, 1, 3), C_DISCARD + 18 + j)
+        n = _flag(out, n, bits[F_PILE1 + f], C_DISCARD + 21)
+        n = _flag(out, n, bits[F_PILE2 + f], C_DISCARD + 22)
+        n = _flag(out, n, _any_of(bits, F_PILE1, nb, 1, 3), C_DISCARD + 23)
+        n = _flag(out, n, _any_of(bits, F_PILE1, sr, 0, 3), C_DISCARD + 24)
+        n = _flag(out, n, bits[F_TOP + f], C_DISCARD + 25)
+        n = _flag(out, n, _any_of(bits, F_TOP, nb, 0, 4), C_DISCARD + 26)
+        n = _flag(out, n, _any_of(bits, F_TOP, sr, 0, 3), C_DISCARD + 27)
+        n = _flag(out, n, bits[F_BARRED + f], C_DISCARD + 28)
+    elif o == 1:
+        pairs = adjacent = lays = wilds = pile_pairs = 0
+        triples = False
+        top = -1
+        for f in range(N_COUNT):
+            if bits[F_TOP + f]:
+                top = f
+            if bits[F_PILE2 + f]:
+                pile_pairs += 1
+            if not bits[F_PILE1 + f]:
+                continue
+            if bits[F_HAND1 + f]:
+                pairs += 1
+            if bits[F_HAND2 + f]:
+                triples = True
+            if _any_of(bits, F_HAND1, NEIGHBOURS[f], 1, 3):
+                adjacent += 1
+            if bits[F_LAYS_OWN + f]:
+                lays += 1
+            if f == 52 or f % 13 == 1:
+                wilds += 1
+        n = _push(out, n, C_TAKE + min(pairs, 3))
+        n = _push(out, n, C_TAKE + 4 + min(adjacent, 3))
+        n = _push(out, n, C_TAKE + 8 + min(lays, 2))
+        n = _push(out, n, C_TAKE + 11 + min(wilds, 2))
+        if top >= 0:
+            if bits[F_HAND1 + top]:
+                n = _push(out, n, C_TAKE + 14)
+            if _any_of(bits, F_HAND1, NEIGHBOURS[top], 1, 3):
+                n = _push(out, n, C_TAKE + 15)
+            if _any_of(bits, F_HAND1, SAME_RANK[top], 0, 3):
+                n = _push(out, n, C_TAKE + 16)
+            if bits[F_LAYS_OWN + top]:
+                n = _push(out, n, C_TAKE + 17)
+        if triples:
+            n = _push(out, n, C_TAKE + 18)
+        n = _push(out, n, C_TAKE + 19 + min(pile_pairs, 2))
+    if is_base:
+        n = _push(out, n, C_BASE)
+    return n
+
+
+@njit(cache=True)
+def candidate_rows(fat, fidx, cat, outs, phi):
+    """:func:`candidate_features` of every candidate of many decisions (the training's
+    form: decision ``d``'s active features are ``fidx[fat[d]:fat[d + 1]]``, its candidates
+    ``cat[d] .. cat[d + 1] - 1`` with output indices ``outs``, the first being the base
+    policy's choice) into ``phi`` (uint8[C, N_CANDIDATE_FEATURES], written whole)."""
+    bits = np.zeros(N_FEATURES, np.uint8)
+    buf = np.empty(MAX_CANDIDATE_ACTIVE, np.int64)
+    phi[:, :] = 0
+    for d in range(fat.shape[0] - 1):
+        feature_bits(fidx[fat[d]:fat[d + 1]], fat[d + 1] - fat[d], bits)
+        for c in range(cat[d], cat[d + 1]):
+            k = candidate_features(bits, outs[c], c == cat[d], buf)
+            for i in range(k):
+                phi[c, buf[i]] = 1

@@ -34,6 +34,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="a candidate's weight is 1/max(SE, this)^2 (default 5 points)")
     p.add_argument("--held-out", type=float, default=0.1, metavar="SHARE",
                    help="share of the hands held out (default 0.1)")
+    p.add_argument("--no-candidate-term", dest="candidate_term", action="store_false",
+                   help="train without the candidate term (each discard's and the pile's "
+                        "features, docs/strategies.md): a features-version-1 network like "
+                        "learned-v1")
     p.set_defaults(func=run)
     return p
 
@@ -51,5 +55,6 @@ def run(args: argparse.Namespace) -> int:
     if args.epochs < 1 or args.batch < 1 or not 0 <= args.held_out < 1:
         raise ValueError("train: --epochs and --batch must be at least 1 and --held-out in [0, 1)")
     train.run(args.labels, args.seed, args.out, hidden=hidden, epochs=args.epochs,
-              batch=args.batch, lr=args.lr, se_floor=args.se_floor, held_out=args.held_out)
+              batch=args.batch, lr=args.lr, se_floor=args.se_floor, held_out=args.held_out,
+              candidate_term=args.candidate_term)
     return 0

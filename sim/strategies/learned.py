@@ -2,8 +2,10 @@
 
 A weights file is a ``.npz`` written by :func:`save` (``burraco train``): the layers
 ``W1`` (``[F, H1]``), ``b1``, optionally ``W2`` (``[H1, H2]``) and ``b2``, ``W3``
-(``[H, 53 + 2]``), ``b3``, and ``meta`` (a JSON string: the features' version, the
-training's provenance).  Beside a shipped file ``learned-vN.npz`` in
+(``[H, 53 + 2]``), ``b3``, with features version 2 the candidate term ``V`` (``[K, H]``,
+``K`` candidate features) and ``v``, and ``meta`` (a JSON string: the features' version,
+the training's provenance).  Version 1 files (no candidate term, ``learned-v1``) are
+read too.  Beside a shipped file ``learned-vN.npz`` in
 :data:`WEIGHTS_DIR` lies its provenance ``learned-vN.json``.
 
 :func:`load` packs a file into the flat ``float64`` array the kernel reads
@@ -80,20 +82,25 @@ class Network:
     W3: np.ndarray
     b3: np.ndarray
     meta: dict
+    V: np.ndarray | None = None     # [K, H] the candidate term (features version 2)
+    v: np.ndarray | None = None     # [K]
 
     def pack(self) -> np.ndarray:
         """The flat ``float64`` array of :mod:`kernels.strategies.learned`."""
         from kernels.strategies import learned as KL
         f, h1 = self.W1.shape
         h2 = 0 if self.W2 is None else self.W2.shape[1]
+        k = 0 if self.V is None else self.V.shape[0]
         parts = [np.array([KL.MAGIC, KL.FORMAT, self.meta["features_version"], f, h1, h2,
-                           self.W3.shape[1], 0], np.float64),
+                           self.W3.shape[1], k], np.float64),
                  self.W1.ravel(), self.b1]
         if h2:
             parts += [self.W2.T.ravel(), self.b2]
         parts += [self.W3.T.ravel(), self.b3]
+        if k:
+            parts += [self.V.ravel(), self.v]
         flat = np.ascontiguousarray(np.concatenate(parts), dtype=np.float64)
-        assert flat.size == KL.weights_size(f, h1, h2, self.W3.shape[1])
+        assert flat.size == KL.weights_size(f, h1, h2, self.W3.shape[1], k)
         return flat
 
 
@@ -103,6 +110,8 @@ def save(net: Network, path) -> None:
               "meta": np.array(json.dumps(net.meta, sort_keys=True))}
     if net.W2 is not None:
         arrays.update(W2=net.W2, b2=net.b2)
+    if net.V is not None:
+        arrays.update(V=net.V, v=net.v)
     with open(path, "wb") as f:
         np.savez(f, **arrays)
 
@@ -121,12 +130,20 @@ def read(path) -> Network:
         net = Network(a["W1"].astype(np.float64), a["b1"].astype(np.float64),
                       a["W2"].astype(np.float64) if "W2" in a else None,
                       a["b2"].astype(np.float64) if "b2" in a else None,
-                      a["W3"].astype(np.float64), a["b3"].astype(np.float64), meta)
+                      a["W3"].astype(np.float64), a["b3"].astype(np.float64), meta,
+                      a["V"].astype(np.float64) if "V" in a else None,
+                      a["v"].astype(np.float64) if "v" in a else None)
     except KeyError as exc:
         raise ValueError(f"strategy 'learned': {str(path)!r} is not a weights file "
                          f"(no {exc})") from None
-    if meta.get("features_version") != KL.FEATURES_VERSION or net.W1.shape[0] != KL.N_FEATURES \
-            or net.W3.shape[1] != KL.N_OUT:
+    version = meta.get("features_version")
+    last = net.W3.shape[0]
+    term_ok = (net.V is None and net.v is None) if version == 1 else (
+        net.V is not None and net.v is not None
+        and net.V.shape == (KL.N_CANDIDATE_FEATURES, last)
+        and net.v.shape == (KL.N_CANDIDATE_FEATURES,))
+    if version not in KL.READS_FEATURES_VERSIONS or net.W1.shape[0] != KL.N_FEATURES \
+            or net.W3.shape[1] != KL.N_OUT or not term_ok:
         raise ValueError(f"strategy 'learned': {str(path)!r} was trained on features version "
                          f"{meta.get('features_version')} ({net.W1.shape[0]} features); this "
                          f"package reads version {KL.FEATURES_VERSION} ({KL.N_FEATURES}): "

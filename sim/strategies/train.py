@@ -4,8 +4,14 @@ The labels (``burraco label``, its schema in docs/labels.md) hold, per searched
 decision, the seat's observation (sparse), the candidates and each one's rollout mean,
 standard error and worlds.  Only the pickup and the discard decisions are used.
 
+The network's value of a candidate is its output plus, with the candidate term (the
+default), the candidate's features
+(:func:`kernels.strategies.learned_features.candidate_features`, the first candidate
+of a label being the base policy's choice) weighted by ``v + V h``, ``h`` the last
+hidden layer.
+
 The loss is a per-decision regression on the candidates' values centred on the
-decision's mean: with ``p_c`` the network's output for candidate ``c`` and ``t_c`` its
+decision's mean: with ``p_c`` the network's value of candidate ``c`` and ``t_c`` its
 rollout mean, both centred on their mean over the decision's candidates, the decision
 costs ``sum_c w_c (p_c - t_c)^2 / n`` with ``w_c = 1 / max(se_c, se_floor)^2``
 (capped: a candidate rolled out on few worlds, or with NaN error, weighs as one with
@@ -44,6 +50,7 @@ class Decisions:
     mean: np.ndarray          # float64[C]
     se: np.ndarray            # float64[C]
     chosen: np.ndarray        # int64[D] the action the teacher played
+    phi: np.ndarray           # uint8[C, K] each candidate's features (the candidate term's)
 
     def __len__(self) -> int:
         return self.hand.shape[0]
@@ -57,7 +64,7 @@ class Decisions:
         return Decisions(self.hand[rows], self.run[rows],
                          np.concatenate([[0], np.cumsum(fl)]), self.fidx[fsel],
                          np.concatenate([[0], np.cumsum(cl)]), self.out[csel], self.mean[csel],
-                         self.se[csel], self.chosen[rows])
+                         self.se[csel], self.chosen[rows], self.phi[csel])
 
 
 def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
@@ -105,10 +112,13 @@ def from_table(table, run: int = 0) -> Decisions:
         per[cat[1:] == cat[:-1]] = 0
         cat = np.concatenate([[0], np.cumsum(per)])
         out, mean, se = out[good], mean[good], se[good]
+    fidx = fidx[:k].copy()
+    phi = np.empty((out.shape[0], KL.N_CANDIDATE_FEATURES), np.uint8)
+    KL.candidate_rows(fat, fidx, cat, out, phi)
     return Decisions(table.column("hand").to_numpy().astype(np.int64),
-                     np.full(rows, run, np.int64), fat, fidx[:k].copy(), cat, out, mean, se,
+                     np.full(rows, run, np.int64), fat, fidx, cat, out, mean, se,
                      np.array([KL.out_index(int(a)) for a in table.column("chosen").to_numpy()],
-                              np.int64))
+                              np.int64), phi)
 
 
 def concat(parts: list) -> Decisions:
@@ -124,7 +134,8 @@ def concat(parts: list) -> Decisions:
                      np.concatenate(fat), np.concatenate([p.fidx for p in parts]),
                      np.concatenate(cat), np.concatenate([p.out for p in parts]),
                      np.concatenate([p.mean for p in parts]), np.concatenate([p.se for p in parts]),
-                     np.concatenate([p.chosen for p in parts]))
+                     np.concatenate([p.chosen for p in parts]),
+                     np.concatenate([p.phi for p in parts]))
 
 
 def read_labels(dirs, progress=print) -> tuple[Decisions, list]:
@@ -147,14 +158,18 @@ def read_labels(dirs, progress=print) -> tuple[Decisions, list]:
 
 
 # ---------------------------------------------------------------- the network in numpy
-def init(n_features: int, h1: int, h2: int, n_out: int, gen: np.random.Generator) -> dict:
-    """He-initialised layers (float64)."""
+def init(n_features: int, h1: int, h2: int, n_out: int, gen: np.random.Generator,
+         n_cand: int = 0) -> dict:
+    """He-initialised layers (float64); with ``n_cand`` candidate features a candidate
+    term ``V``, ``v`` starting at zero."""
     p = {"W1": gen.normal(0, np.sqrt(2.0 / 50), (n_features, h1)), "b1": np.zeros(h1)}
     last = h1
     if h2:
         p.update(W2=gen.normal(0, np.sqrt(2.0 / h1), (h1, h2)), b2=np.zeros(h2))
         last = h2
     p.update(W3=gen.normal(0, np.sqrt(1.0 / last), (last, n_out)), b3=np.zeros(n_out))
+    if n_cand:
+        p.update(V=np.zeros((n_cand, last)), v=np.zeros(n_cand))
     return p
 
 
@@ -176,6 +191,22 @@ def predict(p: dict, x: np.ndarray) -> tuple:
     return last @ p["W3"] + p["b3"], a1, a2
 
 
+def values(p: dict, dec: Decisions, x: np.ndarray | None = None) -> tuple:
+    """The network's value of every candidate of ``dec`` (float64[C]: its output plus
+    the candidate term) and what :func:`loss_and_grads` needs of the forward pass."""
+    n = len(dec)
+    x = _dense(dec, p["W1"].shape[0]) if x is None else x
+    out, a1, a2 = predict(p, x)
+    last = a2 if a2 is not None else a1
+    counts = np.diff(dec.cat)
+    dec_of = np.repeat(np.arange(n), counts)
+    val = out[dec_of, dec.out]
+    if "V" in p:
+        q = last @ p["V"].T + p["v"]
+        val = val + (dec.phi * q[dec_of]).sum(1)
+    return val, (x, out, a1, a2, last, counts, dec_of)
+
+
 def _weights(dec: Decisions, se_floor: float) -> np.ndarray:
     se = np.where(np.isfinite(dec.se), dec.se, np.inf)
     w = 1.0 / np.maximum(se, se_floor) ** 2
@@ -192,11 +223,7 @@ def loss_and_grads(p: dict, dec: Decisions, w: np.ndarray, n_features: int,
                    grads: bool = True) -> tuple:
     """The weighted centred loss (mean per candidate) and its gradients."""
     n = len(dec)
-    x = _dense(dec, n_features)
-    out, a1, a2 = predict(p, x)
-    counts = np.diff(dec.cat)
-    dec_of = np.repeat(np.arange(n), counts)
-    pred = out[dec_of, dec.out]
+    pred, (x, out, a1, a2, last, counts, dec_of) = values(p, dec, _dense(dec, n_features))
     r = _centred(pred, dec_of, counts, n) - _centred(dec.mean, dec_of, counts, n)
     m = max(len(r), 1)
     loss = float((w * r * r).sum() / m)
@@ -207,8 +234,14 @@ def loss_and_grads(p: dict, dec: Decisions, w: np.ndarray, n_features: int,
     g = g - (gsum / np.maximum(counts, 1))[dec_of]
     gout = np.zeros_like(out)
     np.add.at(gout, (dec_of, dec.out), g)
-    gr = {"W3": (a2 if a2 is not None else a1).T @ gout, "b3": gout.sum(0)}
+    gr = {"W3": last.T @ gout, "b3": gout.sum(0)}
     gh = gout @ p["W3"].T
+    if "V" in p:
+        gq = np.zeros((n, p["V"].shape[0]))
+        np.add.at(gq, dec_of, dec.phi * g[:, None])
+        gr["V"] = gq.T @ last
+        gr["v"] = gq.sum(0)
+        gh = gh + gq @ p["V"]
     if a2 is not None:
         gh = gh * (a2 > 0)
         gr["W2"] = a1.T @ gh
@@ -226,10 +259,7 @@ def choices(p: dict, dec: Decisions, n_features: int, chunk: int = 4096) -> np.n
     picks = np.empty(len(dec), np.int64)
     for a in range(0, len(dec), chunk):
         part = dec.take(np.arange(a, min(a + chunk, len(dec))))
-        out = predict(p, _dense(part, n_features))[0]
-        counts = np.diff(part.cat)
-        dec_of = np.repeat(np.arange(len(part)), counts)
-        v = out[dec_of, part.out]
+        v = values(p, part, _dense(part, n_features))[0]
         for i in range(len(part)):
             s, e = part.cat[i], part.cat[i + 1]
             picks[a + i] = dec.cat[a + i] + int(np.argmax(v[s:e]))
@@ -266,7 +296,7 @@ def split(dec: Decisions, held_out: float, gen: np.random.Generator) -> tuple:
 
 def train(dec: Decisions, seed: int, hidden: tuple = (64, 32), epochs: int = 20,
           batch: int = 256, lr: float = 1e-3, se_floor: float = 5.0, held_out: float = 0.1,
-          l2: float = 1e-6, progress=print) -> tuple:
+          l2: float = 1e-6, candidate_term: bool = True, progress=print) -> tuple:
     """Train a network on ``dec``; returns ``(Network, report)``.
 
     The report holds the settings and the held-out loss, regret and top-1 of the
@@ -277,7 +307,7 @@ def train(dec: Decisions, seed: int, hidden: tuple = (64, 32), epochs: int = 20,
     dtr, dho = dec.take(tr), dec.take(ho)
     F = KL.N_FEATURES
     h1, h2 = (hidden + (0,))[:2]
-    p = init(F, h1, h2, KL.N_OUT, gen)
+    p = init(F, h1, h2, KL.N_OUT, gen, KL.N_CANDIDATE_FEATURES if candidate_term else 0)
     m = {k: np.zeros_like(v) for k, v in p.items()}
     v2 = {k: np.zeros_like(v) for k, v in p.items()}
     wtr, who = _weights(dtr, se_floor), _weights(dho, se_floor)
@@ -302,7 +332,7 @@ def train(dec: Decisions, seed: int, hidden: tuple = (64, 32), epochs: int = 20,
             total += loss * len(rows)
             t += 1
             for k in p:
-                g = gr[k] + (l2 * p[k] if k.startswith("W") else 0.0)
+                g = gr[k] + (l2 * p[k] if k.startswith("W") or k == "V" else 0.0)
                 m[k] = b1 * m[k] + (1 - b1) * g
                 v2[k] = b2 * v2[k] + (1 - b2) * g * g
                 p[k] -= lr * (m[k] / (1 - b1 ** t)) / (np.sqrt(v2[k] / (1 - b2 ** t)) + eps)
@@ -322,9 +352,10 @@ def train(dec: Decisions, seed: int, hidden: tuple = (64, 32), epochs: int = 20,
         progress(line + f" ({time.perf_counter() - t0:.0f} s)")
     report.update(seed=seed, hidden=[h1, h2], epochs=epochs, batch=batch, lr=lr,
                   se_floor=se_floor, held_out_share=held_out, l2=l2,
-                  train_decisions=len(dtr), base_held_out=base_ho)
+                  train_decisions=len(dtr), base_held_out=base_ho, candidate_term=candidate_term)
     net = Network(p["W1"], p["b1"], p.get("W2"), p.get("b2"), p["W3"], p["b3"],
-                  {"features_version": KL.FEATURES_VERSION, "training": report})
+                  {"features_version": KL.FEATURES_VERSION if candidate_term else 1,
+                   "training": report}, p.get("V"), p.get("v"))
     return net, report
 
 
@@ -373,14 +404,21 @@ def run(labels, seed: int, out, progress=print, **settings) -> dict:
     return prov
 
 
-def untrained(path, seed: int = 0, hidden: tuple = (64, 32)) -> Path:
-    """Write an untrained network (random layers from ``seed``) as a weights file at
-    ``path``: a player that exercises every path of the kernel (the tests' hidden
-    information and referee checks), not a strategy to use."""
+def untrained(path, seed: int = 0, hidden: tuple = (64, 32), candidate_term: bool = True) -> Path:
+    """Write an untrained network (random layers from ``seed``; with a random candidate
+    term unless ``candidate_term`` is false) as a weights file at ``path``: a player that
+    exercises every path of the kernel (the tests' hidden information and referee
+    checks), not a strategy to use."""
     from kernels.strategies import learned as KL
     p = init(KL.N_FEATURES, hidden[0], hidden[1], KL.N_OUT, np.random.default_rng(seed))
     p["b3"] = np.random.default_rng(seed + 1).normal(0, 1.0, KL.N_OUT)
+    V = v = None
+    if candidate_term:
+        g = np.random.default_rng(seed + 2)
+        V = g.normal(0, 0.3, (KL.N_CANDIDATE_FEATURES, hidden[1] or hidden[0]))
+        v = g.normal(0, 1.0, KL.N_CANDIDATE_FEATURES)
     save(Network(p["W1"], p["b1"], p.get("W2"), p.get("b2"), p["W3"], p["b3"],
-                 {"features_version": KL.FEATURES_VERSION, "untrained": True, "seed": seed}),
+                 {"features_version": KL.FEATURES_VERSION if candidate_term else 1,
+                  "untrained": True, "seed": seed}, V, v),
          path)
     return Path(path)

@@ -141,6 +141,65 @@ def test_forward_pass_equals_numpy(hidden, tmp_path):
         np.testing.assert_allclose(out, T.predict(p, x)[0][0], rtol=1e-10, atol=1e-10)
 
 
+@pytest.mark.parametrize("hidden", [(64, 32), (48, 0)])
+def test_candidate_values_equal_numpy(hidden, labels, tmp_path):
+    """The kernel's value of each candidate (output plus the candidate term over the
+    candidate's features, the first candidate being the base policy's choice) equals
+    the trainer's numpy values on real decisions."""
+    net = SL.read(T.untrained(tmp_path / "w.npz", seed=5, hidden=hidden))
+    assert net.V.shape == (KL.N_CANDIDATE_FEATURES, hidden[1] or hidden[0])
+    flat = net.pack()
+    p = {k: getattr(net, k) for k in ("W1", "b1", "W3", "b3", "V", "v")}
+    if net.W2 is not None:
+        p.update(W2=net.W2, b2=net.b2)
+    dec = T.from_table(pq.read_table(labels))
+    ref = T.values(p, dec)[0]
+    for d in range(0, len(dec), max(1, len(dec) // 40)):
+        s, e = dec.cat[d], dec.cat[d + 1]
+        res = np.empty(e - s)
+        KL.candidate_values(flat, dec.fidx[dec.fat[d]:dec.fat[d + 1]],
+                            dec.fat[d + 1] - dec.fat[d], dec.out[s:e], 0, res)
+        np.testing.assert_allclose(res, ref[s:e], rtol=1e-10, atol=1e-10)
+
+
+def test_candidate_features_of_known_decisions():
+    """A discard's and the pile's features worked out by hand: the hand holds 5, 6 and 7
+    of clubs and two 9s of hearts, the pile 7 of hearts (top) over 8 of clubs."""
+    bits = np.zeros(KL.N_FEATURES, np.uint8)
+    club = lambda r: r - 1                       # noqa: E731  (rank 1..13, ace = 1)
+    heart = lambda r: 26 + r - 1                 # noqa: E731
+    for f in (club(5), club(6), club(7), heart(9)):
+        bits[KL.F_HAND1 + f] = 1
+    bits[KL.F_HAND2 + heart(9)] = 1
+    for f in (heart(7), club(8)):
+        bits[KL.F_PILE1 + f] = 1
+    bits[KL.F_TOP + heart(7)] = 1
+    buf = np.empty(KL.MAX_CANDIDATE_ACTIVE, np.int64)
+    at = dict(zip([n for n, _ in KL.CANDIDATE_FIELDS],
+                  np.cumsum([0] + [k for _, k in KL.CANDIDATE_FIELDS])))
+
+    def active(o, is_base=False):
+        return sorted(buf[:KL.candidate_features(bits, o, is_base, buf)].tolist())
+    # discard the 6 of clubs: a 3-7; no other suit of the 6; both ±1 neighbours held; the
+    # pile holds its +2 neighbour (8 of clubs), no ±1 one; the top is neither its
+    # neighbour nor its rank
+    assert active(2 + club(6)) == sorted([at["discard_rank"] + 3, at["discard_same_rank"],
+                                          at["discard_adjacent"] + 2])
+    # discard the 7 of clubs (the base policy's choice): one ±1 neighbour (6) and a ±2 one
+    # (5); the pile holds its +1 neighbour (8 of clubs) and its rank (7 of hearts, the top)
+    assert active(2 + club(7), True) == sorted([
+        at["discard_rank"] + 3, at["discard_same_rank"], at["discard_adjacent"] + 1,
+        at["discard_gap"], at["discard_pile"] + 2, at["discard_pile"] + 3, at["discard_top"] + 2,
+        at["base_choice"]])
+    # a 9 of hearts: held twice
+    assert at["discard_pair"] in active(2 + heart(9))
+    # take the pile: no face in both; the 8 of clubs has a ±1 neighbour (7) in the hand;
+    # the top (7 of hearts) has its rank in clubs in the hand
+    assert active(1) == sorted([at["take_pairs"], at["take_adjacent"] + 1, at["take_lays_own"],
+                                at["take_wilds"], at["take_top"] + 2, at["take_pile_pairs"]])
+    assert active(0) == [] and active(0, True) == [at["base_choice"]]
+
+
 def test_stored_weights_give_stored_outputs(untrained):
     """An untrained network of a fixed seed gives the outputs pinned here on a fixed
     position (the weights file, packing and forward pass stay in step)."""
@@ -152,10 +211,21 @@ def test_stored_weights_give_stored_outputs(untrained):
     KL.forward(SL.load(str(untrained))[0], fidx, nf, out)
     assert nf == PINNED_ACTIVE
     np.testing.assert_allclose(out[:4], PINNED_OUT, rtol=1e-9)
+    # with the candidate term: draw, take (the base policy's choice here) and the discard of
+    # the hand's first three faces
+    hand = np.flatnonzero(obs[T_HAND:T_HAND + N_COUNT] > 0)
+    outs = np.array([0, 1] + [2 + int(f) for f in hand[:3]], np.int64)
+    res = np.empty(len(outs))
+    KL.candidate_values(SL.load(str(untrained))[0], fidx[:nf], nf, outs, 1, res)
+    assert outs.tolist() == [0, 1, 8, 11, 19]
+    assert res[0] == out[0]                     # the draw has no features but the base flag
+    np.testing.assert_allclose(res, PINNED_VALUES, rtol=1e-9)
 
 
 PINNED_ACTIVE = 26
 PINNED_OUT = [-1.4250059603678624, -0.6824903445025955, -1.0369748182632477, 0.14123240290126118]
+PINNED_VALUES = [-1.4250059603678624, 4.991122443929196, 9.750445931972445, 4.38452872222737,
+                 2.71805875987744]
 
 
 # ---------------------------------------------------------------- training
@@ -168,10 +238,11 @@ def test_trainer_recovers_a_known_target(labels, tmp_path):
     assert rep["held_out_decisions"] > 500
     net = SL.read(tmp_path / "m.npz")
     assert json.loads((tmp_path / "m.json").read_text())["training"]["seed"] == 4
-    assert net.meta["features_version"] == KL.FEATURES_VERSION
+    assert net.meta["features_version"] == KL.FEATURES_VERSION and net.V is not None
     # top-1 against the noiseless target on fresh hands
     dec = T.from_table(synthetic_labels(40, 99, noise=0.0))
-    p = {"W1": net.W1, "b1": net.b1, "W2": net.W2, "b2": net.b2, "W3": net.W3, "b3": net.b3}
+    p = {"W1": net.W1, "b1": net.b1, "W2": net.W2, "b2": net.b2, "W3": net.W3, "b3": net.b3,
+         "V": net.V, "v": net.v}
     picks = T.choices(p, dec, KL.N_FEATURES)
     g = T.gate(dec, picks)
     chance = np.mean([1.0 / n for n in np.diff(dec.cat) if n >= 2])
@@ -305,7 +376,7 @@ def test_the_shipped_v1_is_the_default_model_with_its_provenance():
     prov = json.loads(path.with_suffix(".json").read_text())
     net = SL.read(path)
     assert net.meta == prov                              # the same provenance inside the file
-    assert prov["features_version"] == KL.FEATURES_VERSION
+    assert prov["features_version"] == 1 and net.V is None     # no candidate term
     assert [(m["seed"], m["hands_read"], m["hands_read_are_0_to_n"])
             for m in prov["label_manifests"]] == [(101, 1500, True), (102, 1500, True),
                                                    (103, 3000, True), (104, 5500, True),
