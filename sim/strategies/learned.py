@@ -15,10 +15,15 @@ process (a forked worker inherits the parent's) loads its own copy.
 
 The model is named by the spec's ``model`` option: ``learned`` is the newest
 shipped version, ``learned:model=v1`` a shipped version, ``learned:model=PATH`` a
-weights file (a path without commas).
+weights file (a path without commas).  A strategy's canonical spec names its model
+exactly (:func:`canonical_model`): ``learned`` becomes ``learned:model=v2`` (the newest
+shipped version when resolved), a file ``PATH@DIGEST`` (its resolved path and the first
+12 hex digits of its SHA-256), so that a run, its resume and its replay refuse another
+model instead of mixing two models' records under one name.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -44,13 +49,42 @@ def shipped() -> dict:
     return out
 
 
-def model_path(model: str | None) -> Path:
-    """The weights file a ``model`` option names (None: the newest shipped version).
+def digest(path) -> str:
+    """The first 12 hex digits of the SHA-256 of a weights file's bytes."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
+
+
+def _split_digest(model: str) -> tuple[str, str | None]:
+    m = re.fullmatch(r"(.+)@([0-9a-f]{12})", model)
+    return (m.group(1), m.group(2)) if m else (model, None)
+
+
+def canonical_model(model: str | None) -> str:
+    """The exact name of the model a ``model`` option names: ``vN`` for a shipped version
+    (the newest for None), ``PATH@DIGEST`` for a file (resolved path, :func:`digest`).
 
     Raises
     ------
     ValueError
-        No such shipped version or file; the message names the file and how to train one.
+        As :func:`model_path`.
+    """
+    path = model_path(model)
+    versions = shipped()
+    for v, p in versions.items():
+        if p == path and (model is None or model == "" or re.fullmatch(r"v?\d+", model)):
+            return f"v{v}"
+    return f"{path.resolve()}@{digest(path)}"
+
+
+def model_path(model: str | None) -> Path:
+    """The weights file a ``model`` option names (None: the newest shipped version;
+    ``PATH@DIGEST``: the file, which must still have that digest).
+
+    Raises
+    ------
+    ValueError
+        No such shipped version or file (the message names the file and how to train
+        one), or a file whose digest is not the one named.
     """
     versions = shipped()
     if model is None or model == "":
@@ -65,9 +99,14 @@ def model_path(model: str | None) -> Path:
             raise ValueError(f"strategy 'learned': no weights file "
                              f"{WEIGHTS_DIR / f'learned-v{v}.npz'}; {TRAIN_HINT}")
         return versions[v]
-    path = Path(model).expanduser()
+    name, want = _split_digest(model)
+    path = Path(name).expanduser()
     if not path.is_file():
         raise ValueError(f"strategy 'learned': no weights file {str(path)!r}; {TRAIN_HINT}")
+    if want is not None and digest(path) != want:
+        raise ValueError(f"strategy 'learned': the weights file {str(path)!r} changed (digest "
+                         f"{digest(path)}, named {want}): a run or replay of the old model "
+                         "cannot use it")
     return path
 
 

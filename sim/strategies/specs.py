@@ -15,6 +15,7 @@ import numpy as np
 
 from sim.strategies import registry
 from sim.strategies.pystrategy import PythonStrategy, as_python, is_python_spec
+from sim.strategies import learned as learned_model
 from sim.strategies.registry import HEURISTIC, LearnedStrategy, canonical_spec, get, names
 
 if TYPE_CHECKING:
@@ -73,6 +74,8 @@ def _parse(spec) -> tuple:
                 raise ValueError(
                     f"strategy: parameter {key.strip()!r} needs a finite number, got {val.strip()!r}")
             overrides[key.strip()] = number
+    if isinstance(strat, LearnedStrategy):     # the model named exactly (a version, a digest)
+        overrides["model"] = learned_model.canonical_model(overrides.get("model"))
     return strat, overrides, strat.vector(overrides)      # vector validates the names
 
 

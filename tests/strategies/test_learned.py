@@ -3,6 +3,7 @@ trainer on a synthetic label set of the labels' schema (real observations, a kno
 target), and the strategy playing wherever a strategy goes."""
 from __future__ import annotations
 
+import hashlib
 import json
 
 import numpy as np
@@ -267,9 +268,27 @@ def test_missing_weights_name_the_file_and_the_command(tmp_path):
             sim.strategies.resolve("learned")
 
 
+def test_the_canonical_spec_names_the_model_exactly(tmp_path):
+    """``learned`` is named by its shipped version, a file by its path and digest: a file
+    changed under the same path is refused by its old name (a run's resume or replay),
+    and makes another name (another run)."""
+    newest = max(SL.shipped())
+    assert sim.strategies.resolve("learned")[0] == f"learned:model=v{newest}"
+    assert sim.strategies.resolve("learned:model=1")[0] == "learned:model=v1"
+    path = T.untrained(tmp_path / "w.npz", seed=1)
+    old = sim.strategies.resolve(f"learned:model={path}")[0]
+    T.untrained(path, seed=2)
+    new = sim.strategies.resolve(f"learned:model={path}")[0]
+    assert new != old and new.startswith(f"learned:model={path.resolve()}@")
+    with pytest.raises(ValueError, match=r"w\.npz' changed \(digest [0-9a-f]{12}, named"):
+        sim.strategies.resolve(old)
+
+
 def test_spec_and_parameters(untrained):
     name, kind, row = sim.strategies.resolve(f"learned:model={untrained},pile_min_size=3")
-    assert name == f"learned:model={untrained},pile_min_size=3"
+    digest = hashlib.sha256(untrained.read_bytes()).hexdigest()[:12]
+    assert name == f"learned:model={untrained.resolve()}@{digest},pile_min_size=3"
+    assert sim.strategies.resolve(name)[0] == name         # the canonical spec resolves again
     assert row[KL.LP_WEIGHTS] == SL.address(str(untrained)) and row[10] == 3
     assert sim.strategies.is_registered(kind)
     with pytest.raises(ValueError, match="no parameter 'bogus'"):
