@@ -127,13 +127,13 @@ LEARNED_PARAMS = (
     Param('pickup_margin', 18, 10.0, 0, 1000, False, None,
           "leave the base policy's pickup (draw or take the pile) only for the other action "
           'when the network values it more than this many points above (0: the higher wins; '
-          '10 was best of 0, 10, 20 for v1 against expert; 1000, the most: always the base '
-          "policy's pickup)"),
-    Param('discard_margin', 19, 1000.0, 0, 1000, False, None,
+          '10 was best of 0, 10, 20 for v1 and v2 against expert; 1000, the most: always the '
+          "base policy's pickup)"),
+    Param('discard_margin', 19, 0.0, 0, 1000, False, None,
           "leave the base policy's discard only for a card the network values more than this "
-          "many points above it (0: the highest value wins; 1000, the most: always the base "
-          "policy's discard, the network not evaluated, as v1 plays: its discards lost to "
-          "expert's on the offline gate)"),
+          "many points above it (0, the default: the highest value wins, as v2 plays; 1000, "
+          "the most: always the base policy's discard, the network not evaluated, as v1 "
+          "was measured: its discards lost to expert's on the offline gate)"),
 )
 
 
