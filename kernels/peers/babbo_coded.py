@@ -1,13 +1,13 @@
 """PyBurracoBabbo's coded player ``babbo_coded``, with the conventions of :mod:`kernels.peers.common`."""
 import numpy as np
-from numba import njit
+from numba import carray, njit
 
 from kernels.core.cards import N_COUNT
 from kernels.engine.actions import A_LAYOFF, PH_DISCARD, PH_PICKUP, create_action
 from kernels.engine.legal import OK, can_create
 from kernels.peers.common import (_first_wild, finish_meld, has_action, has_burraco, mem, note,
                                   random_discard, single_layoff, take_if)
-from kernels.strategies.api import legal
+from kernels.strategies.api import _as_i64_pointer, legal
 from kernels.table.state import G_PHASE, G_PILE_SIZE, G_SEAT, G_TEAM, G_POZZETTO_TAKEN
 from kernels.table.work import views
 
@@ -125,3 +125,6 @@ def babbo_coded_chooser(work):
     return note(m, finish_meld(ids, n, a))
 
 
+def babbo_coded_callback(work_addr, words):
+    """:func:`babbo_coded_chooser`'s C callback (:func:`.common.callback` compiles it)."""
+    return babbo_coded_chooser(carray(_as_i64_pointer(work_addr), words))

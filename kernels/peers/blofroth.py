@@ -1,5 +1,5 @@
 """blofroth's agents ``blofroth_dumb/random/smart/max``, with the conventions of :mod:`kernels.peers.common`."""
-from numba import njit
+from numba import carray, njit
 
 from kernels.core import layout as L
 from kernels.core.cards import CIDX, JOKER, N_COUNT
@@ -10,7 +10,7 @@ from kernels.engine.actions import (A_CREATE, A_DISCARD, A_LAYOFF, N_SET_MELDS, 
 from kernels.peers.common import (NEG, action_cards, discard_ok, finish_meld, fits_team,
                                   forms_trio, is_replacement, meld_value, opp_team,
                                   random_discard, result_meld, single_layoff, take_if)
-from kernels.strategies.api import legal
+from kernels.strategies.api import _as_i64_pointer, legal
 from kernels.table.state import G_PHASE, G_PILE_SIZE, G_SEAT, G_TEAM, G_TURN
 from kernels.table.work import views
 
@@ -174,10 +174,20 @@ def blofroth_dumb_chooser(work):
     return blofroth_chooser(work, 0)
 
 
+def blofroth_dumb_callback(work_addr, words):
+    """:func:`blofroth_dumb_chooser`'s C callback (:func:`.common.callback` compiles it)."""
+    return blofroth_dumb_chooser(carray(_as_i64_pointer(work_addr), words))
+
+
 @njit(cache=True)
 def blofroth_random_chooser(work):
     """``blofroth_random`` (:func:`blofroth_chooser` variant 1)."""
     return blofroth_chooser(work, 1)
+
+
+def blofroth_random_callback(work_addr, words):
+    """:func:`blofroth_random_chooser`'s C callback (:func:`.common.callback` compiles it)."""
+    return blofroth_random_chooser(carray(_as_i64_pointer(work_addr), words))
 
 
 @njit(cache=True)
@@ -186,9 +196,17 @@ def blofroth_smart_chooser(work):
     return blofroth_chooser(work, 2)
 
 
+def blofroth_smart_callback(work_addr, words):
+    """:func:`blofroth_smart_chooser`'s C callback (:func:`.common.callback` compiles it)."""
+    return blofroth_smart_chooser(carray(_as_i64_pointer(work_addr), words))
+
+
 @njit(cache=True)
 def blofroth_max_chooser(work):
     """``blofroth_max`` (:func:`blofroth_chooser` variant 3)."""
     return blofroth_chooser(work, 3)
 
 
+def blofroth_max_callback(work_addr, words):
+    """:func:`blofroth_max_chooser`'s C callback (:func:`.common.callback` compiles it)."""
+    return blofroth_max_chooser(carray(_as_i64_pointer(work_addr), words))

@@ -39,7 +39,7 @@ the levels of a peer share one compilation.  Parameter rows: each chooser
 reads its seat's ``params[seat]`` in the order listed by ``sim.peers``.
 """
 import numpy as np
-from numba import njit
+from numba import cfunc, njit
 
 from kernels.core import layout as L
 from kernels.core.cards import CIDX, CVALUE, JOKER, N_COUNT
@@ -48,6 +48,7 @@ from kernels.core.rng import bounded
 from kernels.engine.actions import (A_CREATE, A_DISCARD, A_DRAW, A_END_MELD, A_LAYOFF, A_TAKE,
                                     MELD_CNT, N_SET_MELDS, PH_PICKUP, meld_sel)
 from kernels.engine.legal import OK, can_discard, can_layoff, layoff_fits
+from kernels.strategies.api import CHOOSER_SIG
 from kernels.table.scoring import burraco_bonus
 from kernels.table.state import (G_PHASE, G_PILE_SIZE, G_SEAT, G_STOCK_END, G_STOCK_TOP, G_TEAM, G_TURN, MI_KIND,
                                  MI_LEN, MI_NWILD, MI_WSLOT)
@@ -602,3 +603,15 @@ def _key_face(s, k):
     return 13 * s + (0 if k == 13 else k)
 
 
+# ---------------------------------------------------------------- C callbacks
+def callback(body):
+    """A peer bot's C callback, compiled or loaded from Numba's on-disk cache.
+
+    ``body`` is the ``<name>_callback(work_addr, words)`` of the bot's module, which
+    calls its chooser; it is compiled as a C function of
+    :data:`kernels.strategies.api.CHOOSER_SIG` with ``cache=True`` (``sim.strategies.peers``
+    registers its ``.address`` as the bot's policy kind in this process), so a process
+    loads what another compiled instead of compiling the callback again.  Its cache lies
+    in the directory of this layer, refreshed with it (:mod:`kernels.build.cachestamp`).
+    """
+    return cfunc(CHOOSER_SIG, cache=True)(body)

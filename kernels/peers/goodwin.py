@@ -5,7 +5,7 @@ action, determinizations of the unseen cards with random playouts), with the
 conventions of :mod:`kernels.peers.common`.
 """
 import numpy as np
-from numba import njit
+from numba import carray, njit
 
 from kernels.core import layout as L
 from kernels.core.cards import CIDX, N_COUNT
@@ -17,7 +17,7 @@ from kernels.engine.legal import OK, can_create
 from kernels.peers.common import (NEG, _first_wild, action_cards, finish_meld, first_discard,
                                   has_action, has_burraco, mem, note, random_discard,
                                   single_layoff, stock_left, take_if)
-from kernels.strategies.api import legal
+from kernels.strategies.api import _as_i64_pointer, legal
 from kernels.table.state import G_OPEN_ROW, G_PHASE, G_PILE_SIZE, G_SEAT, G_TEAM, G_POZZETTO_TAKEN, G_TURN, MI_KIND
 from kernels.table.work import views
 from kernels.table.worlds import _card_at, deal_ids, unseen_places
@@ -58,6 +58,11 @@ def goodwin_random_chooser(work):
             bs = s
             best = a
     return finish_meld(ids, n, best)
+
+
+def goodwin_random_callback(work_addr, words):
+    """:func:`goodwin_random_chooser`'s C callback (:func:`.common.callback` compiles it)."""
+    return goodwin_random_chooser(carray(_as_i64_pointer(work_addr), words))
 
 
 # ---------------------------------------------------------------- goodwin_low
@@ -133,6 +138,11 @@ def goodwin_low_chooser(work):
     if m[1] == 0:
         a = goodwin_low_candidate(st, rv, team, seat, p[1] != 0, sel)
     return note(m, finish_meld(ids, n, a))
+
+
+def goodwin_low_callback(work_addr, words):
+    """:func:`goodwin_low_chooser`'s C callback (:func:`.common.callback` compiles it)."""
+    return goodwin_low_chooser(carray(_as_i64_pointer(work_addr), words))
 
 
 # ---------------------------------------------------------------- goodwin_ismcts
@@ -308,3 +318,8 @@ def goodwin_ismcts_chooser(work):
     parts = views(work)
     p = parts[2][parts[0].g[G_SEAT]]
     return ismcts_search(work, p, np.int64(max(1.0, p[GI_ITERATIONS])))
+
+
+def goodwin_ismcts_callback(work_addr, words):
+    """:func:`goodwin_ismcts_chooser`'s C callback (:func:`.common.callback` compiles it)."""
+    return goodwin_ismcts_chooser(carray(_as_i64_pointer(work_addr), words))

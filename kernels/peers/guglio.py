@@ -1,6 +1,6 @@
 """guglio1981/burraco-pwa's bots ``guglio_easy/medium/hard``, with the conventions of :mod:`kernels.peers.common`."""
 import numpy as np
-from numba import njit
+from numba import carray, njit
 
 from kernels.core import layout as L
 from kernels.core.cards import CVALUE, N_COUNT
@@ -12,7 +12,7 @@ from kernels.peers.common import (NEG, discard_ok, finish_meld, first_legal_disc
                                   forms_trio, is_wild, mem, note, opp_team, pile_top,
                                   random_discard_of, single_layoff, take_if, trio_count_with,
                                   uniform)
-from kernels.strategies.api import legal
+from kernels.strategies.api import _as_i64_pointer, legal
 from kernels.table.state import G_PHASE, G_SEAT, G_TEAM, MI_LEN
 from kernels.table.work import views
 
@@ -212,10 +212,20 @@ def guglio_easy_chooser(work):
     return guglio_chooser(work, 0)
 
 
+def guglio_easy_callback(work_addr, words):
+    """:func:`guglio_easy_chooser`'s C callback (:func:`.common.callback` compiles it)."""
+    return guglio_easy_chooser(carray(_as_i64_pointer(work_addr), words))
+
+
 @njit(cache=True)
 def guglio_medium_chooser(work):
     """``guglio_medium`` (:func:`guglio_chooser` level 1)."""
     return guglio_chooser(work, 1)
+
+
+def guglio_medium_callback(work_addr, words):
+    """:func:`guglio_medium_chooser`'s C callback (:func:`.common.callback` compiles it)."""
+    return guglio_medium_chooser(carray(_as_i64_pointer(work_addr), words))
 
 
 @njit(cache=True)
@@ -224,3 +234,6 @@ def guglio_hard_chooser(work):
     return guglio_chooser(work, 2)
 
 
+def guglio_hard_callback(work_addr, words):
+    """:func:`guglio_hard_chooser`'s C callback (:func:`.common.callback` compiles it)."""
+    return guglio_hard_chooser(carray(_as_i64_pointer(work_addr), words))

@@ -1,6 +1,6 @@
 """burraco-legends' bot ``legends_medium``, with the conventions of :mod:`kernels.peers.common`."""
 import numpy as np
-from numba import njit
+from numba import carray, njit
 
 from kernels.core.cards import CVALUE, JOKER, N_COUNT
 from kernels.engine.actions import (A_CREATE, A_DISCARD, A_LAYOFF, PH_DISCARD, PH_PICKUP,
@@ -10,7 +10,7 @@ from kernels.peers.common import (NEG, _first_wild, _key_face, _low_rank_key, _s
                                   discard_ok, finish_meld, first_legal_discard, forms_trio,
                                   has_burraco, is_wild, mem, note, pile_top, single_layoff,
                                   stock_left, take_if)
-from kernels.strategies.api import legal
+from kernels.strategies.api import _as_i64_pointer, legal
 from kernels.table.state import G_PHASE, G_PILE_SIZE, G_SEAT, G_TEAM, G_POZZETTO_TAKEN
 from kernels.table.work import views
 
@@ -203,3 +203,6 @@ def legends_medium_chooser(work):
     return note(m, finish_meld(ids, n, legends_new_meld(st, rv, team, seat, wilds_ok, sel)))
 
 
+def legends_medium_callback(work_addr, words):
+    """:func:`legends_medium_chooser`'s C callback (:func:`.common.callback` compiles it)."""
+    return legends_medium_chooser(carray(_as_i64_pointer(work_addr), words))

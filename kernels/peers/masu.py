@@ -1,5 +1,5 @@
 """gioco-burraco's bots ``masu_normal`` and ``masu_easy``, with the conventions of :mod:`kernels.peers.common`."""
-from numba import njit
+from numba import carray, njit
 
 from kernels.core.cards import CIDX, CVALUE, N_COUNT
 from kernels.engine.actions import A_CREATE, A_DISCARD, A_DRAW, A_LAYOFF, PH_DISCARD, PH_PICKUP
@@ -7,7 +7,7 @@ from kernels.peers.common import (NEG, TRIOS, action_cards, class_rank, discard_
                                   fits_team, has_burraco, is_wild, opp_team, points_of,
                                   result_meld, single_layoff, take_if, trio_allowed,
                                   trio_count_with, trio_fit, wilds_of)
-from kernels.strategies.api import legal
+from kernels.strategies.api import _as_i64_pointer, legal
 from kernels.table.state import G_PHASE, G_PILE_SIZE, G_SEAT, G_TEAM, G_POZZETTO_TAKEN, MI_LEN
 from kernels.table.work import views
 
@@ -126,7 +126,17 @@ def masu_normal_chooser(work):
     return masu_chooser(work, True)
 
 
+def masu_normal_callback(work_addr, words):
+    """:func:`masu_normal_chooser`'s C callback (:func:`.common.callback` compiles it)."""
+    return masu_normal_chooser(carray(_as_i64_pointer(work_addr), words))
+
+
 @njit(cache=True)
 def masu_easy_chooser(work):
     """``masu_easy`` (:func:`masu_chooser`)."""
     return masu_chooser(work, False)
+
+
+def masu_easy_callback(work_addr, words):
+    """:func:`masu_easy_chooser`'s C callback (:func:`.common.callback` compiles it)."""
+    return masu_easy_chooser(carray(_as_i64_pointer(work_addr), words))

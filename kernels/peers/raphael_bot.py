@@ -5,7 +5,7 @@ With the conventions of :mod:`kernels.peers.common`.  It keeps its
 never makes a set.
 """
 import numpy as np
-from numba import njit
+from numba import carray, njit
 
 from kernels.core.cards import CVALUE, JOKER, N_COUNT
 from kernels.core.melds import ANY_RANK, KIND_SEQ, analyze
@@ -14,7 +14,7 @@ from kernels.engine.legal import OK, can_create, layoff_fits
 from kernels.peers.common import (NEG, _key_face, _low_rank_key, _suit_keys, dirties,
                                   discard_ok, finish_meld, first_legal_discard, has_action,
                                   opp_team, pile_top, single_layoff, take_if, trio_uses)
-from kernels.strategies.api import legal
+from kernels.strategies.api import _as_i64_pointer, legal
 from kernels.table.state import G_PHASE, G_SEAT, G_TEAM, G_POZZETTO_TAKEN, MI_KIND, MI_NWILD
 from kernels.table.work import views
 
@@ -196,3 +196,6 @@ def raphael_bot_chooser(work):
     return finish_meld(ids, n, raphael_new_meld(st, rv, team, seat, sel))
 
 
+def raphael_bot_callback(work_addr, words):
+    """:func:`raphael_bot_chooser`'s C callback (:func:`.common.callback` compiles it)."""
+    return raphael_bot_chooser(carray(_as_i64_pointer(work_addr), words))

@@ -4,7 +4,7 @@ With the conventions of :mod:`kernels.peers.common`.  It keeps its
 "sequences only" play under our rules, where every set is legal: it simply
 never makes a set.
 """
-from numba import njit
+from numba import carray, njit
 
 from kernels.core import layout as L
 from kernels.core.cards import CIDX, JOKER, N_COUNT
@@ -16,7 +16,7 @@ from kernels.peers.common import (NEG, TRIOS, TRIO_IS_SET, TRIO_JOKER, TRIO_NWIL
                                   dirties, discard_ok, finish_meld, fits_team, has_burraco,
                                   has_seq_of_suit, is_wild, opp_team, pile_top, single_layoff,
                                   stock_left, take_if, team_points, trio_fit)
-from kernels.strategies.api import legal
+from kernels.strategies.api import _as_i64_pointer, legal
 from kernels.table.state import (G_ACTIONS, G_PHASE, G_PILE_SIZE, G_SEAT, G_TEAM, G_POZZETTO_TAKEN, MI_KIND,
                                  MI_LEN, MI_NWILD)
 from kernels.table.work import views
@@ -273,3 +273,6 @@ def thilanguis_bot_chooser(work):
     return finish_meld(ids, n, thil_meld(st, rv, team, seat, p, ids, n, sel, scratch))
 
 
+def thilanguis_bot_callback(work_addr, words):
+    """:func:`thilanguis_bot_chooser`'s C callback (:func:`.common.callback` compiles it)."""
+    return thilanguis_bot_chooser(carray(_as_i64_pointer(work_addr), words))

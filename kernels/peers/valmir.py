@@ -4,7 +4,7 @@ With the conventions of :mod:`kernels.peers.common`.  They keep their
 "sequences and sets of aces" play under our rules, where every set is legal:
 they simply never make another set.
 """
-from numba import njit
+from numba import carray, njit
 
 from kernels.core.cards import N_COUNT
 from kernels.core.melds import ANY_RANK, analyze
@@ -15,7 +15,7 @@ from kernels.peers.common import (NEG, _low_rank_key, action_cards, dirties, dis
                                   finish_meld, fits_team, has_clean_burraco, is_wild,
                                   on_clean_burraco, pile_top, random_discard_of, single_layoff,
                                   take_if, trio_uses, uniform, wilds_of)
-from kernels.strategies.api import legal
+from kernels.strategies.api import _as_i64_pointer, legal
 from kernels.table.state import G_PHASE, G_SEAT, G_TEAM
 from kernels.table.work import views
 
@@ -146,10 +146,20 @@ def valmir_easy_chooser(work):
     return valmir_chooser(work, 0)
 
 
+def valmir_easy_callback(work_addr, words):
+    """:func:`valmir_easy_chooser`'s C callback (:func:`.common.callback` compiles it)."""
+    return valmir_easy_chooser(carray(_as_i64_pointer(work_addr), words))
+
+
 @njit(cache=True)
 def valmir_medium_chooser(work):
     """``valmir_medium`` (:func:`valmir_chooser` level 1)."""
     return valmir_chooser(work, 1)
+
+
+def valmir_medium_callback(work_addr, words):
+    """:func:`valmir_medium_chooser`'s C callback (:func:`.common.callback` compiles it)."""
+    return valmir_medium_chooser(carray(_as_i64_pointer(work_addr), words))
 
 
 @njit(cache=True)
@@ -158,3 +168,6 @@ def valmir_hard_chooser(work):
     return valmir_chooser(work, 2)
 
 
+def valmir_hard_callback(work_addr, words):
+    """:func:`valmir_hard_chooser`'s C callback (:func:`.common.callback` compiles it)."""
+    return valmir_hard_chooser(carray(_as_i64_pointer(work_addr), words))

@@ -68,15 +68,15 @@ def _deal_features() -> None:
 
 
 def _peer(name: str):
-    def run() -> None:
-        from sim.batch.runner import simulate
-        simulate(1, 0, [name, "heuristic", name, "heuristic"], threads=1, return_frame=False)
+    def run() -> None:              # its cached C callback is all that the bot compiles
+        from sim.strategies import registry
+        registry.get(name)
     return run
 
 
 def _checks():
     """unit name -> the kernels whose cache entries say it is compiled (names or dispatchers)."""
-    from sim.strategies.peers import PEERS, module_of
+    from sim.strategies.peers import PEERS, callback_of, module_of
     checks = {
         "the turn loop": ["play.game.play_hands_chunk"],
         "the step kernels": ["play.game.new_hand", "play.game.play_turn", "play.game.choose",
@@ -90,8 +90,8 @@ def _checks():
                                  "search.match_rollouts.match_rollouts_chunk"],
         "the deal features": ["table.deal_features.deal_features"],
     }
-    for name, (attr, _params, _doc) in PEERS.items():
-        checks[f"the peer bot {name}"] = [f"peers.{module_of(name)}.{attr}"]
+    for name in PEERS:
+        checks[f"the peer bot {name}"] = [f"peers.{module_of(name)}.{callback_of(name)}"]
     return checks
 
 

@@ -118,21 +118,26 @@ def module_of(name: str) -> str:
     return next(m for m in MODULES if name.startswith(m))
 
 
+def callback_of(name: str) -> str:
+    """The name of the C callback's body of the peer bot ``name`` in its module
+    (``guglio_hard_chooser`` -> ``guglio_hard_callback``), compiled with Numba's on-disk
+    cache by :func:`kernels.peers.common.callback`."""
+    return PEERS[name][0].removesuffix("_chooser") + "_callback"
+
+
 def _loader(name: str):
     def load():
         attr, params, doc = PEERS[name]
         # asked by file name, since importing the module takes a moment that belongs
-        # inside the announcement
+        # inside the announcement; the C callback is cached with the chooser in it
         module = module_of(name)
-        cold = compiling.cold(f"peers.{module}.{attr}")
-        if cold is False:   # the chooser is cached; its C callback is compiled in every process
-            notice = compiling.announce(f"the C callback of the peer bot {name}",
-                                        note="once per process; the bot itself is cached")
-        else:
-            notice = compiling.announce(f"the peer bot {name}", cold)
-        with notice:
-            chooser = getattr(importlib.import_module(f"kernels.peers.{module}"), attr)
-            _strategies.register(name, chooser, params=params, doc=doc)
+        with compiling.announce(f"the peer bot {name}",
+                                compiling.cold(f"peers.{module}.{callback_of(name)}")):
+            engine = importlib.import_module(f"kernels.peers.{module}")
+            common = importlib.import_module("kernels.peers.common")
+            callback = common.callback(getattr(engine, callback_of(name)))
+            _strategies.register(name, getattr(engine, attr), params=params, doc=doc,
+                                 callback=callback)
     return load
 
 

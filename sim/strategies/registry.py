@@ -209,7 +209,8 @@ _CALLBACKS = {}          # name -> the compiled callback of a registered chooser
 LAZY = {}
 
 
-def register(name: str, chooser, params: dict | None = None, doc: str = "") -> Strategy:
+def register(name: str, chooser, params: dict | None = None, doc: str = "",
+             callback=None) -> Strategy:
     """Make a Numba chooser a named strategy of this process.
 
     ``chooser`` is an ``@njit`` function ``choose(work) -> int64`` (the
@@ -230,6 +231,9 @@ def register(name: str, chooser, params: dict | None = None, doc: str = "") -> S
         given; a spec ``"name:p=v"`` overrides one.
     doc : str
         One line for the strategy list.
+    callback : numba CFunc, optional
+        ``chooser``'s C callback, compiled already (the peer bots': cached,
+        :func:`kernels.peers.common.callback`); by default it is compiled here.
 
     Returns
     -------
@@ -253,9 +257,10 @@ def register(name: str, chooser, params: dict | None = None, doc: str = "") -> S
     params = dict(params or {})
     if len(params) > L.N_PARAMS:
         raise ValueError(f"register: at most {L.N_PARAMS} parameters, got {len(params)}")
-    with compiling.announce(f"the chooser {name} as a C callback",
-                            note="once per process; the chooser's code may be cached"):
-        callback = chooser_cfunc(chooser)
+    if callback is None:
+        with compiling.announce(f"the chooser {name} as a C callback",
+                                note="once per process; the chooser's code may be cached"):
+            callback = chooser_cfunc(chooser)
     table = {p: (slot, float(default), "") for slot, (p, default) in enumerate(params.items())}
     strat = Strategy(name, int(callback.address), doc or f"registered Numba chooser {name}",
                      table)

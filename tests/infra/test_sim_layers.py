@@ -62,6 +62,7 @@ ALLOWED_LOCAL = {
     ("sim.cli.compile", "sim.core.deal_features"),
     ("sim.cli.compile", "sim.play.game"),
     ("sim.cli.compile", "sim.strategies.peers"),
+    ("sim.cli.compile", "sim.strategies.registry"),
     ("sim.cli.label", "sim.batch.labels"),
     ("sim.cli.replay", "sim.play.viewer"),
     ("sim.cli.replay", "sim.batch.replay"),

@@ -264,12 +264,15 @@ def test_masu_discards():
 
 # ---------------------------------------------------------------- every peer bot
 def test_every_peer_name_has_its_chooser_in_its_engine_s_module():
+    """... and its C callback's body, which calls that chooser."""
     import importlib
 
     from sim import peers
     for name, (attr, _params, _doc) in peers.PEERS.items():
         module = importlib.import_module(f"kernels.peers.{peers.module_of(name)}")
         assert callable(getattr(module, attr, None)), name
+        body = getattr(module, peers.callback_of(name))
+        assert attr in body.__code__.co_names, name
     assert {peers.module_of(n) for n in peers.PEERS} == set(peers.MODULES)
 
 
