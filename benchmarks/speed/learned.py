@@ -2,7 +2,7 @@
 """Speed of the ``learned`` strategy: hands/s, the cost of one evaluation, the cold compile.
 
     python benchmarks/speed/learned.py [--quick] [--repeats N] [--out PATH]
-        [--model FILE] [--hands H] [--skip-cold]
+        [--model FILE] [--settings P=V,...] [--hands H] [--skip-cold] [--base COMMIT]
 
 1. **hands/s**, ``learned`` on every seat against ``expert`` on every seat, in the same
    run: ``sim.simulate(H, seed 1)`` on 2 threads and on 1, the repeats interleaved after an
@@ -152,9 +152,10 @@ def bench_parts(spec: str, c: dict, rows: list) -> None:
                         "features on average)", target=target))
 
 
-def bench_cold(spec: str, c: dict, rows: list, tmp: Path) -> None:
-    base = subprocess.run(["git", "-C", str(REPO), "merge-base", "HEAD", "main"],
-                          capture_output=True, text=True).stdout.strip()
+def bench_cold(spec: str, c: dict, rows: list, tmp: Path, base: str | None = None) -> None:
+    base = subprocess.run(["git", "-C", str(REPO), "rev-parse", base] if base else
+                          ["git", "-C", str(REPO), "merge-base", "HEAD", "main"],
+                          capture_output=True, text=True, check=True).stdout.strip()
     for label, make in (("this checkout", lambda d: copy_packages(d)),
                         (f"merge-base {base[:8]}", lambda d: _archive(base, d))):
         walls, extra = [], []
@@ -193,6 +194,12 @@ def main(argv=None) -> int:
     ap.add_argument("--model", default=None, help="the weights file (default: newest shipped)")
     ap.add_argument("--hands", type=int, default=None)
     ap.add_argument("--skip-cold", action="store_true", help="leave the cold compiles out")
+    ap.add_argument("--settings", default="", metavar="P=V,...",
+                    help="the learned player's settings, e.g. discard_margin=1000 (default: "
+                         "none, the defaults)")
+    ap.add_argument("--base", default=None, metavar="COMMIT",
+                    help="the commit whose cold compile is the baseline (default: git "
+                         "merge-base HEAD main)")
     args = ap.parse_args(argv)
     c = settings(args, MODES)
     if args.hands:
@@ -202,13 +209,16 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         spec, what = model_spec(args.model, tmp)
+        if args.settings:
+            spec = f"{spec}:{args.settings}" if ":" not in spec else f"{spec},{args.settings}"
+            what += f", with {args.settings}"
         notes.append(f"The network: {what}.")
         log(f"hands/s of {spec}")
         bench_hands(spec, c, rows)
         log("one decision's parts")
         bench_parts(spec, c, rows)
         if not args.skip_cold:
-            bench_cold(spec, c, rows, tmp)
+            bench_cold(spec, c, rows, tmp, args.base)
     run.finish(notes)
     lines = ["# Speed of the learned strategy", "", f"`{run.facts['command']}`", "",
              "| section | figure | median | min – max | unit | one repeat | baseline | target | note |",

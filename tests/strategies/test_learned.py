@@ -425,6 +425,7 @@ def test_v2_is_the_default_model():
     assert (row[KL.LP_PICKUP_MARGIN], row[KL.LP_DISCARD_MARGIN]) == (10.0, 0.0)
 
 
+@pytest.mark.slow
 def test_v2_beats_expert_and_v1():
     """v2 with its default margins, 1,000 deals played both ways (seed 5, not a seed its
     margins were chosen on): measured +103.6 (+89.7 .. +117.5) points a hand against
