@@ -4,9 +4,10 @@ A kernel is compiled at its first use and cached on disk (:mod:`kernels.build.ca
 later processes load it in about a second.  On a fresh install the first uses add up:
 the turn loop (about 30 s on one core), the step kernels of ``sim.Game``, the search player
 ``rollout``, the label kernel, the learned player, the analysis kernels and each peer bot.  ``burraco compile`` does them all at
-once, before a long job, a container image or a test run: first the turn loop, which every
-other kernel calls, alone; then the rest as independent units over ``--jobs`` processes, so
-no kernel is compiled twice.  A unit whose kernels are all cached is skipped.
+once, before a long job, a container image or a test run: the turn loop first, since most
+other units call its kernels, and beside it the units that do not (the peer bots, which share
+only the legality code with it, and the deal features); then the rest, all as independent
+units over ``--jobs`` processes.  A unit whose kernels are all cached is skipped.
 
 The test suite's controller runs :func:`compile_all` before its worker processes start
 (``tests/conftest.py``): two workers would otherwise each compile every kernel.
@@ -16,7 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from multiprocessing import get_context
 
 from sim._util import compiling
@@ -95,6 +96,21 @@ def _checks():
     return checks
 
 
+def needs(name: str) -> tuple[str, ...]:
+    """The units whose kernels the unit ``name`` calls: :func:`compile_all` starts it once
+    they are compiled, so that it loads them instead of compiling them again.
+
+    The turn loop's (``kernels.play`` and the built-in choosers) for every unit but the
+    turn loop itself, the peer bots (they share only the legality code with it) and the deal
+    features; and the search player's ``rollout_search`` for the label kernel.
+    """
+    if name == "the turn loop" or name.startswith("the peer bot ") or name == "the deal features":
+        return ()
+    if name == "the label kernel":
+        return ("the turn loop", "the search player rollout")
+    return ("the turn loop",)
+
+
 def units() -> list[tuple[str, object]]:
     """The compile units, the turn loop first, then the longest first (so that the last
     to finish is a short one): ``(name, function)`` pairs."""
@@ -132,8 +148,10 @@ def _run_unit(name: str) -> tuple[str, float]:
 def compile_all(jobs: int = 2, only_cold: bool = True, out=sys.stderr) -> dict[str, float]:
     """Compile (or load) every kernel of the package into Numba's on-disk cache.
 
-    The turn loop first, in one worker process; then every other unit in ``jobs`` worker
-    processes (spawned, so this process imports no kernel).
+    ``jobs`` worker processes (spawned, so this process imports no kernel) take the units
+    in the order of :func:`units`, each when the units it :func:`needs` are compiled: the
+    turn loop first, and beside it the peer bots and the deal features, which do not call
+    its kernels; the units that do call them once it is compiled.
 
     Parameters
     ----------
@@ -171,19 +189,25 @@ def compile_all(jobs: int = 2, only_cold: bool = True, out=sys.stderr) -> dict[s
     t0 = time.perf_counter()
     done: dict[str, float] = {}
     ctx = get_context("spawn")
+    pending = list(names)
+    running: dict = {}
     with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-        first = [n for n in names if n == "the turn loop"]
-        for name in first:                       # everything else calls it: compile it once
-            done.update([pool.submit(_run_unit, name).result()])
-            say(f"  {name}: {done[name]:.1f} s")
-        futures = [pool.submit(_run_unit, n) for n in names if n not in first]
-        for fut in as_completed(futures):
-            try:
-                name, seconds = fut.result()
-            except Exception as exc:              # noqa: BLE001  named and re-raised
-                raise RuntimeError(f"compile: a unit failed: {exc}") from exc
-            done[name] = seconds
-            say(f"  {name}: {seconds:.1f} s")
+        while pending or running:
+            while len(running) < jobs:           # one unit per free process, none queued
+                ready = [n for n in pending if not set(needs(n)) & {*pending, *running.values()}]
+                if not ready:
+                    break
+                pending.remove(ready[0])
+                running[pool.submit(_run_unit, ready[0])] = ready[0]
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                del running[fut]
+                try:
+                    name, seconds = fut.result()
+                except Exception as exc:          # noqa: BLE001  named and re-raised
+                    raise RuntimeError(f"compile: a unit failed: {exc}") from exc
+                done[name] = seconds
+                say(f"  {name}: {seconds:.1f} s")
     say(f"compiled in {time.perf_counter() - t0:.1f} s")
     return done
 
@@ -195,7 +219,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
         description="Compile every kernel (the turn loop, the step kernels, the search player, "
                     "the analysis kernels, each peer bot) into Numba's on-disk cache, so that "
                     "later commands load them in about a second. The turn loop goes first, "
-                    "then the rest over --jobs processes; cached units are skipped.")
+                    "beside it the units that do not call it, then the rest, over --jobs "
+                    "processes; cached units are skipped.")
     p.add_argument("--jobs", type=int, default=2, metavar="N",
                    help="worker processes (default 2)")
     p.add_argument("--all", action="store_true",

@@ -207,6 +207,31 @@ def test_compile_checks_name_real_kernels_and_leaves_nothing_cold():
     assert cachestamp.cached("play.game.no_such_kernel") is False
 
 
+@pytest.mark.slow
+def test_the_units_compiled_beside_the_turn_loop_load_none_of_its_kernels():
+    """``burraco compile`` runs the peer bots and the deal features while the turn loop
+    compiles in the other process: run in a fresh process, none of them loads a module of
+    the turn loop's own kernels (the game, the search, the built-in choosers), which it would
+    then compile a second time."""
+    import subprocess
+    from pathlib import Path
+    code = """
+import sys
+from sim.cli import compile as C
+beside = [name for name, _ in C.units() if name != "the turn loop" and not C.needs(name)]
+for name in beside:
+    C._run_unit(name)
+print(len(beside), sorted(m for m in sys.modules if m.startswith(
+    ("kernels.play", "kernels.search", "kernels.strategies.choosers",
+     "kernels.strategies.policies"))))
+"""
+    root = Path(__file__).resolve().parents[2]
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root,
+                       check=True)
+    from sim.strategies.peers import PEERS
+    assert r.stdout.strip().splitlines()[-1] == f"{len(PEERS) + 1} []"
+
+
 def test_compile_refuses_a_bad_job_count_in_one_line(capsys):
     from sim.cli import main
     assert main(["compile", "--jobs", "0"]) == 2
