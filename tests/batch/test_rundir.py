@@ -111,15 +111,21 @@ def wait_for_writer(out: Path, proc, timeout=120.0) -> dict:
 @pytest.mark.parametrize("second", ["same", "overwrite", "matches"])
 def test_a_second_writer_is_refused_at_once(tmp_path, second):
     """Two simulate commands into one directory: the second is refused in one line naming
-    the directory and the first process; the first finishes with the right records."""
+    the directory and the first process; the first finishes with the right records.  The
+    first writer is stopped (SIGSTOP) mid-run, after its first shard, while the second
+    starts, so that it is still writing however slow the second's start-up (a loaded
+    machine), without a long run to outlast it."""
     out = tmp_path / "run"
-    hands, shard = 60_000, 2_000
+    hands, shard = 20_000, 2_000
     first_cmd = [sys.executable, "-m", "sim", *cli_args(out, hands, SEED, shard),
                  "--threads", "1"]
     first = subprocess.Popen(first_cmd, cwd=ROOT, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
     try:
         info = wait_for_writer(out, first)
+        first.send_signal(signal.SIGSTOP)
+        assert first.poll() is None, "the first writer ended before it was stopped"
+        assert not json.loads((out / "_manifest.json").read_text())["finished"]
         argv = {"same": cli_args(out, hands, SEED, shard),
                 "overwrite": cli_args(out, 50_000, SEED + 1, shard, "--overwrite"),
                 "matches": ["simulate", "--matches", "50", "--seed", "1", "--out", str(out),
@@ -134,6 +140,7 @@ def test_a_second_writer_is_refused_at_once(tmp_path, second):
         assert f"{str(out)!r} is being written by pid {info['pid']}" in lines[0]
         assert time.monotonic() - t0 < 60          # at once (start-up included), not after
     finally:
+        first.send_signal(signal.SIGCONT)
         stdout, stderr = first.communicate(timeout=600)
     assert first.returncode == 0, stderr
     m = json.loads((out / "_manifest.json").read_text())
