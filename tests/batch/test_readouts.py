@@ -198,7 +198,7 @@ def test_resimulated_shard_notice_goes_to_stderr(hand_run, tmp_path, capsys, qui
 def test_sigterm_stops_like_ctrl_c_and_the_same_command_resumes(tmp_path):
     """A real process, with its progress bar, terminated once its first shard is on disk."""
     out = tmp_path / "run"
-    hands, shard, seed = 100_000, 10_000, 1
+    hands, shard, seed = 40_000, 4_000, 1             # ten shards: the signal lands mid-run
     cmd = [sys.executable, "-m", "sim", "simulate", "--hands", str(hands), "--seed", str(seed),
            "--out", str(out), "--shard-size", str(shard)]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
