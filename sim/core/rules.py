@@ -7,6 +7,7 @@ the kernels as the integer vector of :meth:`Rules.to_vector` (slots
 from __future__ import annotations
 
 import dataclasses
+import functools
 import textwrap
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
@@ -217,7 +218,7 @@ class Rules:
             Unknown name; the message lists the allowed names.
         """
         if name in PRESET_CHANGES:
-            return cls(**PRESET_CHANGES[name])
+            return _preset(cls, name)
         raise ValueError(f"rules: unknown preset {name!r}; allowed: {', '.join(PRESETS)}")
 
     @classmethod
@@ -398,3 +399,11 @@ class Rules:
             Never, at present.
         """
         return None
+
+
+@functools.lru_cache(maxsize=None)
+def _preset(cls: type, name: str) -> Rules:
+    """The preset ``name`` built (and validated) once per class: a rule set is immutable
+    (frozen, every option an int, bool, str or tuple), so one object serves every call;
+    reading and writing positions asks for each preset at every table."""
+    return cls(**PRESET_CHANGES[name])
