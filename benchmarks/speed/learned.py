@@ -10,9 +10,12 @@
 2. **one decision's parts**, one thread, over the pickup and discard decisions of real
    hands (their stored work buffers): the features as the player computes them (from the
    state), the same from the observation tensor (the training's path, tensor included),
-   the forward pass (the hidden layers and the outputs of the legal candidates), and the
-   whole chooser (``learned_choose``: legal actions and hard rules included), in
-   microseconds;
+   the forward pass (the hidden layers and the outputs of the legal candidates), the same
+   with the candidate term (a network of features version 2), and the whole chooser
+   (``learned_choose``: legal actions, hard rules and the base policy's choice included),
+   in microseconds; each decision's work buffer 20 times in a row (a buffer is 0.7 MB: in
+   play a thread's one buffer stays in the cache, and 3,000 buffers in turn would measure
+   memory, not the chooser);
 3. **cold compile** of the first ``burraco simulate --hands 1`` in a fresh copy of the
    packages (no cache), of this checkout and of the commit it branched from (``git
    merge-base HEAD main``), and the extra compile of the first ``--strategy learned`` run
@@ -101,12 +104,15 @@ def bench_parts(spec: str, c: dict, rows: list) -> None:
         obs = np.empty(TENSOR_SIZE, np.float32)
         fidx = np.empty(KL.MAX_ACTIVE + 2 * N_COUNT + 10, np.int64)
         h = np.empty(1024, np.float64)
+        bits = np.empty(KL.N_FEATURES, np.uint8)
+        cbuf = np.empty(KL.MAX_CANDIDATE_ACTIVE, np.int64)
         total = 0.0
-        for _r in range(reps):
-            for b in range(bufs.shape[0]):
-                work = bufs[b]
-                vw = KW.views(work)
-                seat = vw.state.g[G_SEAT]
+        for b in range(bufs.shape[0]):
+            work = bufs[b]
+            vw = KW.views(work)
+            seat = vw.state.g[G_SEAT]
+            w = KL.weights_at(np.int64(vw.params[seat, KL.LP_WEIGHTS]))
+            for _r in range(reps):       # one buffer in a row, as a thread's in play
                 if what == 0:
                     total += KL.state_features(work, seat, vw.rules[L.RV_NUM_PLAYERS], fidx,
                                                fidx[KL.MAX_ACTIVE:])
@@ -114,13 +120,24 @@ def bench_parts(spec: str, c: dict, rows: list) -> None:
                     observation_tensor(work, seat, vw.rules[L.RV_NUM_PLAYERS], obs)
                     total += KL.features(obs, fidx)
                 elif what == 2:
-                    w = KL.weights_at(np.int64(vw.params[seat, KL.LP_WEIGHTS]))
                     at, width = KL.hidden(w, feats[b], nfs[b], h)
                     ids, n = KL.legal(work)
                     for i in range(n):
                         o = KL.out_index(ids[i])
                         if o >= 0:
                             total += KL.output(w, h, at, width, o)
+                elif what == 3:
+                    at, width = KL.hidden(w, feats[b], nfs[b], h)
+                    q = h[at + width:]
+                    k = KL.candidate_weights(w, h, at, width, q)
+                    if k > 0:
+                        KL.feature_bits(feats[b], nfs[b], bits)
+                        ids, n = KL.legal(work)
+                        for i in range(n):
+                            o = KL.out_index(ids[i])
+                            if o >= 0:
+                                for j in range(KL.candidate_features(bits, o, False, cbuf)):
+                                    total += q[cbuf[j]]
                 else:
                     total += KL.learned_choose(work)
         return total
@@ -135,21 +152,29 @@ def bench_parts(spec: str, c: dict, rows: list) -> None:
     names = ("features from the state (the player's: state_features)",
              "observation tensor + features (the training's path)",
              "forward pass: hidden layers + every legal candidate's output (incl. legal list)",
+             "the forward pass + the candidate term (q = v + V h, the position's feature "
+             "bits, each legal candidate's features and their q; incl. legal list)",
              "the whole chooser (learned_choose)")
+    reps = 20
+    params = bufs[0][KW.W_PARAMS:KW.W_PARAMS + 4 * L.N_PARAMS].view(np.float64)
+    addr = int(params.reshape(4, L.N_PARAMS)[int(bufs[0][KW.W_G + G_SEAT]), KL.LP_WEIGHTS])
+    has_term = KL.weights_at(addr)[7] > 0
     for what, name in enumerate(names):
+        if what == 3 and not has_term:
+            continue                                   # a network without a candidate term
         run(bufs.copy(), what, 1, feats, nfs)
         ts = []
         for _ in range(c["repeats"]):
             b = bufs.copy()
             t0 = time.perf_counter()
-            run(b, what, 3, feats, nfs)
-            ts.append((time.perf_counter() - t0) / (3 * n) * 1e6)
+            run(b, what, reps, feats, nfs)
+            ts.append((time.perf_counter() - t0) / (reps * n) * 1e6)
         target = ""
         if what == 2:
             target = f"0.3 - 1.1 µs ({'met' if np.median(ts) <= 1.1 else 'NOT met'})"
         rows.append(Row("decision", name, ts, "µs",
-                        f"{n} pickup and discard decisions x 3 ({nfs.mean():.1f} active "
-                        "features on average)", target=target))
+                        f"{n} pickup and discard decisions, each {reps} times in a row "
+                        f"({nfs.mean():.1f} active features on average)", target=target))
 
 
 def bench_cold(spec: str, c: dict, rows: list, tmp: Path, base: str | None = None) -> None:

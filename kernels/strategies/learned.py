@@ -68,15 +68,19 @@ N_OUT = 2 + N_COUNT             # draw, take, discard of face 0..52
 HEADER = 8                      # magic, format, features version, F, H1, H2, outputs,
                                 # candidate features (0: no candidate term)
 MAGIC = 0x1EA2ED                # the first word of a weights array
-FORMAT = 2                      # 1: no candidate term (its header's last word is 0)
+FORMAT = 3                      # the in-memory layout (weights_size): 3 stores W2 and V
+                                # input-major; 2 and 1 (no candidate term) output-major
 
 
 @njit(cache=True)
 def weights_size(n_features, h1, h2, n_out, n_cand):
     """Words of a weights array: the header, ``W1`` (``[F, H1]``), ``b1``, then with a
-    second hidden layer ``W2`` transposed (``[H2, H1]``) and ``b2``, then the output
-    layer transposed (``[n_out, H]``, ``H`` the last hidden layer's width) and its bias,
-    then with a candidate term of ``n_cand`` features ``V`` (``[n_cand, H]``) and ``v``."""
+    second hidden layer ``W2`` (``[H1, H2]``) and ``b2``, then the output layer
+    transposed (``[n_out, H]``, ``H`` the last hidden layer's width) and its bias, then
+    with a candidate term of ``n_cand`` features ``V`` transposed (``[H, n_cand]``) and
+    ``v``.  Row-major: ``W1``, ``W2`` and ``V`` have a row per input unit, so a unit at
+    zero (an inactive feature, a hidden unit after its ReLU) skips its row; the output
+    layer has a row per output, as only the candidates' outputs are computed."""
     last = h2 if h2 > 0 else h1
     size = HEADER + n_features * h1 + h1 + n_out * last + n_out + n_cand * last + n_cand
     if h2 > 0:
@@ -104,7 +108,9 @@ def hidden(w, fidx, nf, h):
     for the active features ``fidx[:nf]``, into ``h`` (float64[>= H1 + H2], written);
     returns ``(offset of the last layer in h, its width)``.  The layers are read
     through slices of ``w`` (so the compiler sees they do not overlap ``h`` and
-    vectorises the loops, three times faster than indexing ``w``)."""
+    vectorises the loops), a row per input unit: the first layer adds the rows of the
+    active features, the second the rows of the first layer's units above zero, each
+    scaled by its unit."""
     nfeat = np.int64(w[3])
     h1 = np.int64(w[4])
     h2 = np.int64(w[5])
@@ -116,34 +122,47 @@ def hidden(w, fidx, nf, h):
         r = w1[fidx[i] * h1:(fidx[i] + 1) * h1]
         for j in range(h1):
             a[j] += r[j]
-    for j in range(h1):
-        if a[j] < 0.0:
-            a[j] = 0.0
     if h2 <= 0:
+        for j in range(h1):
+            if a[j] < 0.0:
+                a[j] = 0.0
         return 0, h1
     at += h1
-    w2 = w[at:at + h2 * h1]
-    b2 = w[at + h2 * h1:at + h2 * h1 + h2]
+    w2 = w[at:at + h1 * h2]
+    b = h[h1:h1 + h2]
+    b[:] = w[at + h1 * h2:at + h1 * h2 + h2]
+    for j in range(h1):
+        x = a[j]
+        if x > 0.0:
+            r = w2[j * h2:(j + 1) * h2]
+            for k in range(h2):
+                b[k] += x * r[k]
+        else:
+            a[j] = 0.0
     for k in range(h2):
-        r = w2[k * h1:(k + 1) * h1]
-        s = 0.0
-        for j in range(h1):
-            s += r[j] * a[j]
-        s += b2[k]
-        h[h1 + k] = s if s > 0.0 else 0.0
+        if b[k] < 0.0:
+            b[k] = 0.0
     return h1, h2
 
 
-@njit(cache=True, fastmath=True)
-def output(w, h, at, width, o):
-    """Output ``o`` of the network ``w`` from its last hidden layer ``h[at:at + width]``."""
+@njit(cache=True)
+def _tail_at(w, width):
+    """The offsets of the output layer and of the candidate term's ``V`` in ``w``."""
     nfeat = np.int64(w[3])
     h1 = np.int64(w[4])
     h2 = np.int64(w[5])
     nout = np.int64(w[6])
     w3 = HEADER + nfeat * h1 + h1
     if h2 > 0:
-        w3 += h2 * h1 + h2
+        w3 += h1 * h2 + h2
+    return w3, w3 + width * nout + nout
+
+
+@njit(cache=True, fastmath=True)
+def output(w, h, at, width, o):
+    """Output ``o`` of the network ``w`` from its last hidden layer ``h[at:at + width]``."""
+    nout = np.int64(w[6])
+    w3, _ = _tail_at(w, width)
     r = w[w3 + o * width:w3 + (o + 1) * width]
     x = h[at:at + width]
     s = 0.0
@@ -160,20 +179,15 @@ def candidate_weights(w, h, at, width, q):
     k = np.int64(w[7])
     if k <= 0:
         return 0
-    nfeat = np.int64(w[3])
-    h1 = np.int64(w[4])
-    h2 = np.int64(w[5])
-    nout = np.int64(w[6])
-    vat = HEADER + nfeat * h1 + h1 + nout * width + nout
-    if h2 > 0:
-        vat += h2 * h1 + h2
+    _, vat = _tail_at(w, width)
+    qk = q[:k]
+    qk[:] = w[vat + width * k:vat + width * k + k]
     x = h[at:at + width]
-    for c in range(k):
-        r = w[vat + c * width:vat + (c + 1) * width]
-        s = 0.0
-        for j in range(width):
-            s += r[j] * x[j]
-        q[c] = s + w[vat + k * width + c]
+    for j in range(width):
+        if x[j] > 0.0:
+            r = w[vat + j * k:vat + (j + 1) * k]
+            for c in range(k):
+                qk[c] += x[j] * r[c]
     return k
 
 
@@ -210,8 +224,8 @@ def candidate_values(w, fidx, nf, outs, base, res):
 @njit(cache=True)
 def forward(w, fidx, nf, out):
     """Every output of the network ``w`` for the active features ``fidx[:nf]`` into
-    ``out`` (float64[>= N_OUT], written): the reference forward pass that the tests
-    compare with numpy's."""
+    ``out`` (float64[>= N_OUT], written): the forward pass that the tests compare with
+    numpy's."""
     h = np.empty(np.int64(w[4]) + max(np.int64(w[5]), 0), np.float64)
     at, width = hidden(w, fidx, nf, h)
     for o in range(np.int64(w[6])):
@@ -273,7 +287,7 @@ def learned_choose(work):
     vw = views(work)
     st, rv = vw.state, vw.rules
     sel = view_i64(work, W_SEL, N_COUNT)
-    buf = np.empty(N_OUT + MAX_ACTIVE + 2 * N_COUNT + 10, np.int64)
+    buf = np.empty(N_OUT + MAX_ACTIVE + 2 * N_COUNT + 10 + MAX_CANDIDATE_ACTIVE, np.int64)
     cand = buf[:N_OUT]
     m = 0
     for i in range(n):
@@ -286,16 +300,16 @@ def learned_choose(work):
     w = weights_at(addr)
     kc = np.int64(w[7])
     base = heuristic_chooser(work) if margin > 0.0 or kc > 0 else np.int64(-1)
-    fidx = buf[N_OUT:]
+    fidx = buf[N_OUT:N_OUT + MAX_ACTIVE + 2 * N_COUNT + 10]
+    cbuf = buf[N_OUT + MAX_ACTIVE + 2 * N_COUNT + 10:]
     nf = state_features(work, seat, rv[L.RV_NUM_PLAYERS], fidx, fidx[MAX_ACTIVE:])
     h = np.empty(np.int64(w[4]) + max(np.int64(w[5]), 0) + max(kc, 1), np.float64)
     at, width = hidden(w, fidx, nf, h)
     q = h[at + width:]
-    bits = np.zeros(N_FEATURES if kc > 0 else 1, np.uint8)
+    bits = np.empty(N_FEATURES if kc > 0 else 1, np.uint8)
     if kc > 0:
         candidate_weights(w, h, at, width, q)
         feature_bits(fidx, nf, bits)
-    cbuf = np.empty(MAX_CANDIDATE_ACTIVE, np.int64)
     best = -1
     best_v = 0.0
     base_v = np.nan

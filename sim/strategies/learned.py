@@ -134,10 +134,10 @@ class Network:
                            self.W3.shape[1], k], np.float64),
                  self.W1.ravel(), self.b1]
         if h2:
-            parts += [self.W2.T.ravel(), self.b2]
+            parts += [self.W2.ravel(), self.b2]
         parts += [self.W3.T.ravel(), self.b3]
         if k:
-            parts += [self.V.ravel(), self.v]
+            parts += [self.V.T.ravel(), self.v]
         flat = np.ascontiguousarray(np.concatenate(parts), dtype=np.float64)
         assert flat.size == KL.weights_size(f, h1, h2, self.W3.shape[1], k)
         return flat
