@@ -52,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
             from None
     if not 1 <= len(hidden) <= 2 or min(hidden) < 1:
         raise ValueError(f"--hidden: expected one or two positive widths, got {args.hidden!r}")
+    if not str(args.out).endswith(".npz"):
+        raise ValueError(f"--out: a weights file's name ends in .npz, got {str(args.out)!r}")
     if args.epochs < 1 or args.batch < 1 or not 0 <= args.held_out < 1:
         raise ValueError("train: --epochs and --batch must be at least 1 and --held-out in [0, 1)")
     train.run(args.labels, args.seed, args.out, hidden=hidden, epochs=args.epochs,

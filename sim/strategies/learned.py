@@ -96,8 +96,9 @@ def model_path(model: str | None) -> Path:
     if m:
         v = int(m.group(1))
         if v not in versions:
-            raise ValueError(f"strategy 'learned': no weights file "
-                             f"{WEIGHTS_DIR / f'learned-v{v}.npz'}; {TRAIN_HINT}")
+            have = ", ".join(f"v{k}" for k in sorted(versions)) or "none"
+            raise ValueError(f"strategy 'learned': no shipped version v{v} (shipped: {have}); "
+                             f"{TRAIN_HINT}")
         return versions[v]
     name, want = _split_digest(model)
     path = Path(name).expanduser()
@@ -161,9 +162,12 @@ def read(path) -> Network:
     try:
         with np.load(path, allow_pickle=False) as z:
             a = {k: z[k] for k in z.files}
-    except (OSError, ValueError) as exc:
+    except OSError as exc:
         raise ValueError(f"strategy 'learned': cannot read weights file {str(path)!r}: {exc}") \
             from None
+    except ValueError:
+        raise ValueError(f"strategy 'learned': {str(path)!r} is not a weights file (an .npz "
+                         "written by 'burraco train')") from None
     try:
         meta = json.loads(str(a["meta"]))
         net = Network(a["W1"].astype(np.float64), a["b1"].astype(np.float64),

@@ -138,18 +138,35 @@ def concat(parts: list) -> Decisions:
                      np.concatenate([p.phi for p in parts]))
 
 
+#: the columns of a label run's files that training reads (:func:`from_table`)
+LABEL_COLUMNS = ("hand", "phase", "obs_index", "obs_value", "candidates", "mean", "se", "chosen")
+
+
 def read_labels(dirs, progress=print) -> tuple[Decisions, list]:
     """The decisions of the label run directories ``dirs`` (every ``*.parquet`` under
     each) and their manifests (``manifest.json``, None where absent)."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
     parts, manifests = [], []
     for r, d in enumerate(dirs):
         d = Path(d)
+        if not d.exists():
+            raise ValueError(f"--labels: no such directory {str(d)!r} (a label run of "
+                             "'burraco label')")
         files = sorted(d.rglob("*.parquet")) if d.is_dir() else [d]
         if not files:
             raise ValueError(f"labels: no Parquet files under {str(d)!r}")
         for f in files:
-            parts.append(from_table(pq.read_table(f), r))
+            try:
+                table = pq.read_table(f)
+            except (OSError, pa.ArrowException) as exc:
+                raise ValueError(f"--labels: cannot read {str(f)!r} as Parquet: "
+                                 f"{str(exc).splitlines()[0]}") from None
+            missing = [c for c in LABEL_COLUMNS if c not in table.column_names]
+            if missing:
+                raise ValueError(f"--labels: {str(f)!r} is not a label run's file (no column "
+                                 f"{missing[0]!r}); label runs are written by 'burraco label'")
+            parts.append(from_table(table, r))
         m = next((d / n for n in ("_manifest.json", "manifest.json") if (d / n).is_file()), None)
         manifests.append(json.loads(m.read_text()) if m is not None else None)
         progress(f"labels: {d}: {sum(len(p) for p in parts if p.run[:1].tolist() == [r])} "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 
 import numpy as np
 import pyarrow as pa
@@ -261,8 +262,37 @@ NET = "pickup_margin=0,discard_margin=0"
 def test_missing_weights_name_the_file_and_the_command(tmp_path):
     with pytest.raises(ValueError, match=r"no weights file .*nope\.npz.*burraco train"):
         sim.strategies.resolve(f"learned:model={tmp_path / 'nope.npz'}")
-    with pytest.raises(ValueError, match=r"learned-v99\.npz.*burraco train"):
+    with pytest.raises(ValueError, match=r"no shipped version v99 \(shipped: v1, v2\).*burraco train"):
         sim.strategies.resolve("learned:model=v99")
+    text = tmp_path / "notes.npz"
+    text.write_text("not a weights file\n")
+    with pytest.raises(ValueError, match=r"notes\.npz' is not a weights file \(an \.npz written "
+                       r"by 'burraco train'\)$"):
+        sim.strategies.resolve(f"learned:model={text}")
+
+
+def test_train_refuses_what_is_not_a_label_run(tmp_path, capsys):
+    """``burraco train``: a missing labels directory, a run of ``burraco simulate`` (no
+    label columns), a file that is not Parquet, and an output name without ``.npz``: one
+    line each, exit 2, nothing written."""
+    from sim.cli.main import main
+    out = tmp_path / "w.npz"
+    sim.simulate(20, 1, out=str(tmp_path / "run"))
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "x.parquet").write_text("not parquet")
+    cases = [(["--labels", str(tmp_path / "nope")], r"--labels: no such directory .*nope'"),
+             (["--labels", str(tmp_path / "run")],
+              r"--labels: .*\.parquet' is not a label run's file \(no column '\w+'\)"),
+             (["--labels", str(bad)], r"--labels: cannot read .*x\.parquet' as Parquet"),
+             (["--labels", str(bad), "--out", str(tmp_path / "w.txt")],
+              r"--out: a weights file's name ends in \.npz")]
+    for args, msg in cases:
+        argv = ["train", "--seed", "1", "--out", str(out)] + args
+        assert main(argv) == 2, args
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and re.search(msg, err[0]), (args, err)
+        assert not out.exists() and not (tmp_path / "w.txt").exists()
     if not SL.shipped():
         with pytest.raises(ValueError, match=r"learned-v1\.npz is missing.*burraco train"):
             sim.strategies.resolve("learned")
