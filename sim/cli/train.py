@@ -25,8 +25,13 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="the weights file to write (.npz); its provenance goes beside it (.json)")
     p.add_argument("--epochs", type=int, default=20, metavar="N", help="passes over the "
                    "training decisions (default 20)")
-    p.add_argument("--hidden", default="64,32", metavar="H1[,H2]",
-                   help="hidden layer widths (default 64,32; one number: one hidden layer)")
+    p.add_argument("--hidden", default=None, metavar="H1[,H2]",
+                   help="hidden layer widths (default 64,32, or --init's; one number: one "
+                        "hidden layer)")
+    p.add_argument("--init", default=None, metavar="MODEL",
+                   help="start from this network's weights instead of random ones (fine-tuning "
+                        "on more labels): a shipped version such as v2 or a weights file; its "
+                        "widths and candidate term are kept, and the provenance names it")
     p.add_argument("--batch", type=int, default=256, metavar="B",
                    help="decisions per Adam step (default 256)")
     p.add_argument("--lr", type=float, default=1e-3, help="Adam's step size (default 0.001)")
@@ -45,18 +50,26 @@ def add_parser(sub) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """Run ``burraco train``; the exit code."""
     from sim.strategies import train
+    from sim.strategies.learned import model_path, read
+    spec = args.hidden
+    if spec is None:
+        spec = "64,32"
+        if args.init is not None:
+            net = read(model_path(args.init))
+            spec = f"{net.W1.shape[1]},{0 if net.W2 is None else net.W2.shape[1]}"
+            spec = spec.removesuffix(",0")
     try:
-        hidden = tuple(int(x) for x in args.hidden.split(","))
+        hidden = tuple(int(x) for x in spec.split(","))
     except ValueError:
-        raise ValueError(f"--hidden: expected H1 or H1,H2 (whole numbers), got {args.hidden!r}") \
+        raise ValueError(f"--hidden: expected H1 or H1,H2 (whole numbers), got {spec!r}") \
             from None
     if not 1 <= len(hidden) <= 2 or min(hidden) < 1:
-        raise ValueError(f"--hidden: expected one or two positive widths, got {args.hidden!r}")
+        raise ValueError(f"--hidden: expected one or two positive widths, got {spec!r}")
     if not str(args.out).endswith(".npz"):
         raise ValueError(f"--out: a weights file's name ends in .npz, got {str(args.out)!r}")
     if args.epochs < 1 or args.batch < 1 or not 0 <= args.held_out < 1:
         raise ValueError("train: --epochs and --batch must be at least 1 and --held-out in [0, 1)")
     train.run(args.labels, args.seed, args.out, hidden=hidden, epochs=args.epochs,
               batch=args.batch, lr=args.lr, se_floor=args.se_floor, held_out=args.held_out,
-              candidate_term=args.candidate_term)
+              candidate_term=args.candidate_term, init_model=args.init)
     return 0

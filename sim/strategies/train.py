@@ -313,18 +313,33 @@ def split(dec: Decisions, held_out: float, gen: np.random.Generator) -> tuple:
 
 def train(dec: Decisions, seed: int, hidden: tuple = (64, 32), epochs: int = 20,
           batch: int = 256, lr: float = 1e-3, se_floor: float = 5.0, held_out: float = 0.1,
-          l2: float = 1e-6, candidate_term: bool = True, progress=print) -> tuple:
+          l2: float = 1e-6, candidate_term: bool = True, progress=print,
+          start: Network | None = None) -> tuple:
     """Train a network on ``dec``; returns ``(Network, report)``.
 
     The report holds the settings and the held-out loss, regret and top-1 of the
-    network and of the base policy's choice (the first candidate)."""
+    network and of the base policy's choice (the first candidate).  With ``start`` (a
+    :class:`Network`) training starts from its weights (fine-tuning) instead of random
+    ones; ``hidden`` and ``candidate_term`` must be its own (``ValueError`` otherwise)."""
     from kernels.strategies import learned as KL
     gen = np.random.default_rng(seed)
     tr, ho = split(dec, held_out, gen)
     dtr, dho = dec.take(tr), dec.take(ho)
     F = KL.N_FEATURES
     h1, h2 = (hidden + (0,))[:2]
-    p = init(F, h1, h2, KL.N_OUT, gen, KL.N_CANDIDATE_FEATURES if candidate_term else 0)
+    if start is None:
+        p = init(F, h1, h2, KL.N_OUT, gen, KL.N_CANDIDATE_FEATURES if candidate_term else 0)
+    else:
+        own = (start.W1.shape[1], 0 if start.W2 is None else start.W2.shape[1])
+        if own != (h1, h2) or (start.V is not None) != candidate_term:
+            raise ValueError(f"--init: the network starts from hidden {own[0]}x{own[1]}"
+                             f"{'' if start.V is not None else ' without the candidate term'}; "
+                             f"asked for {h1}x{h2}"
+                             f"{'' if candidate_term else ' without the candidate term'}")
+        p = {k: np.array(a, np.float64) for k, a in (
+            ("W1", start.W1), ("b1", start.b1), ("W2", start.W2), ("b2", start.b2),
+            ("W3", start.W3), ("b3", start.b3), ("V", start.V), ("v", start.v))
+            if a is not None}
     m = {k: np.zeros_like(v) for k, v in p.items()}
     v2 = {k: np.zeros_like(v) for k, v in p.items()}
     wtr, who = _weights(dtr, se_floor), _weights(dho, se_floor)
@@ -369,7 +384,8 @@ def train(dec: Decisions, seed: int, hidden: tuple = (64, 32), epochs: int = 20,
         progress(line + f" ({time.perf_counter() - t0:.0f} s)")
     report.update(seed=seed, hidden=[h1, h2], epochs=epochs, batch=batch, lr=lr,
                   se_floor=se_floor, held_out_share=held_out, l2=l2,
-                  train_decisions=len(dtr), base_held_out=base_ho, candidate_term=candidate_term)
+                  train_decisions=len(dtr), base_held_out=base_ho, candidate_term=candidate_term,
+                  started_from_weights=start is not None)
     net = Network(p["W1"], p["b1"], p.get("W2"), p.get("b2"), p["W3"], p["b3"],
                   {"features_version": KL.FEATURES_VERSION if candidate_term else 1,
                    "training": report}, p.get("V"), p.get("v"))
@@ -393,13 +409,23 @@ def _read_counts(dec: Decisions, r: int) -> dict:
             "hands_read_are_0_to_n": bool(hands.size == 0 or hands[-1] == hands.size - 1)}
 
 
-def run(labels, seed: int, out, progress=print, **settings) -> dict:
+def run(labels, seed: int, out, progress=print, init_model: str | None = None,
+        **settings) -> dict:
     """Read ``labels`` (directories), train, write the weights file ``out`` and its
-    provenance ``out`` with ``.json``; returns the provenance."""
+    provenance ``out`` with ``.json``; returns the provenance.  ``init_model`` (a shipped
+    version ``vN`` or a weights file) is the network training starts from (its name,
+    file and digest go into the provenance); by default random weights."""
+    from sim.strategies.learned import canonical_model, digest, model_path, read
+    start = start_info = None
+    if init_model is not None:
+        path = model_path(init_model)
+        start = read(path)
+        start_info = {"model": canonical_model(init_model), "file": path.name,
+                      "digest": digest(path)}
     dec, manifests = read_labels(labels, progress)
     if len(dec) == 0:
         raise ValueError("labels: no pickup or discard decisions")
-    net, report = train(dec, seed, progress=progress, **settings)
+    net, report = train(dec, seed, progress=progress, start=start, **settings)
     prov = {"features_version": net.meta["features_version"], "labels": [str(d) for d in labels],
             "label_manifests": [
                 None if m is None else {
@@ -410,7 +436,8 @@ def run(labels, seed: int, out, progress=print, **settings) -> dict:
                     "labels_schema": m.get("labels_schema"), "git": m.get("git"),
                     "versions": m.get("versions"), **_read_counts(dec, r)}
                 for r, m in enumerate(manifests)],
-            "training": report, "commit": _commit(), "package_version": __version__,
+            "training": report, "init": start_info, "commit": _commit(),
+            "package_version": __version__,
             "command": " ".join(sys.argv)}
     net.meta = prov
     out = Path(out)

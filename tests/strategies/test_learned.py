@@ -254,6 +254,33 @@ def test_trainer_recovers_a_known_target(labels, tmp_path):
         (g, base, chance)
 
 
+def test_training_can_start_from_a_network(labels, tmp_path, capsys):
+    """``burraco train --init MODEL`` starts from MODEL's weights: with a vanishing step
+    the result is the start's network, its widths are taken from it, the provenance names
+    it by digest; other widths are refused (one line, exit 2)."""
+    from sim.cli.main import main
+    start = T.untrained(tmp_path / "start.npz", seed=3, hidden=(16, 8))
+    out = tmp_path / "ft.npz"
+    argv = ["train", "--labels", str(labels), "--seed", "2", "--out", str(out), "--epochs", "1",
+            "--lr", "1e-12", "--init", str(start)]
+    assert main(argv) == 0
+    a, b = SL.read(start), SL.read(out)
+    for k in ("W1", "b1", "W2", "b2", "W3", "b3", "V", "v"):
+        np.testing.assert_allclose(getattr(b, k), getattr(a, k), rtol=0, atol=1e-9)
+    prov = json.loads(out.with_suffix(".json").read_text())
+    assert prov["init"] == {"model": f"{start.resolve()}@{SL.digest(start)}",
+                            "file": "start.npz", "digest": SL.digest(start)}
+    assert prov["training"]["hidden"] == [16, 8] and prov["training"]["started_from_weights"]
+    capsys.readouterr()
+    assert main(argv + ["--hidden", "64,32"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--init: the network starts from hidden 16x8; asked for 64x32" \
+        in err[0], err
+    # a real step moves the weights
+    assert main(argv[:-4] + ["--init", str(start)]) == 0
+    assert np.abs(SL.read(out).W3 - a.W3).max() > 1e-4
+
+
 # ---------------------------------------------------------------- the strategy
 #: margins of 0: the network chooses every pickup and discard (the defaults keep many of
 #: the base policy's), so that these tests exercise it
