@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from sim._version import __version__
-from sim.strategies.learned import Network, save
+from sim.strategies.learned import Network, canonical_model, digest, model_path, read, save
 
 
 @dataclass
@@ -415,7 +415,6 @@ def run(labels, seed: int, out, progress=print, init_model: str | None = None,
     provenance ``out`` with ``.json``; returns the provenance.  ``init_model`` (a shipped
     version ``vN`` or a weights file) is the network training starts from (its name,
     file and digest go into the provenance); by default random weights."""
-    from sim.strategies.learned import canonical_model, digest, model_path, read
     start = start_info = None
     if init_model is not None:
         path = model_path(init_model)
