@@ -16,7 +16,7 @@ process (a forked worker inherits the parent's) loads its own copy.
 The model is named by the spec's ``model`` option: ``learned`` is the newest
 shipped version, ``learned:model=v1`` a shipped version, ``learned:model=PATH`` a
 weights file (a path without commas).  A strategy's canonical spec names its model
-exactly (:func:`canonical_model`): ``learned`` becomes ``learned:model=v2`` (the newest
+exactly (:func:`canonical_model`): ``learned`` becomes ``learned:model=v3`` (the newest
 shipped version when resolved), a file ``PATH@DIGEST`` (its resolved path and the first
 12 hex digits of its SHA-256), so that a run, its resume and its replay refuse another
 model instead of mixing two models' records under one name.
