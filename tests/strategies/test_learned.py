@@ -482,6 +482,35 @@ def test_a_shipped_model_carries_its_provenance(version):
     assert len(prov["commit"]) == 40
 
 
+#: each shipped model's values of the draw, the take (the base policy's choice) and the
+#: discard of the hand's first three faces in the position of test_stored_weights_give_stored_outputs
+SHIPPED_VALUES = {
+    1: [1.5479240641362069, 2.700252452707134, 13.415535297323325, 12.648192159759454,
+        25.896290458529965],
+    2: [-7.635385756011737, 39.53111675550133, 27.098155027097505, 28.889879933619387,
+        4.374521496819251],
+    3: [-7.516670938338643, 38.17036214226357, 24.421303018562295, 24.293132188380977,
+        7.994892311461362],
+}
+
+
+@pytest.mark.parametrize("version", sorted(SHIPPED_VALUES))
+def test_a_shipped_model_gives_its_stored_values(version):
+    """Every shipped weights file gives the values pinned here on a fixed position (the
+    file, its packing and the kernels' forward pass with the candidate term stay in step;
+    a model shipped without its row here fails)."""
+    assert sorted(SL.shipped()) == sorted(SHIPPED_VALUES) == sorted(SHIPPED)
+    game = Game.new(5, 2, strategies="expert")
+    obs = game.observation_tensor(game.current_seat)
+    fidx = np.empty(KL.MAX_ACTIVE, np.int64)
+    nf = KL.features(obs, fidx)
+    hand = np.flatnonzero(obs[T_HAND:T_HAND + N_COUNT] > 0)
+    outs = np.array([0, 1] + [2 + int(f) for f in hand[:3]], np.int64)
+    res = np.empty(len(outs))
+    KL.candidate_values(SL.load(f"v{version}")[0], fidx[:nf], nf, outs, 1, res)
+    np.testing.assert_allclose(res, SHIPPED_VALUES[version], rtol=1e-9)
+
+
 def test_v3_is_the_default_model():
     versions = SL.shipped()
     assert max(versions) == 3 and SL.model_path(None) == versions[3]
