@@ -50,21 +50,16 @@ def add_parser(sub) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """Run ``burraco train``; the exit code."""
     from sim.strategies import train
-    from sim.strategies.learned import model_path, read
-    spec = args.hidden
-    if spec is None:
-        spec = "64,32"
-        if args.init is not None:
-            net = read(model_path(args.init))
-            spec = f"{net.W1.shape[1]},{0 if net.W2 is None else net.W2.shape[1]}"
-            spec = spec.removesuffix(",0")
-    try:
-        hidden = tuple(int(x) for x in spec.split(","))
-    except ValueError:
-        raise ValueError(f"--hidden: expected H1 or H1,H2 (whole numbers), got {spec!r}") \
-            from None
-    if not 1 <= len(hidden) <= 2 or min(hidden) < 1:
-        raise ValueError(f"--hidden: expected one or two positive widths, got {spec!r}")
+    hidden = None                       # the default: --init's widths, else 64,32
+    if args.hidden is not None:
+        try:
+            hidden = tuple(int(x) for x in args.hidden.split(","))
+        except ValueError:
+            raise ValueError(f"--hidden: expected H1 or H1,H2 (whole numbers), got "
+                             f"{args.hidden!r}") from None
+        if not 1 <= len(hidden) <= 2 or min(hidden) < 1:
+            raise ValueError(f"--hidden: expected one or two positive widths, got "
+                             f"{args.hidden!r}")
     if not str(args.out).endswith(".npz"):
         raise ValueError(f"--out: a weights file's name ends in .npz, got {str(args.out)!r}")
     if args.epochs < 1 or args.batch < 1 or not 0 <= args.held_out < 1:

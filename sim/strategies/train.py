@@ -311,7 +311,7 @@ def split(dec: Decisions, held_out: float, gen: np.random.Generator) -> tuple:
     return np.flatnonzero(~mask), np.flatnonzero(mask)
 
 
-def train(dec: Decisions, seed: int, hidden: tuple = (64, 32), epochs: int = 20,
+def train(dec: Decisions, seed: int, hidden: tuple | None = None, epochs: int = 20,
           batch: int = 256, lr: float = 1e-3, se_floor: float = 5.0, held_out: float = 0.1,
           l2: float = 1e-6, candidate_term: bool = True, progress=print,
           start: Network | None = None) -> tuple:
@@ -320,13 +320,17 @@ def train(dec: Decisions, seed: int, hidden: tuple = (64, 32), epochs: int = 20,
     The report holds the settings and the held-out loss, regret and top-1 of the
     network and of the base policy's choice (the first candidate).  With ``start`` (a
     :class:`Network`) training starts from its weights (fine-tuning) instead of random
-    ones; ``hidden`` and ``candidate_term`` must be its own (``ValueError`` otherwise)."""
+    ones; ``hidden`` (default: its widths) and ``candidate_term`` must be its own
+    (``ValueError`` otherwise).  Without ``start``, ``hidden`` defaults to ``(64, 32)``."""
     from kernels.strategies import learned as KL
     gen = np.random.default_rng(seed)
     tr, ho = split(dec, held_out, gen)
     dtr, dho = dec.take(tr), dec.take(ho)
     F = KL.N_FEATURES
-    h1, h2 = (hidden + (0,))[:2]
+    if hidden is None:
+        hidden = (64, 32) if start is None else (
+            start.W1.shape[1], 0 if start.W2 is None else start.W2.shape[1])
+    h1, h2 = (tuple(hidden) + (0,))[:2]
     if start is None:
         p = init(F, h1, h2, KL.N_OUT, gen, KL.N_CANDIDATE_FEATURES if candidate_term else 0)
     else:

@@ -79,7 +79,6 @@ ALLOWED_LOCAL = {
     ("sim.cli.sweep", "sim.experiments.sweeps"),
     ("sim.cli.tune", "sim.experiments.tuning"),
     ("sim.cli.train", "sim.strategies.train"),
-    ("sim.cli.train", "sim.strategies.learned"),
 }
 
 
