@@ -88,10 +88,10 @@ HEURISTIC_PARAMS = (
 )
 
 ROLLOUT_PARAMS = (
-    Param('worlds', 17, 32.0, 1, 1000, True, None,
-          'sampled worlds per searched decision (each candidate is rolled out on every world: '
-          'common random numbers)'),
-    Param('rollouts', 18, 400.0, 0, 100000, True, None,
+    Param('worlds', 17, 256.0, 1, 1000, True, None,
+          'sampled worlds per searched decision (halving=0: every candidate on every world; '
+          'halving=1: the most worlds a candidate gets); common random numbers'),
+    Param('rollouts', 18, 120.0, 0, 100000, True, None,
           'rollout budget per decision: the worlds are cut to rollouts // candidates (at least '
           '1); 0: no budget'),
     Param('search_pickup', 19, 1.0, 0, 1, True, None,
@@ -107,7 +107,7 @@ ROLLOUT_PARAMS = (
     Param('margin', 23, 0.0, 0, 10, False, None,
           "leave the base policy's choice only when the best candidate's mean gain over it "
           'exceeds this many standard errors of the paired difference (0: the best mean wins)'),
-    Param('halving', 24, 0.0, 0, 1, True, None,
+    Param('halving', 24, 1.0, 0, 1, True, None,
           '0: flat allocation (every candidate on the same worlds); 1: sequential halving '
           '(every candidate on the first worlds, the better half kept, the worlds doubled, '
           'until one is left; worlds caps the worlds of a candidate)'),

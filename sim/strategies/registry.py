@@ -31,6 +31,9 @@ class Strategy:
     doc: str
     params: dict = field(default_factory=dict)       # name -> (slot, default, doc)
     limits: dict = field(default_factory=dict)       # name -> (lowest, highest, whole number)
+    #: parameters the canonical spec always writes out, even at their defaults
+    #: (:func:`canonical_spec`)
+    named: tuple = ()
 
     def vector(self, overrides: dict | None = None) -> np.ndarray:
         """Parameter row, ``float64[N_PARAMS]``, defaults with ``overrides``.
@@ -155,6 +158,9 @@ ROLLOUT = Strategy(
          "after round)."),
     params={**EXPERT.params, **ROLLOUT_SEARCH},
     limits={**HEURISTIC_LIMITS, **ROLLOUT_LIMITS},
+    # the budget's allocation is always named: records say which search played (the
+    # default was the flat halving=0,worlds=32,rollouts=400 before sequential halving)
+    named=("halving", "rollouts", "worlds"),
 )
 
 #: the learned player's settings (the ``weights`` slot is internal, set from ``model``)
@@ -329,10 +335,20 @@ def _kind(strat: Strategy) -> int:
 
 
 def canonical_spec(strat: Strategy, overrides: dict) -> str:
-    """``name`` or ``name:p=v,...`` listing, sorted, only the parameters that
-    differ from their defaults (so equal strategies get equal specs)."""
-    changed = sorted((k, v) for k, v in overrides.items()
-                     if k not in strat.params or v != strat.params[k][1])
+    """``name`` or ``name:p=v,...`` listing, sorted, the parameters that differ from
+    their defaults and those of ``strat.named`` (so equal strategies get equal specs).
+
+    ``rollout`` always names its allocation (``halving``, ``rollouts``, ``worlds``):
+    its default is ``rollout:halving=1,rollouts=120,worlds=256``, and a name written
+    before that default (``rollout``, ``rollout:worlds=64``: the flat search) can never be
+    the name of another search, so a run directory of the flat search is never resumed
+    or extended with the new one.
+    """
+    over = dict(overrides)
+    for k in strat.named:
+        over.setdefault(k, strat.params[k][1])
+    changed = sorted((k, v) for k, v in over.items()
+                     if k not in strat.params or v != strat.params[k][1] or k in strat.named)
     if not changed:
         return strat.name
     return strat.name + ":" + ",".join(f"{k}={v}" if isinstance(v, str) else f"{k}={v:g}"

@@ -140,7 +140,7 @@ def test_the_search_player_is_announced_when_its_callback_is_not_cached(monkeypa
     monkeypatch.setattr(compiling, "cold", lambda *f: True)
     name, kind, _ = strategies.resolve("rollout")
     err = capsys.readouterr().err
-    assert name == "rollout" and kind > 1000
+    assert name == "rollout:halving=1,rollouts=120,worlds=256" and kind > 1000
     assert err.startswith("compiling the search player rollout (first use only")
     assert "done in" in err
 

@@ -20,7 +20,7 @@ from kernels.core.cards import CIDX, N_COUNT
 from sim.play.game import Game
 
 # cheap settings for the tests: the search still leaves the base policy's choice often
-CHEAP = "rollout:rollouts=24,worlds=3"
+CHEAP = "rollout:halving=1,rollouts=24,worlds=3"      # canonical: the allocation is always named
 RECORD_COLS = ("score_t0", "score_t1", "turns", "end_reason", "closing_seat", "melds_t0",
                "melds_t1", "pile_pickups_t0", "error")
 
@@ -113,7 +113,9 @@ def test_canonical_hidden_depends_only_on_what_the_seat_knows():
 def test_it_beats_random_and_its_parameters_are_checked():
     c = sim.compare(CHEAP, "random", hands=60, seed=35).iloc[0]
     assert c["ci95_low"] > 0
-    assert sim.strategies.resolve("rollout:worlds=32")[0] == "rollout"     # the default
+    # the default is sequential halving, and the allocation is always named
+    assert sim.strategies.resolve("rollout:worlds=256")[0] == \
+        "rollout:halving=1,rollouts=120,worlds=256"
     for spec, needle in (("rollout:worlds=0", "worlds must be a whole number in 1..1000"),
                          ("rollout:search_meld=2", "search_meld must be a whole number in 0..1"),
                          ("rollout:margin=-1", "margin must be a number in 0..10"),
@@ -296,3 +298,29 @@ def test_the_rules_the_search_keeps_are_the_heuristics_own():
             checked += 1
             game.apply(a)
     assert checked > 1000 and barred > 100
+
+
+def test_the_search_is_always_named_by_its_allocation():
+    """A name written while the flat search was the default (``rollout``, or any name
+    without ``halving``) is never the canonical name of a search now: a run directory of the
+    flat search cannot be resumed or extended with sequential halving."""
+    from sim.strategies import resolve
+    assert resolve("rollout")[0] == "rollout:halving=1,rollouts=120,worlds=256"
+    assert resolve("rollout:halving=0,worlds=32,rollouts=400,max_candidates=12")[0] == \
+        "rollout:halving=0,rollouts=400,worlds=32"
+    # parameters at their defaults other than the allocation stay out; others sorted in
+    assert resolve("rollout:margin=1.5,pickup_share=1,max_candidates=12")[0] == \
+        "rollout:halving=1,margin=1.5,rollouts=120,worlds=256"
+    old_names = ("rollout", "rollout:worlds=64", "rollout:rollouts=800,worlds=64",
+                 "rollout:max_candidates=6,rollouts=400,worlds=64", "rollout:search_meld=1")
+    for spec in old_names + tuple(f"rollout:halving={h},rollouts={r},worlds={w}"
+                                  for h in (0, 1) for r in (24, 120, 400) for w in (3, 32, 256)):
+        name = resolve(spec)[0]
+        assert name not in old_names and "halving=" in name
+        assert resolve(name)[0] == name                  # a canonical name is a fixed point
+    # a name of the flat search, resolved now, names the same row as it did then
+    flat_then = {"worlds": 32.0, "rollouts": 400.0, "halving": 0.0}
+    _, _, row = resolve("rollout:halving=0,rollouts=400,worlds=32")
+    from kernels.search import player as P
+    assert (row[P.RP_WORLDS], row[P.RP_ROLLOUTS], row[P.RP_HALVING]) == \
+        (flat_then["worlds"], flat_then["rollouts"], flat_then["halving"])
