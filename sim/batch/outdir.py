@@ -30,6 +30,30 @@ from sim.batch.rundir import (COUNT_KEY, FORMAT, LABELS_DIR, MANIFEST, SHARD_RE,
 from sim.core import dataset
 
 
+def _refuse_renamed_rollout(where: str, pairs: list) -> None:
+    """Raise the reason a resumed run's seats differ when every differing seat is a
+    ``rollout`` name recorded while the flat search was its default and the seat now plays
+    that same search under its new name (:func:`sim.strategies.recorded_spec`); ``pairs``
+    are ``(seat, recorded name, name now)``."""
+    from sim.strategies import canonical_name, recorded_spec
+    same = []
+    for _i, was, now in pairs:
+        try:
+            if not (isinstance(was, str) and recorded_spec(was) != was
+                    and canonical_name(recorded_spec(was)) == now):
+                return
+        except ValueError:
+            return
+        same.append((was, now))
+    if same:
+        was, now = same[0]
+        raise ValueError(f"out: {where!r} was simulated while rollout's default was the flat "
+                         f"search, recorded as {was!r}, which is now named {now!r}; a run keeps "
+                         "the names it recorded, so this version does not extend it: replay "
+                         "and analyze it as it is, and simulate more hands into another "
+                         "directory")
+
+
 # ---------------------------------------------------------------- writing a run directory
 def _versions() -> dict:
     import numba
@@ -275,9 +299,11 @@ def _check_out(out: Path, config: dict, overwrite: bool, kind: str = "hands") ->
             opts = _differs(old.get("rules") or {}, config.get("rules") or {})
             shown[shown.index("rules")] = f"rules: {', '.join(opts)}"
         if "strategies" in shown:
-            seats = [str(i) for i, (x, y) in enumerate(zip(old.get("strategies") or [],
-                                                            config.get("strategies") or []))
+            pairs = [(i, x, y) for i, (x, y) in enumerate(zip(old.get("strategies") or [],
+                                                               config.get("strategies") or []))
                      if x != y]
+            _refuse_renamed_rollout(where, pairs)
+            seats = [str(i) for i, _x, _y in pairs]
             shown[shown.index("strategies")] = f"strategies of seat {', '.join(seats)}"
         if "selection" in shown:
             shown[shown.index("selection")] = (

@@ -23,7 +23,7 @@ from sim.play.game import Game
 from sim.play.trace import (EV_CARDS, EV_ROWS, document, events_of, format_text, history,
                             start_block, to_html, to_json)
 from sim.batch.read import load, read_manifest
-from sim.strategies import python_sources, resolve_seats, seat_names
+from sim.strategies import python_sources, recorded_spec, resolve_seats, seat_names
 from sim.strategies.pystrategy import as_recorded, check_recorded, is_python_spec, relocated
 
 __all__ = ["ReplayMismatchError", "CHECKED_COLUMNS", "replay", "document", "events_of",
@@ -63,7 +63,8 @@ def _run_hand(run, hand_index: int, python_files=None) -> tuple:
     seed = int(config["seed"])
     rules = Rules.from_dict(config["rules"])
     named = [s for s in config["strategies"] if s is not None]
-    strategies = [s if s is not None else named[0] for s in config["strategies"]]
+    # a name recorded while rollout's default was the flat search plays the flat search
+    strategies = [recorded_spec(s if s is not None else named[0]) for s in config["strategies"]]
     sources = config.get("strategy_sources") or {}
     if python_files:
         strategies = relocated(strategies, python_files, f"the run in {where!r}")

@@ -126,7 +126,9 @@ def _resume_defaults(args: argparse.Namespace) -> None:
     args.recorded_strategies = config["strategies"]
     if not (args.strategy or args.strategy_file):
         # --team0/--team1 alone change the run's seats, as they change --strategy's
-        args.strategy = [s if s is not None else "heuristic" for s in config["strategies"]]
+        from sim.strategies import recorded_spec
+        args.strategy = [recorded_spec(s) if s is not None else "heuristic"
+                         for s in config["strategies"]]
         if config.get("strategy_sources"):
             from sim.strategies.pystrategy import check_recorded
             check_recorded(args.strategy, f"the run in {args.out!r}",

@@ -13,14 +13,16 @@ from sim.strategies.registry import (BUILT_IN, EXPERT, EXPERT_VALUES, HEURISTIC,
                                      ROLLOUT_SEARCH, STRATEGIES, TUNED, TUNED_DIR, TUNED_PRESETS,
                                      UNIFORM, Strategy, canonical_spec, get, is_registered, names,
                                      register, registered_here_only)
-from sim.strategies.specs import (SEAT_KEYS, check_spec, load_file, name_of, python_sources,
-                                  resolve, resolve_builtin_seats, resolve_for, resolve_seat,
-                                  resolve_seats, seat_names, seat_specs)
+from sim.strategies.specs import (FLAT_ROLLOUT, SEAT_KEYS, canonical_name, check_spec, load_file,
+                                  name_of, python_sources, recorded_spec, resolve,
+                                  resolve_builtin_seats, resolve_for, resolve_seat, resolve_seats,
+                                  seat_names, seat_specs)
 
-__all__ = ["BUILT_IN", "EXPERT", "EXPERT_VALUES", "HEURISTIC", "HEURISTIC_LIMITS", "LAZY",
+__all__ = ["BUILT_IN", "EXPERT", "EXPERT_VALUES", "FLAT_ROLLOUT", "HEURISTIC", "HEURISTIC_LIMITS",
+           "LAZY",
            "LEARNED", "RANDOM", "ROLLOUT", "ROLLOUT_KIND", "ROLLOUT_LIMITS", "ROLLOUT_SEARCH",
            "SEAT_KEYS", "STRATEGIES", "TUNED", "TUNED_DIR", "TUNED_PRESETS", "UNIFORM", "Strategy",
-           "canonical_spec", "check_spec", "get", "is_registered", "load_file", "name_of", "names",
-           "peers", "python_sources", "register", "registered_here_only", "resolve",
+           "canonical_name", "canonical_spec", "check_spec", "get", "is_registered", "load_file", "name_of", "names",
+           "peers", "python_sources", "recorded_spec", "register", "registered_here_only", "resolve",
            "resolve_builtin_seats", "resolve_for", "resolve_seat", "resolve_seats", "seat_names",
            "seat_specs"]

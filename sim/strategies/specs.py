@@ -45,6 +45,43 @@ def resolve(spec: str) -> tuple[str, int, np.ndarray]:
     return canonical_spec(strat, overrides), registry._kind(strat), vector
 
 
+#: ``rollout``'s allocation while the flat search was its default: a recorded ``rollout``
+#: name without ``halving`` was written then (:func:`recorded_spec`)
+FLAT_ROLLOUT = {"halving": 0.0, "rollouts": 400.0, "worlds": 32.0}
+
+
+def recorded_spec(name):
+    """The spec that plays today what a run recorded as ``name`` played when it was recorded.
+
+    ``rollout``'s default was the flat search (``halving=0,worlds=32,rollouts=400``) before
+    sequential halving, and its canonical names left out the parameters at their defaults;
+    they now always give ``halving``, ``rollouts`` and ``worlds``
+    (:attr:`sim.strategies.registry.Strategy.named`). A ``rollout`` name without one of the
+    three was therefore recorded then: it gets :data:`FLAT_ROLLOUT`'s values for those it does
+    not give (``"rollout"`` -> ``"rollout:halving=0,rollouts=400,worlds=32"``,
+    ``"rollout:halving=1,worlds=64"`` -> ``"rollout:halving=1,rollouts=400,worlds=64"``).
+    Every other value (another strategy, a Python strategy, None) is returned as it is.
+    """
+    if not isinstance(name, str) or is_python_spec(name):
+        return name
+    base, _, rest = name.partition(":")
+    if base.strip() != "rollout":
+        return name
+    items = [x for x in rest.split(",") if x.strip()]
+    given = {x.partition("=")[0].strip() for x in items}
+    if given >= set(FLAT_ROLLOUT):
+        return name
+    items += [f"{k}={v:g}" for k, v in FLAT_ROLLOUT.items() if k not in given]
+    return "rollout:" + ",".join(sorted(items))
+
+
+def canonical_name(spec: str) -> str:
+    """The canonical name of a built-in spec (:func:`resolve`'s first value) without loading
+    or compiling its chooser; raises ``ValueError`` as :func:`resolve`."""
+    strat, overrides, _ = _parse(spec)
+    return canonical_spec(strat, overrides)
+
+
 def _parse(spec) -> tuple:
     """``(Strategy, {parameter: value}, float64[N_PARAMS])`` of a built-in spec; raises
     ``ValueError`` (a Python spec, an unknown name or parameter, a bad value)."""

@@ -162,3 +162,65 @@ def test_halving_reads_no_hidden_card():
     compared = sum(play_checked(CHEAP_HALVING + ",margin=1", 80, i, gen) for i in range(10))
     compared += sum(play_checked(CHEAP_HALVING, 81, i, gen) for i in range(10))
     assert compared > 1_000
+
+
+def _as_recorded_before_halving(run, legacy: str) -> None:
+    """Rewrite run directory ``run`` (every seat ``rollout:halving=0,...``) as the flat
+    search's default era wrote it: every seat named ``legacy``, the run id recomputed in the
+    manifest, the shards' ``run_id`` column and their metadata."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from sim.batch import rundir
+    mpath = run / "_manifest.json"
+    m = json.loads(mpath.read_text())
+    m["config"]["strategies"] = [legacy] * 4
+    m["run_id"] = rundir.identity(m["config"])
+    mpath.write_text(json.dumps(m))
+    for f in sorted((run / "hands").glob("*.parquet")):
+        t = pq.read_table(f)
+        meta = dict(t.schema.metadata)
+        inner = json.loads(meta[b"burraco_sim"])
+        inner["config"]["strategies"] = [legacy] * 4
+        if "run_id" in inner:
+            inner["run_id"] = m["run_id"]
+        meta[b"burraco_sim"] = json.dumps(inner).encode()
+        for c in ["run_id"] + [f"strategy_s{s}" for s in range(4)]:
+            i = t.column_names.index(c)
+            value = m["run_id"] if c == "run_id" else legacy
+            col = pa.array([value] * t.num_rows).dictionary_encode() \
+                if pa.types.is_dictionary(t.schema.field(c).type) else pa.array([value] * t.num_rows)
+            t = t.set_column(i, pa.field(c, col.type), col)
+        pq.write_table(t.replace_schema_metadata(meta), f)
+
+
+@pytest.mark.slow
+def test_a_run_recorded_while_the_flat_search_was_the_default(tmp_path, monkeypatch, capsys):
+    """A name recorded while rollout's default was the flat search (no ``halving=``) replays
+    the flat search, and resuming the run is refused in one line saying why."""
+    from sim.batch import replay as replay_mod
+    from sim.batch.replay import ReplayMismatchError
+    from sim.cli import main
+    flat, legacy = "rollout:halving=0,rollouts=24,worlds=3", "rollout:rollouts=24,worlds=3"
+    run = tmp_path / "old"
+    sim.simulate(hands=6, seed=3107, strategies={"team0": flat, "team1": flat}, out=str(run),
+                 return_frame=False)
+    _as_recorded_before_halving(run, legacy)
+    assert sim.load(str(run))["run_id"].nunique() == 1               # a consistent run
+    for i in range(6):
+        doc = sim.replay(run=str(run), hand_index=i)                  # checked against its row
+        assert doc["strategies"] == [flat] * 4
+    # without the mapping the recorded name plays the new search, and the replay says so
+    monkeypatch.setattr(replay_mod, "recorded_spec", lambda name: name)
+    with pytest.raises(ReplayMismatchError):
+        for i in range(6):
+            sim.replay(run=str(run), hand_index=i)
+    monkeypatch.undo()
+    with pytest.raises(ValueError, match=r"^out: .* was simulated while rollout's default was "
+                       r"the flat search, recorded as 'rollout:rollouts=24,worlds=3', which is "
+                       r"now named 'rollout:halving=0,rollouts=24,worlds=3'"):
+        sim.simulate(hands=8, seed=3107, strategies=sim.strategies.recorded_spec(legacy),
+                     out=str(run), return_frame=False)
+    # the command line resumes with the recorded seats: the same refusal, exit 2
+    assert main(["simulate", "--hands", "8", "--out", str(run), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "was simulated while rollout's default was the flat search" in err[0]
