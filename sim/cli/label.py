@@ -110,5 +110,6 @@ def run(args: argparse.Namespace) -> int:
     labels = os.path.join(args.out, "labels")
     print(f"labels: {labels} (sim.batch.labels.load_labels({args.out!r}), or "
           f"pd.read_parquet({labels!r}))")
+    print(f"train on them: burraco train --labels {args.out} --seed 1 --out model.npz")
     return 0
 

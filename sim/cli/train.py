@@ -62,8 +62,22 @@ def run(args: argparse.Namespace) -> int:
                              f"{args.hidden!r}")
     if not str(args.out).endswith(".npz"):
         raise ValueError(f"--out: a weights file's name ends in .npz, got {str(args.out)!r}")
-    if args.epochs < 1 or args.batch < 1 or not 0 <= args.held_out < 1:
-        raise ValueError("train: --epochs and --batch must be at least 1 and --held-out in [0, 1)")
+    for name, value, ok, allowed in (("--epochs", args.epochs, args.epochs >= 1, "at least 1"),
+                                     ("--batch", args.batch, args.batch >= 1, "at least 1"),
+                                     ("--held-out", args.held_out, 0 <= args.held_out < 1,
+                                      "in [0, 1)"),
+                                     ("--lr", args.lr, args.lr > 0, "above 0"),
+                                     ("--se-floor", args.se_floor, args.se_floor > 0, "above 0")):
+        if not ok:
+            raise ValueError(f"{name} must be {allowed}, got {value:g}")
+    if args.init is not None:
+        from sim.strategies.learned import model_path
+        try:
+            model_path(args.init)
+        except ValueError as exc:
+            why = str(exc).split("; ")[0].replace("strategy 'learned': ", "")
+            raise ValueError(f"--init: {why}; give a shipped version or a weights file "
+                             "(.npz) to start training from") from None
     train.run(args.labels, args.seed, args.out, hidden=hidden, epochs=args.epochs,
               batch=args.batch, lr=args.lr, se_floor=args.se_floor, held_out=args.held_out,
               candidate_term=args.candidate_term, init_model=args.init)

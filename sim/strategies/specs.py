@@ -101,6 +101,10 @@ def _parse(spec) -> tuple:
             if key.strip() in overrides:
                 raise ValueError(f"strategy: parameter {key.strip()!r} given twice in {spec!r}")
             if isinstance(strat, LearnedStrategy) and key.strip() == "model":
+                if not val.strip():                    # e.g. an unset shell variable
+                    have = ", ".join(f"v{v}" for v in sorted(learned_model.shipped()))
+                    raise ValueError(f"strategy 'learned': model needs a shipped version "
+                                     f"({have}) or a weights file (.npz), got ''")
                 overrides["model"] = val.strip()       # a shipped version (v1) or a file
                 continue
             try:

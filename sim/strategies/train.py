@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim._util.text import plural
 from sim._version import __version__
 from sim.strategies.learned import Network, canonical_model, digest, model_path, read, save
 
@@ -142,20 +143,84 @@ def concat(parts: list) -> Decisions:
 LABEL_COLUMNS = ("hand", "phase", "obs_index", "obs_value", "candidates", "mean", "se", "chosen")
 
 
+#: a label run's manifest and the folder of its Parquet files (``burraco label --out DIR``)
+LABEL_MANIFEST, LABEL_FILES = "_manifest.json", "labels"
+
+
+def _is_label_run(d: Path) -> bool:
+    """Whether directory ``d`` holds a label run's manifest."""
+    try:
+        return json.loads((d / LABEL_MANIFEST).read_text()).get("kind") == "labels"
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def _label_run(d: Path) -> dict:
+    """The manifest of label run directory ``d``; ``ValueError`` (one line naming
+    ``--labels``) for what is not one: a file, a run of ``burraco simulate``, the ``labels``
+    folder inside a label run, a folder holding label runs, a folder without a manifest."""
+    where = str(d)
+    if not d.exists():
+        raise ValueError(f"--labels: no such directory {where!r} (a label run of "
+                         "'burraco label')")
+    if not d.is_dir():
+        raise ValueError(f"--labels: {where!r} is a file; give the directory of a label run "
+                         "(burraco label --out DIR)")
+    m = d / LABEL_MANIFEST
+    if not m.is_file():
+        parent = d.resolve().parent
+        if (parent / LABEL_MANIFEST).is_file() and d.name == LABEL_FILES:
+            raise ValueError(f"--labels: {where!r} is the folder of Parquet files inside the "
+                             f"label run {str(parent)!r}; give the run's directory, so that "
+                             "its manifest (teacher, seeds, rules) goes into the provenance")
+        inner = sorted(str(c) for c in d.iterdir() if _is_label_run(c))
+        if inner:
+            shown = ", ".join(repr(x) for x in inner[:3]) + (" ..." if len(inner) > 3 else "")
+            raise ValueError(f"--labels: {where!r} holds {plural(len(inner), 'label run')} "
+                             f"({shown}); give each label run's directory after --labels")
+        raise ValueError(f"--labels: {where!r} is not a label run (no {LABEL_MANIFEST}); label "
+                         "runs are written by 'burraco label --out DIR'")
+    try:
+        manifest = json.loads(m.read_text())
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"--labels: cannot read {str(m)!r}: {str(exc).splitlines()[0]}") \
+            from None
+    if not isinstance(manifest, dict) or manifest.get("kind") != "labels":
+        kind = manifest.get("kind") if isinstance(manifest, dict) else None
+        raise ValueError(f"--labels: {where!r} is a run of kind {kind!r} (burraco simulate), "
+                         "not a label run; label runs are written by 'burraco label'")
+    return manifest
+
+
 def read_labels(dirs, progress=print) -> tuple[Decisions, list]:
-    """The decisions of the label run directories ``dirs`` (every ``*.parquet`` under
-    each) and their manifests (``manifest.json``, None where absent)."""
+    """The decisions of the label run directories ``dirs`` and their manifests.
+
+    Each directory must be a label run of ``burraco label`` (its ``_manifest.json`` of
+    kind ``labels``); its rows are every ``*.parquet`` of its ``labels`` folder.
+
+    Raises
+    ------
+    ValueError
+        One line naming ``--labels``: a directory that is no label run (:func:`_label_run`),
+        the same label run given twice (equal run ids or paths: its decisions would count
+        twice, and a hand could be both trained on and held out), a file that is not a
+        label run's Parquet file.
+    """
     import pyarrow as pa
     import pyarrow.parquet as pq
-    parts, manifests = [], []
+    parts, manifests, seen = [], [], {}
     for r, d in enumerate(dirs):
         d = Path(d)
-        if not d.exists():
-            raise ValueError(f"--labels: no such directory {str(d)!r} (a label run of "
-                             "'burraco label')")
-        files = sorted(d.rglob("*.parquet")) if d.is_dir() else [d]
+        manifest = _label_run(d)
+        for key in (("path", str(d.resolve())), ("run id", manifest.get("run_id"))):
+            if key[1] is not None and key in seen:
+                raise ValueError(f"--labels: {str(seen[key])!r} and {str(d)!r} are the same "
+                                 f"label run ({key[0]} {key[1]}); give it once")
+            seen[key] = d
+        files = sorted((d / LABEL_FILES).glob("*.parquet"))
         if not files:
-            raise ValueError(f"labels: no Parquet files under {str(d)!r}")
+            raise ValueError(f"--labels: the label run {str(d)!r} holds no Parquet files yet "
+                             f"(its {LABEL_FILES} folder is empty)")
         for f in files:
             try:
                 table = pq.read_table(f)
@@ -167,8 +232,7 @@ def read_labels(dirs, progress=print) -> tuple[Decisions, list]:
                 raise ValueError(f"--labels: {str(f)!r} is not a label run's file (no column "
                                  f"{missing[0]!r}); label runs are written by 'burraco label'")
             parts.append(from_table(table, r))
-        m = next((d / n for n in ("_manifest.json", "manifest.json") if (d / n).is_file()), None)
-        manifests.append(json.loads(m.read_text()) if m is not None else None)
+        manifests.append(manifest)
         progress(f"labels: {d}: {sum(len(p) for p in parts if p.run[:1].tolist() == [r])} "
                  "decisions")
     return concat(parts), manifests

@@ -84,10 +84,20 @@ def synthetic_labels(hands, seed, noise=1.0):
     return pa.table({k: pa.array(v, type=TYPES[k]) for k, v in rows.items()})
 
 
+def as_label_run(d, run_id="synthetic", seed=31):
+    """Make directory ``d`` a label run as ``burraco label`` lays it out: its manifest (kind
+    ``labels``) and the ``labels`` folder for its Parquet files (returned)."""
+    (d / "labels").mkdir(parents=True, exist_ok=True)
+    (d / "_manifest.json").write_text(json.dumps(
+        {"kind": "labels", "run_id": run_id, "teacher": "synthetic",
+         "config": {"seed": seed, "hands": 160}}))
+    return d / "labels"
+
+
 @pytest.fixture(scope="module")
 def labels(tmp_path_factory):
     d = tmp_path_factory.mktemp("labels")
-    pq.write_table(synthetic_labels(160, 31), d / "part-00000.parquet")
+    pq.write_table(synthetic_labels(160, 31), as_label_run(d) / "part-00000.parquet")
     return d
 
 
@@ -298,20 +308,47 @@ def test_missing_weights_name_the_file_and_the_command(tmp_path):
         sim.strategies.resolve(f"learned:model={text}")
 
 
-def test_train_refuses_what_is_not_a_label_run(tmp_path, capsys):
-    """``burraco train``: a missing labels directory, a run of ``burraco simulate`` (no
-    label columns), a file that is not Parquet, and an output name without ``.npz``: one
-    line each, exit 2, nothing written."""
+def test_train_refuses_what_is_not_a_label_run(labels, tmp_path, capsys):
+    """``burraco train``: a missing labels directory, a run of ``burraco simulate``, a label
+    run's Parquet folder or manifest instead of the run, a folder holding label runs, the
+    same run twice, a Parquet file without the label columns, a file that is not Parquet,
+    a bad option value and an output name without ``.npz``: one line each, exit 2, nothing
+    written."""
+    import shutil
     from sim.cli.main import main
     out = tmp_path / "w.npz"
     sim.simulate(20, 1, out=str(tmp_path / "run"))
     bad = tmp_path / "bad"
-    bad.mkdir()
-    (bad / "x.parquet").write_text("not parquet")
+    (as_label_run(bad, "bad") / "x.parquet").write_text("not parquet")
+    cols = tmp_path / "cols"
+    shutil.copy(next((tmp_path / "run" / "hands").glob("*.parquet")),
+                as_label_run(cols, "cols") / "y.parquet")
+    many = tmp_path / "many"
+    many.mkdir()
+    shutil.copytree(labels, many / "a")
+    copy = tmp_path / "copy"
+    shutil.copytree(labels, copy)                    # the same run id under another path
     cases = [(["--labels", str(tmp_path / "nope")], r"--labels: no such directory .*nope'"),
              (["--labels", str(tmp_path / "run")],
-              r"--labels: .*\.parquet' is not a label run's file \(no column '\w+'\)"),
+              r"--labels: .*run' is a run of kind 'hands' \(burraco simulate\), not a label run"),
+             (["--labels", str(labels / "labels")],
+              r"--labels: .*labels' is the folder of Parquet files inside the label run .*; "
+              r"give the run's directory"),
+             (["--labels", str(labels / "_manifest.json")], r"--labels: .*json' is a file"),
+             (["--labels", str(many)], r"--labels: .*many' holds 1 label run \(.*a'\)"),
+             (["--labels", str(labels), str(labels)], r"are the same label run \(path "),
+             (["--labels", str(labels), str(copy)],
+              r"are the same label run \(run id synthetic\); give it once"),
+             (["--labels", str(tmp_path / "run" / "hands")],
+              r"--labels: .*hands' is not a label run \(no _manifest"),
+             (["--labels", str(cols)],
+              r"--labels: .*y\.parquet' is not a label run's file \(no column '\w+'\)"),
              (["--labels", str(bad)], r"--labels: cannot read .*x\.parquet' as Parquet"),
+             (["--labels", str(labels), "--epochs", "0"], r"^burraco: error: --epochs must be "
+              r"at least 1, got 0$"),
+             (["--labels", str(labels), "--init", "v99"],
+              r"--init: no shipped version v99 \(shipped: .*\); give a shipped version or a "
+              r"weights file"),
              (["--labels", str(bad), "--out", str(tmp_path / "w.txt")],
               r"--out: a weights file's name ends in \.npz")]
     for args, msg in cases:
@@ -332,6 +369,9 @@ def test_the_canonical_spec_names_the_model_exactly(tmp_path):
     newest = max(SL.shipped())
     assert sim.strategies.resolve("learned")[0] == f"learned:model=v{newest}"
     assert sim.strategies.resolve("learned:model=1")[0] == "learned:model=v1"
+    with pytest.raises(ValueError, match=r"^strategy 'learned': model needs a shipped version "
+                       r"\(v1, .*\) or a weights file \(\.npz\), got ''$"):
+        sim.strategies.resolve("learned:model=")       # an unset shell variable, say
     path = T.untrained(tmp_path / "w.npz", seed=1)
     old = sim.strategies.resolve(f"learned:model={path}")[0]
     T.untrained(path, seed=2)
