@@ -1,7 +1,7 @@
 """The strategy questions' figures as small PNG files (docs/questions.md).
 
     python -m sim.figures [--out docs/figures] [--hands N] [--seed S] [--only NAME,...]
-                          [--threads T]
+                          [--threads T] [--player SPEC]
 
 Each figure answers one strategy question of ``notebooks/`` (or compares the
 rule sets, as ``benchmarks/rule_sets.py`` does) from runs of stated size,
@@ -11,6 +11,12 @@ default, the same hand counts, so a figure's answer is the notebook's answer.
 Every figure is 800 x 450 pixels (dpi 100), has the question as its title,
 plain-word labels, the 95% intervals as error bars and a footer with the hand
 count, the seed and the strategies.
+
+``--player SPEC`` answers every question for another player on every seat (the
+base of the sweeps' variants too: ``learned:pile_min_size=3`` against
+``learned``), into ``docs/figures/<player>/`` by default (:func:`player_dir`);
+without it the player is the notebooks' (``expert``; ``heuristic`` for the
+clean-or-dirty sweep and the rule sets).
 
 Each PNG is written atomically (a temporary file, then ``os.replace``), and so
 is ``figures.json`` beside them (:data:`INDEX`): for every figure its file,
@@ -43,7 +49,7 @@ from sim.figures.questions import (CLEAN_GRID, CLOSE_BURRACOS, PILE_SIZES, RULE_
 
 __all__ = ["CLEAN_GRID", "CLOSE_BURRACOS", "DPI", "FIGURES", "INDEX", "MAX_BYTES", "MIN_HANDS",
            "Made", "NAMES", "PILE_SIZES", "PROG", "RULE_SETS", "SIZE", "Spec", "clean_label", "main",
-           "mean_ci", "point_label", "read_index", "render", "write_atomic"]
+           "mean_ci", "player_dir", "point_label", "read_index", "render", "write_atomic"]
 
 #: The sidecar listing the figures of an output directory.
 INDEX = "figures.json"
@@ -90,10 +96,24 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-def _command(name: str, hands, seed) -> str:
+def player_dir(player: str) -> str:
+    """The default output directory of a player's figures: ``docs/figures`` for
+    ``expert``, else ``docs/figures/`` and the canonical spec with every run of characters
+    other than letters, digits, ``.`` and ``-`` made one ``_`` (``learned:model=v3`` ->
+    ``docs/figures/learned_model_v3``)."""
+    import re
+    if player == "expert":
+        return "docs/figures"
+    return "docs/figures/" + re.sub(r"[^A-Za-z0-9.-]+", "_", player).strip("_")
+
+
+def _command(name: str, hands, seed, player: str = "expert") -> str:
     """The command that makes this figure again: its hands and seed spelled out (for the
-    summary, the options of this run: its sources' own defaults otherwise)."""
+    summary, the options of this run: its sources' own defaults otherwise), and the player
+    unless it is ``expert``."""
     cmd = f"{PROG} --only {name}"
+    if player != "expert":
+        cmd += f" --player {player}"
     if hands is not None:
         cmd += f" --hands {hands}"
     if seed is not None:
@@ -127,8 +147,9 @@ def _parser() -> argparse.ArgumentParser:
         "answer. By default every figure runs its notebook's hand count and seed (474 s in "
         "all measured on two cores shared with other processes, once the kernels are "
         "compiled; docs/questions.md)."))
-    p.add_argument("--out", default="docs/figures", metavar="DIR",
-                   help="output directory (default: docs/figures)")
+    p.add_argument("--out", metavar="DIR",
+                   help="output directory (default: docs/figures, or docs/figures/PLAYER "
+                        "with --player)")
     p.add_argument("--hands", type=int, metavar="N",
                    help="hands of every figure's runs (deals per point for the sweeps, deals "
                         f"looked at for two_jokers; at least {MIN_HANDS}); default: each "
@@ -139,6 +160,10 @@ def _parser() -> argparse.ArgumentParser:
                    help="make only these figures (the summary makes the ones it draws "
                         "from); names: " + ", ".join(NAMES))
     p.add_argument("--threads", type=int, metavar="T", help="Numba threads (default: all)")
+    p.add_argument("--player", default="expert", metavar="SPEC",
+                   help="the strategy on every seat, and the base of the sweeps' variants "
+                        "(a built-in spec, e.g. learned); default: expert, with the notebooks' "
+                        "heuristic for the clean-or-dirty sweep and the rule sets")
     return p
 
 
@@ -152,6 +177,11 @@ def _check(args) -> list:
     most = int(numba.config.NUMBA_NUM_THREADS)
     if args.threads is not None and not 1 <= args.threads <= most:
         raise ValueError(f"--threads must be in 1 .. {most}, got {args.threads}")
+    from sim.strategies import canonical_name
+    try:
+        args.player = canonical_name(args.player)
+    except ValueError as exc:
+        raise ValueError(f"--player: {' '.join(str(exc).split())}") from None
     if args.only is None:
         return list(NAMES)
     asked = [n.strip() for n in args.only.split(",") if n.strip()]
@@ -186,7 +216,7 @@ def main(argv: list | None = None) -> int:
         return 2
     try:
         names = _check(args)
-        out = Path(args.out)
+        out = Path(args.out if args.out is not None else player_dir(args.player))
         if out.exists() and not out.is_dir():
             raise ValueError(not_a_directory("--out", out))
         out.mkdir(parents=True, exist_ok=True)
@@ -196,11 +226,11 @@ def main(argv: list | None = None) -> int:
 
     def say(text):
         print(text, flush=True)
-    ctx = _Ctx(args.threads, say)
+    ctx = _Ctx(args.threads, say, player=args.player)
     entries, done = {}, []
     start = time.time()
     default = "each figure's default"
-    say(f"figures: {plural(len(names), 'figure')} into {out} (hands: "
+    say(f"figures: {plural(len(names), 'figure')} into {out} (player: {args.player}; hands: "
         f"{default if args.hands is None else format(args.hands, ',')}; "
         f"seed: {default if args.seed is None else args.seed})")
     try:
@@ -218,13 +248,13 @@ def main(argv: list | None = None) -> int:
             path = out / f"{name}.png"
             write_atomic(path, png)
             seconds = time.time() - t
-            command = (_command(name, args.hands, args.seed) if spec.needs
-                       else _command(name, hands, seed))
+            command = (_command(name, args.hands, args.seed, args.player) if spec.needs
+                       else _command(name, hands, seed, args.player))
             entries[name] = {
                 "name": name, "file": path.name, "question": spec.question,
                 "source": spec.source, "command": command,
                 "hands": made.hands, "hands_text": made.hands_text, "seed": made.seed,
-                "strategy": made.strategy, "answer": made.answer,
+                "player": args.player, "strategy": made.strategy, "answer": made.answer,
                 "seconds": round(seconds, 1), "bytes": len(png), "labels": labels}
             _write_index(out, entries)
             done.append((path, made, seconds))

@@ -141,6 +141,23 @@ class _Ctx:
     threads: int | None
     say: object
     made: dict = field(default_factory=dict)
+    #: the strategy on every seat and the base of the sweeps' variants (a canonical spec)
+    player: str = "expert"
+
+    @property
+    def who(self) -> str:
+        """The player in the answers' words: ``expert``, ``learned v3`` for the shipped
+        model ``learned:model=v3``, else the canonical spec."""
+        base, _, rest = self.player.partition(":")
+        if base == "learned" and rest.startswith("model=v") and "," not in rest:
+            return f"learned {rest[len('model='):]}"
+        return self.player
+
+    def base(self, notebook_base: str) -> str:
+        """The strategy a figure plays: its notebook's (``expert``, or ``heuristic`` for the
+        clean-or-dirty sweep and the rule sets) when the player is ``expert``, else the
+        player."""
+        return notebook_base if self.player == "expert" else self.player
 
 
 def _sweep(base, grid, hands, seed, ctx, label):
@@ -154,7 +171,7 @@ def _sweep(base, grid, hands, seed, ctx, label):
 
 
 def _first_player(hands, seed, ctx):
-    df = sim.simulate(hands, seed, "expert", threads=ctx.threads)
+    df = sim.simulate(hands, seed, ctx.player, threads=ctx.threads)
     first_team = df["first_player"] % 2
     diff = np.where(first_team == 0, df["score_t0"] - df["score_t1"],
                     df["score_t1"] - df["score_t0"])
@@ -166,14 +183,14 @@ def _first_player(hands, seed, ctx):
     rows = [("all hands", m, lo, hi)] + [
         (f"seat {s} first", *mean_ci(diff[seats == s])) for s in range(4)]
     answer = (f"Playing first is worth {m:+.1f} points per hand (95% interval {lo:+.1f} .. "
-              f"{hi:+.1f}, {plural(hands, 'hand')} of expert play); the first team wins {w:.1%} of "
+              f"{hi:+.1f}, {plural(hands, 'hand')} of {ctx.who} play); the first team wins {w:.1%} of "
               "the hands.")
     return Made(answer, {"rows": rows, "m": (m, lo, hi)}, f"{plural(hands, 'hand')}",
-                "expert on every seat")
+                f"{ctx.player} on every seat")
 
 
 def _pile_size(hands, seed, ctx):
-    table = _sweep("expert", {"pile_min_size": PILE_SIZES}, hands, seed, ctx,
+    table = _sweep(ctx.player, {"pile_min_size": PILE_SIZES}, hands, seed, ctx,
                    lambda p: point_label("pile_min_size", p["pile_min_size"]))
     best = table.loc[table["mean_diff"].idxmax()]
     if (table["ci95_high"] < 0).all():
@@ -182,46 +199,51 @@ def _pile_size(hands, seed, ctx):
                   f"{table['mean_diff'].max():+.1f} to {table['mean_diff'].min():+.1f} points "
                   f"per hand, the cheapest (k = {int(best.pile_min_size)}) "
                   f"{best.mean_diff:+.1f} (95% interval {best.ci95_low:+.1f} .. "
-                  f"{best.ci95_high:+.1f}; {plural(hands, 'deal')} per point).")
+                  f"{best.ci95_high:+.1f}; {plural(hands, 'deal')} per point"
+                  f"{'' if ctx.player == 'expert' else ', ' + ctx.who + ' play'}).")
     else:
         free = table[table["ci95_high"] >= 0]["pile_min_size"]
         answer = (f"Refusing piles of fewer than {plural(int(free.max()), 'card')} made no significant "
                   f"difference ({plural(hands, 'deal')} per point; cheapest k = "
                   f"{int(best.pile_min_size)}: {best.mean_diff:+.1f}, 95% interval "
-                  f"{best.ci95_low:+.1f} .. {best.ci95_high:+.1f}).")
+                  f"{best.ci95_low:+.1f} .. {best.ci95_high:+.1f}"
+                  f"{'' if ctx.player == 'expert' else '; ' + ctx.who + ' play'}).")
     return Made(answer, {"table": table}, f"{plural(hands, 'deal')} per point, each played twice "
-                "with seats swapped", "expert refusing small piles, against expert")
+                "with seats swapped", f"{ctx.player} refusing small piles, against {ctx.player}")
 
 
 def _close_or_build(hands, seed, ctx):
-    table = _sweep("expert", {"close_min_burracos": CLOSE_BURRACOS}, hands, seed, ctx,
+    table = _sweep(ctx.player, {"close_min_burracos": CLOSE_BURRACOS}, hands, seed, ctx,
                    lambda p: point_label("close_min_burracos", p["close_min_burracos"]))
     row = table[table["close_min_burracos"] == 2].iloc[0]
     verdict = ("close at once." if row.ci95_high < 0 else "keep building." if row.ci95_low > 0
                else "no significant difference.")
     answer = (f"Waiting for a second burraco before closing changes the score by "
               f"{row.mean_diff:+.1f} points per hand (95% interval {row.ci95_low:+.1f} .. "
-              f"{row.ci95_high:+.1f}, {plural(hands, 'deal')}): {verdict}")
+              f"{row.ci95_high:+.1f}, {plural(hands, 'deal')}"
+              f"{'' if ctx.player == 'expert' else ', ' + ctx.who + ' play'}): {verdict}")
     return Made(answer, {"table": table}, f"{plural(hands, 'deal')} per point, each played twice "
-                "with seats swapped", "expert waiting for burracos, against expert")
+                "with seats swapped", f"{ctx.player} waiting for burracos, against {ctx.player}")
 
 
 def _clean_or_dirty(hands, seed, ctx):
-    table = _sweep("heuristic", CLEAN_GRID, hands, seed, ctx,
+    base = ctx.base("heuristic")
+    table = _sweep(base, CLEAN_GRID, hands, seed, ctx,
                    lambda p: clean_label(**p).replace("\n", " "))
     row = table[(table["wild_layoff_min_len"] == 99) & (table["use_wild_to_meld"] == 0)].iloc[0]
     answer = (f"Chasing the clean burraco (no wild on a clean meld, no meld opened with a wild) "
               f"changes the score by {row.mean_diff:+.1f} points per hand (95% interval "
-              f"{row.ci95_low:+.1f} .. {row.ci95_high:+.1f}, {plural(hands, 'deal')}) against accepting "
+              f"{row.ci95_low:+.1f} .. {row.ci95_high:+.1f}, {plural(hands, 'deal')}"
+              f"{'' if ctx.player == 'expert' else ', ' + ctx.who + ' play'}) against accepting "
               "dirty burracos.")
     return Made(answer, {"table": table}, f"{plural(hands, 'deal')} per point, each played twice "
-                "with seats swapped", "heuristic variants, against heuristic")
+                "with seats swapped", f"{base} variants, against {base}")
 
 
 def _pozzetto_first(hands, seed, ctx):
     import pandas as pd
 
-    df = sim.simulate(hands, seed, "expert", threads=ctx.threads)
+    df = sim.simulate(hands, seed, ctx.player, threads=ctx.threads)
     t0 = df["pozzetto_turn_t0"].where(df["pozzetto_turn_t0"] >= 0, 10**6)
     t1 = df["pozzetto_turn_t1"].where(df["pozzetto_turn_t1"] >= 0, 10**6)
     some = (t0 < 10**6) | (t1 < 10**6)
@@ -235,30 +257,30 @@ def _pozzetto_first(hands, seed, ctx):
     rows = [(int(k), *mean_ci(g["diff"])) for k, g in frame.groupby("ahead")]
     answer = (f"The team that takes its pozzetto first scores {m:+.1f} points more per hand "
               f"(95% interval {lo:+.1f} .. {hi:+.1f}) and wins {w:.1%} of the hands "
-              f"({int(some.sum()):,} of {plural(hands, 'hand')} of expert play).")
+              f"({int(some.sum()):,} of {plural(hands, 'hand')} of {ctx.who} play).")
     return Made(answer, {"rows": rows, "m": (m, lo, hi)}, f"{plural(hands, 'hand')}",
-                "expert on every seat")
+                f"{ctx.player} on every seat")
 
 
 def _hand_length(hands, seed, ctx):
     import pandas as pd
 
-    df = sim.simulate(hands, seed, "expert", threads=ctx.threads)
+    df = sim.simulate(hands, seed, ctx.player, threads=ctx.threads)
     scores = pd.concat([df["score_t0"], df["score_t1"]], ignore_index=True)
     m, lo, hi = mean_ci(df["turns"])
     s, slo, shi = mean_ci(scores)
     answer = (f"A hand lasts {m:.1f} turns on average (95% interval {lo:.2f} .. {hi:.2f}; "
               f"median {df['turns'].median():.0f}) and a team scores {s:.1f} points per hand "
-              f"(95% interval {slo:.1f} .. {shi:.1f}), over {plural(hands, 'hand')} of expert play.")
+              f"(95% interval {slo:.1f} .. {shi:.1f}), over {plural(hands, 'hand')} of {ctx.who} play.")
     return Made(answer, {"turns": df["turns"].to_numpy(), "scores": scores.to_numpy(),
                          "m": (m, lo, hi), "s": (s, slo, shi)},
-                f"{plural(hands, 'hand')}", "expert on every seat")
+                f"{plural(hands, 'hand')}", f"{ctx.player} on every seat")
 
 
 def _two_jokers(hands, seed, ctx):
     import pandas as pd
 
-    strategy = "expert"
+    strategy = ctx.player
     deals = sim.deals(seed, hands, threads=ctx.threads)
     idx = deals.query("s0_jokers == 2")["hand_index"].to_numpy()
     full = sim.simulate(hands, seed, strategy, threads=ctx.threads)
@@ -303,20 +325,21 @@ def _two_jokers(hands, seed, ctx):
               f"the same deal with them in the stock (95% interval {lo:+.1f} .. {hi:+.1f}) and "
               f"{m1:+.1f} ({lo1:+.1f} .. {hi1:+.1f}) against the next opponent holding them; "
               f"conditioned on the deal alone the team leads by {c2[1]:+.1f} ({c2[2]:+.1f} .. "
-              f"{c2[3]:+.1f}) ({len(idx):,} of {plural(hands, 'deal')}, {strategy} play).")
+              f"{c2[3]:+.1f}) ({len(idx):,} of {plural(hands, 'deal')}, {ctx.who} play).")
     counts = pd.Series(jokers).value_counts().to_dict()
     return Made(answer, {"by_jokers": by_jokers, "paired": res, "selected": len(idx),
                          "counts": counts, "m": res["stock"]},
                 f"{plural(hands, 'deal')}, {len(idx):,} of them with two jokers in seat 0",
-                "expert on every seat")
+                f"{strategy} on every seat")
 
 
 def _rule_sets(hands, seed, ctx):
     rows = []
+    player = ctx.base("heuristic")
     for preset, extra, label in RULE_SETS:
         r = sim.Rules.preset(preset).replace(**extra) if extra else sim.Rules.preset(preset)
         t = time.time()
-        df = sim.simulate(hands, seed, "heuristic", rules=r, threads=ctx.threads)
+        df = sim.simulate(hands, seed, player, rules=r, threads=ctx.threads)
         k = 3 if r.num_players == 3 else 2      # per team, or per player (credited) with 3
         score = sum(df[f"score_t{t}"].to_numpy(float) for t in range(k)) / k
         rows.append((label, mean_ci(score), mean_ci(df["end_reason"] == "closed"),
@@ -329,9 +352,10 @@ def _rule_sets(hands, seed, ctx):
               f"{dlo:.1f} .. {dhi:.1f}) and {i:.1f} ({ilo:.1f} .. {ihi:.1f}) under Fibur "
               f"International, where the clean burraco needed to close lets only {ic:.1%} of "
               f"the hands close; two players score {rows[3][1][0]:.1f}, three players "
-              f"{rows[4][1][0]:.1f} each ({plural(hands, 'hand')} per rule set, heuristic play).")
+              f"{rows[4][1][0]:.1f} each ({plural(hands, 'hand')} per rule set, "
+              f"{'heuristic' if player == 'heuristic' else ctx.who} play).")
     return Made(answer, {"rows": rows}, f"{plural(hands, 'hand')} per rule set",
-                "heuristic on every seat")
+                f"{player} on every seat")
 
 
 def _summary(hands, seed, ctx):
@@ -359,6 +383,7 @@ def _summary(hands, seed, ctx):
               f"{say(worst)} costs the most.")
     sources = {n: made[n] for n in SUMMARY_SOURCES}
     return Made(answer, {"rows": rows}, "each bar from its own figure's run",
-                "expert play (clean burraco: heuristic)",
+                "expert play (clean burraco: heuristic)" if ctx.player == "expert"
+                else f"{ctx.player} play",
                 hands={n: m.hands for n, m in sources.items()},
                 seed={n: m.seed for n, m in sources.items()})

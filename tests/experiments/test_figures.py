@@ -139,13 +139,40 @@ def test_a_later_only_run_keeps_the_other_entries(tiny, tmp_path):
     assert entries[1]["seed"] == 9 and entries[1]["command"].endswith("--hands 1000 --seed 9")
 
 
+def test_another_player_answers_the_same_questions(tmp_path, monkeypatch):
+    """``--player learned``: every run plays the player on every seat (the sweeps' variants
+    are the player's: ``learned:close_min_burracos=2`` against ``learned``); the answers,
+    figures.json and the command name it; the default directory is the player's own."""
+    monkeypatch.chdir(tmp_path)
+    argv = ["--hands", "1000", "--only", "first_player,close_or_build", "--player", "learned"]
+    assert F.main(argv) == 0
+    player = sim.strategies.canonical_name("learned")            # learned:model=vN
+    out = tmp_path / F.player_dir(player)
+    assert out == tmp_path / "docs" / "figures" / player.replace(":", "_").replace("=", "_")
+    by = {e["name"]: e for e in json.loads((out / F.INDEX).read_text())["figures"]}
+    assert set(by) == {"first_player", "close_or_build"}
+    version = player.rsplit("=", 1)[1]
+    for e in by.values():
+        assert e["player"] == player and f"--player {player}" in e["command"]
+        assert f"learned {version} play" in e["answer"] and one_sentence(e["answer"])
+    row = sim.compare("learned:close_min_burracos=2", "learned", hands=1000,
+                      seed=F.FIGURES["close_or_build"].seed).iloc[0]
+    assert f"by {row.mean_diff:+.1f} points per hand" in by["close_or_build"]["answer"]
+    df = sim.simulate(1000, F.FIGURES["first_player"].seed, "learned")
+    d = df.score_t0 - df.score_t1
+    diff = d.where(df.first_player % 2 == 0, -d)
+    assert f"worth {diff.mean():+.1f} points per hand" in by["first_player"]["answer"]
+    assert F.player_dir("expert") == "docs/figures"
+
+
 @pytest.mark.parametrize("argv, needle", [
+    (["--player", "nosuch"], "--player: strategy: unknown name 'nosuch'; allowed: "),
     (["--only", "first_player,bogus"], "--only: unknown figure 'bogus'; allowed: "
      + ", ".join(F.NAMES)),
     (["--hands", "10"], f"--hands must be at least {F.MIN_HANDS}, got 10"),
     (["--seed", "-1"], "--seed must be in 0 .. 2**64-1, got -1"),
     (["--threads", "0"], "--threads must be in 1 .."),
-], ids=["only", "hands", "seed", "threads"])
+], ids=["player", "only", "hands", "seed", "threads"])
 def test_bad_input_is_one_line_exit_2(argv, needle, tmp_path, capsys):
     assert F.main(["--out", str(tmp_path / "f"), *argv]) == 2
     err = capsys.readouterr().err
