@@ -160,14 +160,16 @@ class _Ctx:
         return notebook_base if self.player == "expert" else self.player
 
 
-def _sweep(base, grid, hands, seed, ctx, label):
-    """``sim.sweep`` with a progress line per point."""
+def _sweep(base, grid, hands, seed, ctx, label, reference=None):
+    """``sim.sweep`` of ``base``'s variants against ``reference`` (default ``base`` itself,
+    parameters included), with a progress line per point."""
     n = int(np.prod([len(v) for v in grid.values()]))
 
     def done(p):
         ctx.say(f"    point {p.index + 1}/{n} ({label(p.point)}): "
                 f"{float(p.summary['mean_diff'].iloc[0]):+.1f} points per hand")
-    return sim.sweep(base, grid, hands=hands, seed=seed, threads=ctx.threads, callback=done)
+    return sim.sweep(base, grid, hands=hands, seed=seed, threads=ctx.threads, callback=done,
+                     reference=base if reference is None else reference)
 
 
 def _first_player(hands, seed, ctx):
@@ -228,8 +230,12 @@ def _close_or_build(hands, seed, ctx):
 
 def _clean_or_dirty(hands, seed, ctx):
     base = ctx.base("heuristic")
+    # against the player accepting dirty burracos (heuristic's own defaults; expert's
+    # parameters, learned's too, keep wilds off clean melds)
+    dirty = sim.strategies.canonical_name(
+        f"{base}{',' if ':' in base else ':'}wild_layoff_min_len=6,use_wild_to_meld=1")
     table = _sweep(base, CLEAN_GRID, hands, seed, ctx,
-                   lambda p: clean_label(**p).replace("\n", " "))
+                   lambda p: clean_label(**p).replace("\n", " "), reference=dirty)
     row = table[(table["wild_layoff_min_len"] == 99) & (table["use_wild_to_meld"] == 0)].iloc[0]
     answer = (f"Chasing the clean burraco (no wild on a clean meld, no meld opened with a wild) "
               f"changes the score by {row.mean_diff:+.1f} points per hand (95% interval "
@@ -237,7 +243,7 @@ def _clean_or_dirty(hands, seed, ctx):
               f"{'' if ctx.player == 'expert' else ', ' + ctx.who + ' play'}) against accepting "
               "dirty burracos.")
     return Made(answer, {"table": table}, f"{plural(hands, 'deal')} per point, each played twice "
-                "with seats swapped", f"{base} variants, against {base}")
+                "with seats swapped", f"{base} variants, against {dirty}")
 
 
 def _pozzetto_first(hands, seed, ctx):
