@@ -146,8 +146,9 @@ class _Ctx:
 
     @property
     def who(self) -> str:
-        """The player in the answers' words: ``expert``, ``learned v3`` for the shipped
-        model ``learned:model=v3``, else the canonical spec."""
+        """The player in the answers' and the figures' words: ``expert``, ``learned v3``
+        for the shipped model ``learned:model=v3``, else the canonical spec (figures.json
+        names the player exactly in its ``player`` entry)."""
         base, _, rest = self.player.partition(":")
         if base == "learned" and rest.startswith("model=v") and "," not in rest:
             return f"learned {rest[len('model='):]}"
@@ -188,7 +189,7 @@ def _first_player(hands, seed, ctx):
               f"{hi:+.1f}, {plural(hands, 'hand')} of {ctx.who} play); the first team wins {w:.1%} of "
               "the hands.")
     return Made(answer, {"rows": rows, "m": (m, lo, hi)}, f"{plural(hands, 'hand')}",
-                f"{ctx.player} on every seat")
+                f"{ctx.who} on every seat")
 
 
 def _pile_size(hands, seed, ctx):
@@ -211,7 +212,7 @@ def _pile_size(hands, seed, ctx):
                   f"{best.ci95_low:+.1f} .. {best.ci95_high:+.1f}"
                   f"{'' if ctx.player == 'expert' else '; ' + ctx.who + ' play'}).")
     return Made(answer, {"table": table}, f"{plural(hands, 'deal')} per point, each played twice "
-                "with seats swapped", f"{ctx.player} refusing small piles, against {ctx.player}")
+                "with seats swapped", f"{ctx.who} refusing small piles, against {ctx.who}")
 
 
 def _close_or_build(hands, seed, ctx):
@@ -225,7 +226,7 @@ def _close_or_build(hands, seed, ctx):
               f"{row.ci95_high:+.1f}, {plural(hands, 'deal')}"
               f"{'' if ctx.player == 'expert' else ', ' + ctx.who + ' play'}): {verdict}")
     return Made(answer, {"table": table}, f"{plural(hands, 'deal')} per point, each played twice "
-                "with seats swapped", f"{ctx.player} waiting for burracos, against {ctx.player}")
+                "with seats swapped", f"{ctx.who} waiting for burracos, against {ctx.who}")
 
 
 def _clean_or_dirty(hands, seed, ctx):
@@ -243,7 +244,8 @@ def _clean_or_dirty(hands, seed, ctx):
               f"{'' if ctx.player == 'expert' else ', ' + ctx.who + ' play'}) against accepting "
               "dirty burracos.")
     return Made(answer, {"table": table}, f"{plural(hands, 'deal')} per point, each played twice "
-                "with seats swapped", f"{base} variants, against {dirty}")
+                "with seats swapped", f"{base} variants, against {base}" if base == dirty
+                else f"{ctx.who} variants, against {ctx.who} accepting dirty burracos")
 
 
 def _pozzetto_first(hands, seed, ctx):
@@ -265,7 +267,7 @@ def _pozzetto_first(hands, seed, ctx):
               f"(95% interval {lo:+.1f} .. {hi:+.1f}) and wins {w:.1%} of the hands "
               f"({int(some.sum()):,} of {plural(hands, 'hand')} of {ctx.who} play).")
     return Made(answer, {"rows": rows, "m": (m, lo, hi)}, f"{plural(hands, 'hand')}",
-                f"{ctx.player} on every seat")
+                f"{ctx.who} on every seat")
 
 
 def _hand_length(hands, seed, ctx):
@@ -280,7 +282,7 @@ def _hand_length(hands, seed, ctx):
               f"(95% interval {slo:.1f} .. {shi:.1f}), over {plural(hands, 'hand')} of {ctx.who} play.")
     return Made(answer, {"turns": df["turns"].to_numpy(), "scores": scores.to_numpy(),
                          "m": (m, lo, hi), "s": (s, slo, shi)},
-                f"{plural(hands, 'hand')}", f"{ctx.player} on every seat")
+                f"{plural(hands, 'hand')}", f"{ctx.who} on every seat")
 
 
 def _two_jokers(hands, seed, ctx):
@@ -336,7 +338,7 @@ def _two_jokers(hands, seed, ctx):
     return Made(answer, {"by_jokers": by_jokers, "paired": res, "selected": len(idx),
                          "counts": counts, "m": res["stock"]},
                 f"{plural(hands, 'deal')}, {len(idx):,} of them with two jokers in seat 0",
-                f"{strategy} on every seat")
+                f"{ctx.who} on every seat")
 
 
 def _rule_sets(hands, seed, ctx):
@@ -361,7 +363,7 @@ def _rule_sets(hands, seed, ctx):
               f"{rows[4][1][0]:.1f} each ({plural(hands, 'hand')} per rule set, "
               f"{'heuristic' if player == 'heuristic' else ctx.who} play).")
     return Made(answer, {"rows": rows}, f"{plural(hands, 'hand')} per rule set",
-                f"{player} on every seat")
+                f"{'heuristic' if player == 'heuristic' else ctx.who} on every seat")
 
 
 def _summary(hands, seed, ctx):
@@ -390,6 +392,6 @@ def _summary(hands, seed, ctx):
     sources = {n: made[n] for n in SUMMARY_SOURCES}
     return Made(answer, {"rows": rows}, "each bar from its own figure's run",
                 "expert play (clean burraco: heuristic)" if ctx.player == "expert"
-                else f"{ctx.player} play",
+                else f"{ctx.who} play",
                 hands={n: m.hands for n, m in sources.items()},
                 seed={n: m.seed for n, m in sources.items()})
