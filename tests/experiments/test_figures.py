@@ -144,13 +144,14 @@ def test_another_player_answers_the_same_questions(tmp_path, monkeypatch):
     are the player's: ``learned:close_min_burracos=2`` against ``learned``); the answers,
     figures.json and the command name it; the default directory is the player's own."""
     monkeypatch.chdir(tmp_path)
-    argv = ["--hands", "1000", "--only", "first_player,close_or_build", "--player", "learned"]
+    argv = ["--hands", "1000", "--only", "first_player,close_or_build,clean_or_dirty",
+            "--player", "learned"]
     assert F.main(argv) == 0
     player = sim.strategies.canonical_name("learned")            # learned:model=vN
     out = tmp_path / F.player_dir(player)
     assert out == tmp_path / "docs" / "figures" / player.replace(":", "_").replace("=", "_")
     by = {e["name"]: e for e in json.loads((out / F.INDEX).read_text())["figures"]}
-    assert set(by) == {"first_player", "close_or_build"}
+    assert set(by) == {"first_player", "close_or_build", "clean_or_dirty"}
     version = player.rsplit("=", 1)[1]
     for e in by.values():
         assert e["player"] == player and f"--player {player}" in e["command"]
@@ -158,6 +159,17 @@ def test_another_player_answers_the_same_questions(tmp_path, monkeypatch):
     row = sim.compare("learned:close_min_burracos=2", "learned", hands=1000,
                       seed=F.FIGURES["close_or_build"].seed).iloc[0]
     assert f"by {row.mean_diff:+.1f} points per hand" in by["close_or_build"]["answer"]
+    # chasing the clean burraco against the player accepting dirty ones (expert's
+    # parameters, and so learned's, keep wilds off clean melds: not the plain player)
+    row = sim.compare("learned:use_wild_to_meld=0,wild_layoff_min_len=99",
+                      "learned:wild_layoff_min_len=6,use_wild_to_meld=1", hands=1000,
+                      seed=F.FIGURES["clean_or_dirty"].seed).iloc[0]
+    assert f"by {row.mean_diff:+.1f} points per hand" in by["clean_or_dirty"]["answer"]
+    assert by["clean_or_dirty"]["strategy"] == \
+        f"learned {version} variants, against learned {version} accepting dirty burracos"
+    for e in by.values():                     # the footers say the player in plain words
+        for text in e["labels"]:
+            assert not raw_codes(text), (e["name"], text)
     df = sim.simulate(1000, F.FIGURES["first_player"].seed, "learned")
     d = df.score_t0 - df.score_t1
     diff = d.where(df.first_player % 2 == 0, -d)
@@ -241,3 +253,33 @@ def test_committed_figures_are_shown_beside_their_answers():
             assert e["answer"] in notebooks, e["name"]
     for target in re.findall(r"\]\((\.\./docs/figures/[^)]+)\)", notebooks):
         assert (ROOT / "notebooks" / target).is_file(), target
+
+
+def test_the_strong_play_figures_are_committed_small_and_shown_beside_their_answers():
+    """``python -m sim.figures --player learned``: the same nine figures for the shipped
+    model on every seat, each small, listed, at its default size, its answer naming the
+    player and shown in docs/questions.md beside the figure."""
+    player = sim.strategies.canonical_name("learned")
+    strong = ROOT / F.player_dir(player)
+    assert strong.is_dir(), f"run python -m sim.figures --player learned ({player})"
+    pngs = sorted(strong.glob("*.png"))
+    assert {p.stem for p in pngs} == set(F.NAMES)
+    questions = " ".join((ROOT / "docs" / "questions.md").read_text().split())
+    rel = strong.relative_to(ROOT / "docs")
+    for p in pngs:
+        data = p.read_bytes()
+        assert png_size(data) == F.SIZE and len(data) <= F.MAX_BYTES, p.name
+        assert f"({rel.as_posix()}/{p.name})" in questions, p.name
+    entries = json.loads((strong / F.INDEX).read_text())["figures"]
+    assert [e["file"] for e in entries] == [f"{n}.png" for n in F.NAMES]
+    who = f"learned {player.rsplit('=', 1)[1]}"
+    for e in entries:
+        assert e["player"] == player and f"--player {player}" in e["command"]
+        if not F.FIGURES[e["name"]].needs:
+            assert e["hands"] == F.FIGURES[e["name"]].hands, e["name"]
+            assert who in e["answer"], e["answer"]
+        assert one_sentence(e["answer"]) and "95% interval" in e["answer"], e["answer"]
+        assert e["answer"] in questions, f"docs/questions.md lacks the strong answer of {e['name']}"
+        for text in e["labels"]:
+            assert not raw_codes(text), (e["name"], text)
+
