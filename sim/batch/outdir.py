@@ -28,6 +28,7 @@ from sim.batch.rundir import (COUNT_KEY, FORMAT, LABELS_DIR, MANIFEST, SHARD_RE,
                               _selection_text, data_dirs, foreign_shards, listing,
                               manifest_bounds, read_manifest, repair_hint, shard_files)
 from sim.core import dataset
+from sim.strategies import canonical_name, recorded_spec
 
 
 def _refuse_renamed_rollout(where: str, pairs: list) -> None:
@@ -35,7 +36,6 @@ def _refuse_renamed_rollout(where: str, pairs: list) -> None:
     ``rollout`` name recorded while the flat search was its default and the seat now plays
     that same search under its new name (:func:`sim.strategies.recorded_spec`); ``pairs``
     are ``(seat, recorded name, name now)``."""
-    from sim.strategies import canonical_name, recorded_spec
     same = []
     for _i, was, now in pairs:
         try:

@@ -70,14 +70,6 @@ def run(args: argparse.Namespace) -> int:
                                      ("--se-floor", args.se_floor, args.se_floor > 0, "above 0")):
         if not ok:
             raise ValueError(f"{name} must be {allowed}, got {value:g}")
-    if args.init is not None:
-        from sim.strategies.learned import model_path
-        try:
-            model_path(args.init)
-        except ValueError as exc:
-            why = str(exc).split("; ")[0].replace("strategy 'learned': ", "")
-            raise ValueError(f"--init: {why}; give a shipped version or a weights file "
-                             "(.npz) to start training from") from None
     train.run(args.labels, args.seed, args.out, hidden=hidden, epochs=args.epochs,
               batch=args.batch, lr=args.lr, se_floor=args.se_floor, held_out=args.held_out,
               candidate_term=args.candidate_term, init_model=args.init)

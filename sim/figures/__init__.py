@@ -37,6 +37,7 @@ import time
 from pathlib import Path
 
 from sim._util.text import OneLineParser, not_a_directory, plural
+from sim.strategies import canonical_name
 from sim.figures.plots import (DPI, MAX_BYTES, SIZE, _draw_clean_or_dirty, _draw_close_or_build,
                                _draw_first_player, _draw_hand_length, _draw_pile_size,
                                _draw_pozzetto_first, _draw_rule_sets, _draw_summary,
@@ -177,7 +178,6 @@ def _check(args) -> list:
     most = int(numba.config.NUMBA_NUM_THREADS)
     if args.threads is not None and not 1 <= args.threads <= most:
         raise ValueError(f"--threads must be in 1 .. {most}, got {args.threads}")
-    from sim.strategies import canonical_name
     try:
         args.player = canonical_name(args.player)
     except ValueError as exc:

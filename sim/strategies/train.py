@@ -485,7 +485,12 @@ def run(labels, seed: int, out, progress=print, init_model: str | None = None,
     file and digest go into the provenance); by default random weights."""
     start = start_info = None
     if init_model is not None:
-        path = model_path(init_model)
+        try:
+            path = model_path(init_model)
+        except ValueError as exc:
+            why = str(exc).split("; ")[0].replace("strategy 'learned': ", "")
+            raise ValueError(f"--init: {why}; give a shipped version or a weights file "
+                             "(.npz) to start training from") from None
         start = read(path)
         start_info = {"model": canonical_model(init_model), "file": path.name,
                       "digest": digest(path)}

@@ -71,6 +71,7 @@ ALLOWED_LOCAL = {
     ("sim.cli.simulate", "sim.batch.rundir"),
     ("sim.cli.simulate", "sim.batch.runner"),
     ("sim.cli.simulate", "sim.strategies.pystrategy"),
+    ("sim.cli.simulate", "sim.strategies"),
     ("sim.cli.strategies", "sim.strategies"),
     ("sim.cli.summarize", "sim.experiments.sweeps"),
     ("sim.cli.summarize", "sim.experiments.tuning"),

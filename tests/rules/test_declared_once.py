@@ -149,7 +149,9 @@ def test_heuristic_table_gives_slots_defaults_limits_and_steps():
     assert INITIAL_STEPS["pile_threshold"] == 0.5
     assert (player.RP_WORLDS, player.RP_PICKUP, player.RP_MARGIN) == (17, 19, 23)
     assert S.ROLLOUT.limits["max_candidates"] == (2, 16308, True)
-    assert S.ROLLOUT.vector()[player.RP_ROLLOUTS] == 400.0
+    assert S.ROLLOUT.vector()[player.RP_ROLLOUTS] == 120.0          # sequential halving's
+    assert (S.ROLLOUT.vector()[player.RP_WORLDS], S.ROLLOUT.vector()[player.RP_HALVING]) == \
+        (256.0, 1.0)
 
 
 @pytest.mark.parametrize("module,family", [
