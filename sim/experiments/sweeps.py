@@ -617,6 +617,8 @@ def format_table(summary: pd.DataFrame, names: list) -> str:
     no_interval = bool(summary[["ci95_low", "ci95_high"]].isna().to_numpy().any())
     for c in ("mean_diff", "ci95_low", "ci95_high"):
         t[c] = t[c].map(lambda x: "-" if pd.isna(x) else f"{x:+.1f}")
+    for c in names:                       # parameter values as written: 8, not 8.0
+        t[c] = t[c].map(lambda x: f"{x:g}" if isinstance(x, (int, float)) else x)
     t["a_win_share"] = t["a_win_share"].map(lambda x: f"{x:.1%}")
     t["a_mean_score"] = t["a_mean_score"].map(lambda x: f"{x:.1f}")
     t = t.rename(columns={"mean_diff": "diff vs ref", "ci95_low": "95% low",

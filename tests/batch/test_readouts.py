@@ -173,8 +173,11 @@ def test_sweep_table_with_one_deal_shows_no_nan(capsys):
     assert "95% interval: none, it needs at least two deals per point" in text
     summary = sim.sweep("heuristic", {"pile_threshold": [1, 3]}, 1, 1)
     table = format_table(summary, ["pile_threshold"]).splitlines()
-    for line, diff in zip(table[1:3], summary["mean_diff"]):
-        assert line.split()[1:4] == [f"{diff:+.1f}", "-", "-"]
+    for line, value, diff in zip(table[1:3], ("1", "3"), summary["mean_diff"]):
+        assert line.split()[:4] == [value, f"{diff:+.1f}", "-", "-"]   # 3, not 3.0
+    half = format_table(sim.sweep("heuristic", {"pile_threshold": [1.5]}, 1, 1),
+                        ["pile_threshold"]).splitlines()
+    assert half[1].split()[0] == "1.5"
 
 
 # ------------------------------------------------------------------ notices on stderr
