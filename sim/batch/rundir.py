@@ -63,7 +63,7 @@ from sim._util.lock import LOCK_NAME
 from sim._util.text import not_a_directory, plural
 from sim.core import dataset
 
-MANIFEST = "_manifest.json"
+MANIFEST = dataset.MANIFEST
 #: Manifest format written now (1: the first layout, read and repaired only).
 FORMAT = 2
 SHARD_RE = re.compile(r"^shard-(\d{12})-(\d{12})\.parquet$")
@@ -74,8 +74,7 @@ DEFAULT_SHARD_SIZE = 100_000
 MATCH_SHARD_HANDS = 1_000_000
 
 
-#: Subdirectory of a label run (``burraco label``, :mod:`sim.batch.labels`) holding its rows.
-LABELS_DIR = "labels"
+LABELS_DIR = dataset.LABELS_DIR
 #: The kinds of run and the configuration key of their size (a label run counts hands).
 COUNT_KEY = {"hands": "hands", "matches": "matches", "labels": "hands"}
 

@@ -30,6 +30,10 @@ MATCHES_DIR = "matches"
 #: Where the first layout (manifest format 1) kept the match table; its hand shards sat in
 #: the run directory itself, beside the manifest.
 LEGACY_MATCHES_DIR = "_matches"
+#: A run directory's manifest (:mod:`sim.batch.rundir`).
+MANIFEST = "_manifest.json"
+#: Subdirectory of a label run (``burraco label``, :mod:`sim.batch.labels`) holding its rows.
+LABELS_DIR = "labels"
 
 
 def temp_name(path: str | os.PathLike) -> str:

@@ -136,6 +136,16 @@ class Spec:
     needs: tuple = ()               # figures whose results it draws (the summary)
 
 
+def in_words(spec: str) -> str:
+    """A strategy in the answers' and the figures' words: ``learned v3`` for the shipped
+    model ``learned:model=v3``, else the canonical spec itself (figures.json names the
+    player exactly in its ``player`` entry)."""
+    base, _, rest = spec.partition(":")
+    if base == "learned" and rest.startswith("model=v") and "," not in rest:
+        return f"learned {rest[len('model='):]}"
+    return spec
+
+
 @dataclass
 class _Ctx:
     threads: int | None
@@ -146,13 +156,13 @@ class _Ctx:
 
     @property
     def who(self) -> str:
-        """The player in the answers' and the figures' words: ``expert``, ``learned v3``
-        for the shipped model ``learned:model=v3``, else the canonical spec (figures.json
-        names the player exactly in its ``player`` entry)."""
-        base, _, rest = self.player.partition(":")
-        if base == "learned" and rest.startswith("model=v") and "," not in rest:
-            return f"learned {rest[len('model='):]}"
-        return self.player
+        """The player in the answers' and the figures' words (:func:`in_words`)."""
+        return in_words(self.player)
+
+    def play(self, sep: str = ", ") -> str:
+        """``sep`` and "learned v3 play" for a player other than ``expert``, whose answers
+        keep their notebooks' words; else ""."""
+        return "" if self.player == "expert" else f"{sep}{self.who} play"
 
     def base(self, notebook_base: str) -> str:
         """The strategy a figure plays: its notebook's (``expert``, or ``heuristic`` for the
@@ -203,14 +213,14 @@ def _pile_size(hands, seed, ctx):
                   f"per hand, the cheapest (k = {int(best.pile_min_size)}) "
                   f"{best.mean_diff:+.1f} (95% interval {best.ci95_low:+.1f} .. "
                   f"{best.ci95_high:+.1f}; {plural(hands, 'deal')} per point"
-                  f"{'' if ctx.player == 'expert' else ', ' + ctx.who + ' play'}).")
+                  f"{ctx.play()}).")
     else:
         free = table[table["ci95_high"] >= 0]["pile_min_size"]
         answer = (f"Refusing piles of fewer than {plural(int(free.max()), 'card')} made no significant "
                   f"difference ({plural(hands, 'deal')} per point; cheapest k = "
                   f"{int(best.pile_min_size)}: {best.mean_diff:+.1f}, 95% interval "
                   f"{best.ci95_low:+.1f} .. {best.ci95_high:+.1f}"
-                  f"{'' if ctx.player == 'expert' else '; ' + ctx.who + ' play'}).")
+                  f"{ctx.play('; ')}).")
     return Made(answer, {"table": table}, f"{plural(hands, 'deal')} per point, each played twice "
                 "with seats swapped", f"{ctx.who} refusing small piles, against {ctx.who}")
 
@@ -224,7 +234,7 @@ def _close_or_build(hands, seed, ctx):
     answer = (f"Waiting for a second burraco before closing changes the score by "
               f"{row.mean_diff:+.1f} points per hand (95% interval {row.ci95_low:+.1f} .. "
               f"{row.ci95_high:+.1f}, {plural(hands, 'deal')}"
-              f"{'' if ctx.player == 'expert' else ', ' + ctx.who + ' play'}): {verdict}")
+              f"{ctx.play()}): {verdict}")
     return Made(answer, {"table": table}, f"{plural(hands, 'deal')} per point, each played twice "
                 "with seats swapped", f"{ctx.who} waiting for burracos, against {ctx.who}")
 
@@ -241,11 +251,11 @@ def _clean_or_dirty(hands, seed, ctx):
     answer = (f"Chasing the clean burraco (no wild on a clean meld, no meld opened with a wild) "
               f"changes the score by {row.mean_diff:+.1f} points per hand (95% interval "
               f"{row.ci95_low:+.1f} .. {row.ci95_high:+.1f}, {plural(hands, 'deal')}"
-              f"{'' if ctx.player == 'expert' else ', ' + ctx.who + ' play'}) against accepting "
+              f"{ctx.play()}) against accepting "
               "dirty burracos.")
     return Made(answer, {"table": table}, f"{plural(hands, 'deal')} per point, each played twice "
-                "with seats swapped", f"{base} variants, against {base}" if base == dirty
-                else f"{ctx.who} variants, against {ctx.who} accepting dirty burracos")
+                "with seats swapped", f"{in_words(base)} variants, against {in_words(base)}"
+                + ("" if base == dirty else " accepting dirty burracos"))
 
 
 def _pozzetto_first(hands, seed, ctx):
@@ -361,9 +371,9 @@ def _rule_sets(hands, seed, ctx):
               f"International, where the clean burraco needed to close lets only {ic:.1%} of "
               f"the hands close; two players score {rows[3][1][0]:.1f}, three players "
               f"{rows[4][1][0]:.1f} each ({plural(hands, 'hand')} per rule set, "
-              f"{'heuristic' if player == 'heuristic' else ctx.who} play).")
+              f"{in_words(player)} play).")
     return Made(answer, {"rows": rows}, f"{plural(hands, 'hand')} per rule set",
-                f"{'heuristic' if player == 'heuristic' else ctx.who} on every seat")
+                f"{in_words(player)} on every seat")
 
 
 def _summary(hands, seed, ctx):

@@ -35,6 +35,7 @@ import numpy as np
 
 from sim._util.text import plural
 from sim._version import __version__
+from sim.core.dataset import LABELS_DIR, MANIFEST
 from sim.strategies.learned import Network, canonical_model, digest, model_path, read, save
 
 
@@ -143,14 +144,10 @@ def concat(parts: list) -> Decisions:
 LABEL_COLUMNS = ("hand", "phase", "obs_index", "obs_value", "candidates", "mean", "se", "chosen")
 
 
-#: a label run's manifest and the folder of its Parquet files (``burraco label --out DIR``)
-LABEL_MANIFEST, LABEL_FILES = "_manifest.json", "labels"
-
-
 def _is_label_run(d: Path) -> bool:
     """Whether directory ``d`` holds a label run's manifest."""
     try:
-        return json.loads((d / LABEL_MANIFEST).read_text()).get("kind") == "labels"
+        return json.loads((d / MANIFEST).read_text()).get("kind") == "labels"
     except (OSError, ValueError, AttributeError):
         return False
 
@@ -166,10 +163,10 @@ def _label_run(d: Path) -> dict:
     if not d.is_dir():
         raise ValueError(f"--labels: {where!r} is a file; give the directory of a label run "
                          "(burraco label --out DIR)")
-    m = d / LABEL_MANIFEST
+    m = d / MANIFEST
     if not m.is_file():
         parent = d.resolve().parent
-        if (parent / LABEL_MANIFEST).is_file() and d.name == LABEL_FILES:
+        if (parent / MANIFEST).is_file() and d.name == LABELS_DIR:
             raise ValueError(f"--labels: {where!r} is the folder of Parquet files inside the "
                              f"label run {str(parent)!r}; give the run's directory, so that "
                              "its manifest (teacher, seeds, rules) goes into the provenance")
@@ -178,7 +175,7 @@ def _label_run(d: Path) -> dict:
             shown = ", ".join(repr(x) for x in inner[:3]) + (" ..." if len(inner) > 3 else "")
             raise ValueError(f"--labels: {where!r} holds {plural(len(inner), 'label run')} "
                              f"({shown}); give each label run's directory after --labels")
-        raise ValueError(f"--labels: {where!r} is not a label run (no {LABEL_MANIFEST}); label "
+        raise ValueError(f"--labels: {where!r} is not a label run (no {MANIFEST}); label "
                          "runs are written by 'burraco label --out DIR'")
     try:
         manifest = json.loads(m.read_text())
@@ -217,10 +214,10 @@ def read_labels(dirs, progress=print) -> tuple[Decisions, list]:
                 raise ValueError(f"--labels: {str(seen[key])!r} and {str(d)!r} are the same "
                                  f"label run ({key[0]} {key[1]}); give it once")
             seen[key] = d
-        files = sorted((d / LABEL_FILES).glob("*.parquet"))
+        files = sorted((d / LABELS_DIR).glob("*.parquet"))
         if not files:
             raise ValueError(f"--labels: the label run {str(d)!r} holds no Parquet files yet "
-                             f"(its {LABEL_FILES} folder is empty)")
+                             f"(its {LABELS_DIR} folder is empty)")
         for f in files:
             try:
                 table = pq.read_table(f)
