@@ -164,7 +164,7 @@ def analyze(position_or_game, rollouts: int = 1000, seed: int = 0, policy="exper
     rollouts = check_int("rollouts", rollouts, 2, MAX_ROLLOUTS)
     seed = check_int("seed", seed, 0, 2**64 - 1)
     threads = _threads(threads)
-    name, _, _ = _policy(policy)
+    _policy(policy)                      # a bad policy is named before the position is read
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
     opts = RS.check_options(position_or_game, until_separated, max_rollouts, batch, margin,
@@ -173,6 +173,7 @@ def analyze(position_or_game, rollouts: int = 1000, seed: int = 0, policy="exper
         raise ValueError("objective: 'match' takes a fixed number of rollouts on sampled worlds "
                          "(leave out until_separated, adjust and worlds)")
     game, position = _game_and_position(position_or_game, seed)
+    name, _, _ = _policy(policy, game.rules)       # learned's model: the position's rules'
     acts = _candidates(game, candidates)
     texts = [game.action_text(a) for a in acts]
     if objective == "match":

@@ -68,11 +68,12 @@ MATCH_COLUMNS = {
 
 
 # ---------------------------------------------------------------- the rollout strategy
-def policy_seats(policy) -> tuple:
-    """``(names, kinds, params, pythons)`` of a rollout strategy assignment
-    (``sim.strategies.resolve_seats``), the ValueError's message naming ``policy``."""
+def policy_seats(policy, rules=None) -> tuple:
+    """``(names, kinds, params, pythons)`` of a rollout strategy assignment played under
+    ``rules`` (``sim.strategies.resolve_seats``: they pick ``learned``'s model), the
+    ValueError's message naming ``policy``."""
     try:
-        return resolve_seats(policy)
+        return resolve_seats(policy, rules)
     except ValueError as exc:
         raise (exc if str(exc).startswith("policy") else relabel("policy", exc)) from None
 
@@ -151,7 +152,7 @@ def rollout_matrix(game, actions, worlds: int, seed: int, policy, threads: int,
         C]: 1 won, 0 lost, -1 undecided, :mod:`kernels.search.match_rollouts`) and
         ``later`` (later hands played); ``seconds``, ``threads``.
     """
-    seats = policy_seats(policy)
+    seats = policy_seats(policy, game.rules)
     acts = np.asarray(list(actions), np.int64)
     totals = match_totals_of(game) if objective == "match" else None
     shape = (worlds, acts.shape[0])

@@ -105,10 +105,11 @@ def _candidates(game, candidates) -> list[int]:
     return ids
 
 
-def _policy(policy):
+def _policy(policy, rules=None):
     """``(name, kinds int64[4], params float64[4, N_PARAMS])`` of the rollout strategy
-    (a Python seat's kind and row are placeholders: it rolls out through sim.Game)."""
-    names, kinds, params, _ = policy_seats(policy)     # Python seats: sim.analysis_game
+    under ``rules`` (a Python seat's kind and row are placeholders: it rolls out through
+    sim.Game)."""
+    names, kinds, params, _ = policy_seats(policy, rules)  # Python seats: sim.analysis_game
     name = names[0] if len(set(names)) == 1 else names
     return name, kinds, params
 
@@ -179,7 +180,7 @@ def rollout_matrix(game, actions, worlds: int, seed: int = 0, policy="expert",
     seed = check_int("seed", seed, 0, 2**64 - 1)
     first = check_int("first", first, 0, 2**62)
     threads = _threads(threads)
-    _, kinds, params = _policy(policy)
+    _, kinds, params = _policy(policy, game.rules)
     if objective not in AG.OBJECTIVES:
         raise ValueError(f"objective must be one of {', '.join(AG.OBJECTIVES)}, got {objective!r}")
     if worlds_mode != 0 and (objective != "hand" or AG.has_python(policy)):

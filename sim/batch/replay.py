@@ -246,7 +246,7 @@ def _play(seed, hand_index, strategies, rules, dealer) -> dict:
     seed = check_int("seed", seed, 0, 2**64 - 1)
     r = rules_or_default(rules)
     r.check_supported()
-    specs, kinds, params, pythons = resolve_seats(strategies)
+    specs, kinds, params, pythons = resolve_seats(strategies, r)
     specs = seat_names(specs, r)                 # None for an empty seat (2 players)
     dealer_in = -1 if dealer is None else check_int("dealer", dealer, 0, r.num_players - 1)
     if python_sources(specs, pythons):           # a Python strategy: through sim.Game

@@ -94,8 +94,8 @@ def _options(seed, strategies, rules, threads, progress, debug, overwrite, retur
              callback, out, executor, scheduler, workers) -> _Options:
     """Validate the arguments shared by :func:`simulate` and :func:`simulate_matches`."""
     seed = check_int("seed", seed, 0, 2**64 - 1)
-    names, kinds, params, pythons = resolve_seats(strategies)
     rules = rules_or_default(rules)
+    names, kinds, params, pythons = resolve_seats(strategies, rules)
     rules.check_supported()
     names = seat_names(names, rules)
     pythons = tuple(p if n is not None else None for n, p in zip(names, pythons))

@@ -87,11 +87,11 @@ def paired_rules(rules, who: str):
     return rules
 
 
-def _name_for(what: str, value) -> str:
-    """:func:`sim.strategies.name_of` of strategy ``what`` (``a`` or ``b``): its errors begin
-    with ``what: ``."""
+def _name_for(what: str, value, rules=None) -> str:
+    """:func:`sim.strategies.name_of` of strategy ``what`` (``a`` or ``b``) under ``rules``:
+    its errors begin with ``what: ``."""
     try:
-        return name_of(value)
+        return name_of(value, rules)
     except ValueError as exc:
         raise relabel(what, exc) from None
 
@@ -142,10 +142,10 @@ def compare_hands(a: str, b: str, hands: int, seed: int, rules=None,
         strategy that does not load or chooses an illegal action
         (:class:`sim.strategies.pystrategy.StrategyError`).
     """
-    spec_a, spec_b = _name_for("a", a), _name_for("b", b)
+    rules = paired_rules(rules, "compare")
+    spec_a, spec_b = _name_for("a", a, rules), _name_for("b", b, rules)
     hands = check_int("hands", hands, 1, 10**9)
     seed = check_int("seed", seed, 0, 2**64 - 1)
-    rules = paired_rules(rules, "compare")
     a, b = _seat_value(a, spec_a), _seat_value(b, spec_b)
     label = check_progress(progress, "compare")
     ax0, bx1 = _team_scores(hands, seed, [a, b, a, b], rules, threads,

@@ -74,7 +74,7 @@ def play_decks(seed: int, hand_index, decks_in, strategies="heuristic", rules=No
     if d.shape[0] != idx.shape[0]:
         raise ValueError(f"decks: {d.shape[0]} decks for {idx.shape[0]} hand indices")
     r = _rules(rules)
-    names, kinds, params = resolve_builtin_seats(strategies, "play_decks")
+    names, kinds, params = resolve_builtin_seats(strategies, "play_decks", r)
     debug = _check_bool("debug", debug)
     rec = np.zeros((idx.shape[0], L.N_REC), np.int32)
     old = numba.get_num_threads()

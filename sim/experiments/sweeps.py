@@ -52,6 +52,7 @@ from sim._util.lock import claim
 from sim._util.text import resuming_line
 from sim._version import __version__
 from sim.core.cards import check_int
+from sim.core.rules import Rules
 from sim.experiments.comparison import compare_hands, paired_rules, summarize_pairs
 from sim.batch.workdir import (Layout, complete, note_others, os_error, overwrite_hint, refuse_shape,
                               repair, scan, state_text, status_lines, write_tagged, write_text)
@@ -219,7 +220,7 @@ def sweep(base: str, grid: dict, hands: int, seed: int, reference: str | None = 
         raise ValueError(f"the grid has {len(points)} points; at most {MAX_POINTS}")
     specs = [_point_spec(base, pt) for pt in points]
     for s in specs:
-        resolve(s)                          # validates every value before any work
+        resolve(s, rules)                   # validates every value before any work
     config = {"base": base, "grid": {k: list(v) for k, v in grid.items()}, "hands": hands,
               "seed": seed, "reference": reference, "rules": rules.to_dict()}
     if out is None:
@@ -456,7 +457,9 @@ def _point_schema(point: dict, names: list) -> pa.Schema:
 
 
 def _attrs(spec: str, config: dict) -> dict:
-    return {"a": resolve(spec)[0], "b": resolve(config["reference"])[0], "seed": config["seed"],
+    rules = Rules.from_dict(config["rules"])
+    return {"a": resolve(spec, rules)[0], "b": resolve(config["reference"], rules)[0],
+            "seed": config["seed"],
             "rules": config["rules"]}
 
 

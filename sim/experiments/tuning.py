@@ -218,10 +218,10 @@ class _Rng:
 
 
 # ------------------------------------------------------------------------ the tuner
-def _check_spec(what: str, spec) -> str:
+def _check_spec(what: str, spec, rules=None) -> str:
     if not isinstance(spec, str) or is_python_spec(spec):
         raise ValueError(f"{what} must be a built-in strategy spec, got {spec!r}")
-    return resolve_for(what, spec)[0]
+    return resolve_for(what, spec, rules)[0]
 
 
 def _params(params, strat) -> tuple:
@@ -332,8 +332,8 @@ def tune(base: str, hands_per_eval: int, budget: int, seed: int, out=None, rules
     popsize = default_popsize(len(names)) if popsize is None else \
         check_int("popsize", popsize, 2, 10_000)
     rules = paired_rules(rules, "tune")
-    against = None if against is None else _check_spec("against", against)
-    validate_against = _check_spec("validate_against", validate_against)
+    against = None if against is None else _check_spec("against", against, rules)
+    validate_against = _check_spec("validate_against", validate_against, rules)
     for what, value in (("callback", callback), ("objective", objective)):
         if value is not None and not callable(value):
             raise ValueError(f"{what} must be callable or None, got {value!r}")

@@ -165,7 +165,7 @@ class Game(ActionWords, Observing, GameRecords):
         r = rules_or_default(rules)
         r.check_supported()
         dealer_in = -1 if dealer is None else check_int("dealer", dealer, 0, r.num_players - 1)
-        specs, kinds, params, pythons = resolve_seats(strategies)
+        specs, kinds, params, pythons = resolve_seats(strategies, r)
         names = seat_names(specs, r)
         players = [p.player() if p is not None and names[s] is not None else None
                    for s, p in enumerate(pythons)]
@@ -509,7 +509,7 @@ class Game(ActionWords, Observing, GameRecords):
                                  f"with choose(observation, legal_actions), got {v!r}")
             if v is not None and s < len(self.strategies):
                 try:
-                    self.strategies[s] = name_of(v)
+                    self.strategies[s] = name_of(v, self.rules)
                 except ValueError:
                     self.strategies[s] = f"{type(v).__module__}:{type(v).__qualname__}"
         if all(s is None for s in per_seat) and all(
@@ -527,7 +527,7 @@ class Game(ActionWords, Observing, GameRecords):
         if seat >= self.rules.num_players:
             raise ValueError(f"play: seat {seat}: this game has {self.rules.num_players} seats")
         try:
-            name, kind, params, python = _strategies.resolve_seat(spec)
+            name, kind, params, python = _strategies.resolve_seat(spec, self.rules)
         except ValueError as exc:
             raise ValueError(f"play: seat {seat}: {exc}") from None
         self._players = list(self._players)

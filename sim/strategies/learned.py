@@ -8,18 +8,27 @@ the training's provenance).  Version 1 files (no candidate term, ``learned-v1``)
 read too.  Beside a shipped file ``learned-vN.npz`` in
 :data:`WEIGHTS_DIR` lies its provenance ``learned-vN.json``.
 
+Shipped models come in lines: ``learned-vN.npz`` is version N of the line trained under the
+default rules, ``learned-LINE-vN.npz`` version N of a line trained under other rules (the line
+named after the preset, ``learned-fibur_international-v1.npz``).  A line's rules are those of
+its label runs (their manifests, in the provenance); :func:`model_for_rules` picks the line
+that fits a run's rules.
+
 :func:`load` packs a file into the flat ``float64`` array the kernel reads
 (:mod:`kernels.strategies.learned`), once per file and process, and keeps it alive
 for the process: the seat's ``weights`` parameter slot holds its address.  Each
 process (a forked worker inherits the parent's) loads its own copy.
 
 The model is named by the spec's ``model`` option: ``learned`` is the newest
-shipped version, ``learned:model=v1`` a shipped version, ``learned:model=PATH`` a
-weights file (a path without commas).  A strategy's canonical spec names its model
-exactly (:func:`canonical_model`): ``learned`` becomes ``learned:model=v3`` (the newest
-shipped version when resolved), a file ``PATH@DIGEST`` (its resolved path and the first
-12 hex digits of its SHA-256), so that a run, its resume and its replay refuse another
-model instead of mixing two models' records under one name.
+shipped version of the line that fits the run's rules (:func:`model_for_rules`; the default
+line's without rules), ``learned:model=v1`` a version of the default line,
+``learned:model=fibur_international`` the newest of a line, ``learned:model=fibur_international-v1``
+one of its versions, ``learned:model=PATH`` a weights file (a path without commas).  A
+strategy's canonical spec names its model exactly (:func:`canonical_model`): ``learned``
+becomes ``learned:model=v3`` (the newest shipped version when resolved),
+``learned:model=fibur_international-v1``, or for a file ``PATH@DIGEST`` (its resolved path and
+the first 12 hex digits of its SHA-256), so that a run, its resume and its replay refuse
+another model instead of mixing two models' records under one name.
 """
 from __future__ import annotations
 
@@ -31,6 +40,8 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.core.rules import Rules
+
 WEIGHTS_DIR = Path(__file__).with_name("learned")
 TRAIN_HINT = ("train one with 'burraco train --labels DIR --seed S --out FILE.npz' "
               "(docs/strategies.md) and play learned:model=FILE.npz")
@@ -38,15 +49,83 @@ TRAIN_HINT = ("train one with 'burraco train --labels DIR --seed S --out FILE.np
 _LOADED: dict = {}          # resolved path -> (mtime_ns, size, packed float64 array, meta)
 
 
-def shipped() -> dict:
-    """The shipped weights files: ``{version number: path}``."""
-    out = {}
+#: a line's name: lower-case letters, digits and ``_`` (a preset's name), never ``vN``
+LINE = r"(?!v?\d+$)[a-z][a-z0-9_]*"
+
+
+def lines() -> dict:
+    """The shipped weights files by line: ``{line: {version number: path}}``, the default
+    rules' line under ``""`` (``learned-vN.npz``), another line under its name
+    (``learned-LINE-vN.npz``)."""
+    out: dict = {}
     if WEIGHTS_DIR.is_dir():
-        for p in WEIGHTS_DIR.glob("learned-v*.npz"):
-            m = re.fullmatch(r"learned-v(\d+)\.npz", p.name)
+        for p in WEIGHTS_DIR.glob("learned-*.npz"):
+            m = re.fullmatch(rf"learned-(?:({LINE})-)?v(\d+)\.npz", p.name)
             if m:
-                out[int(m.group(1))] = p
+                out.setdefault(m.group(1) or "", {})[int(m.group(2))] = p
     return out
+
+
+def shipped(line: str = "") -> dict:
+    """The shipped weights files of a line (the default rules' line by default):
+    ``{version number: path}``."""
+    return lines().get(line, {})
+
+
+def shipped_names() -> list:
+    """Every shipped model's exact name, sorted: ``v1``, ..., ``fibur_international-v1``."""
+    return [f"{line + '-' if line else ''}v{v}"
+            for line, versions in sorted(lines().items()) for v in sorted(versions)]
+
+
+def training_rules(path) -> Rules:
+    """The rules a shipped model was trained under: those of its label runs (the
+    ``label_manifests`` of its provenance file beside it), the default rules when its
+    provenance names none.
+
+    Raises
+    ------
+    ValueError
+        Label runs of different rules, or a provenance file that cannot be read.
+    """
+    prov_path = Path(path).with_suffix(".json")
+    try:
+        prov = json.loads(prov_path.read_text())
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"strategy 'learned': cannot read the provenance {str(prov_path)!r}: "
+                         f"{exc}") from None
+    found = {json.dumps(m["rules"], sort_keys=True)
+             for m in prov.get("label_manifests") or [] if m and m.get("rules")}
+    if len(found) > 1:
+        raise ValueError(f"strategy 'learned': {str(prov_path)!r} names label runs of "
+                         "different rules")
+    return Rules.from_dict(json.loads(found.pop())) if found else Rules()
+
+
+def model_for_rules(rules: Rules | None) -> str | None:
+    """The model ``learned`` plays under ``rules`` when no model is named: the newest
+    version of the shipped line whose training rules (:func:`training_rules`) the run's rules
+    agree with on every option where those differ from the default rules (the line most
+    specific, the one with most such options, when several do); None (the default line)
+    when no other line fits, or for None rules.
+
+    So under ``fibur_international``, also with 2 players or another turn cap, ``learned``
+    plays ``fibur_international-vN``; under the default rules, ``fibur_italian`` or 2
+    players, the default line (``vN``), which transfers there (docs/rule_sets.md).
+    """
+    if rules is None:
+        return None
+    have = rules.to_dict()
+    default = Rules().to_dict()
+    best, best_n = None, 0
+    for line, versions in sorted(lines().items()):
+        if not line:
+            continue
+        trained = training_rules(versions[max(versions)]).to_dict()
+        differ = {k: v for k, v in trained.items() if default.get(k) != v}
+        if differ and all(have.get(k) == v for k, v in differ.items()) and len(differ) > best_n:
+            best, best_n = line, len(differ)
+    return best
 
 
 def digest(path) -> str:
@@ -69,16 +148,19 @@ def canonical_model(model: str | None) -> str:
         As :func:`model_path`.
     """
     path = model_path(model)
-    versions = shipped()
-    for v, p in versions.items():
-        if p == path and (model is None or model == "" or re.fullmatch(r"v?\d+", model)):
-            return f"v{v}"
+    if model is None or model == "" or re.fullmatch(rf"v?\d+|{LINE}(?:-v\d+)?", model):
+        for line, versions in lines().items():
+            for v, p in versions.items():
+                if p == path:
+                    return f"{line + '-' if line else ''}v{v}"
     return f"{path.resolve()}@{digest(path)}"
 
 
 def model_path(model: str | None) -> Path:
-    """The weights file a ``model`` option names (None: the newest shipped version;
-    ``PATH@DIGEST``: the file, which must still have that digest).
+    """The weights file a ``model`` option names (None: the newest shipped version of the
+    default line; ``vN``: its version N; ``LINE``: the newest version of a shipped line;
+    ``LINE-vN``: its version N; ``PATH@DIGEST``: the file, which must still have that
+    digest; otherwise a path).
 
     Raises
     ------
@@ -100,9 +182,22 @@ def model_path(model: str | None) -> Path:
             raise ValueError(f"strategy 'learned': no shipped version v{v} (shipped: {have}); "
                              f"{TRAIN_HINT}")
         return versions[v]
+    m = re.fullmatch(rf"({LINE})(?:-v(\d+))?", model)
+    if m and m.group(1) in lines():
+        line = lines()[m.group(1)]
+        if m.group(2) is None:
+            return line[max(line)]
+        if int(m.group(2)) not in line:
+            raise ValueError(f"strategy 'learned': no shipped model {model} (shipped: "
+                             f"{', '.join(shipped_names())}); {TRAIN_HINT}")
+        return line[int(m.group(2))]
     name, want = _split_digest(model)
     path = Path(name).expanduser()
     if not path.is_file():
+        if m or re.fullmatch(rf"{LINE}-v\d+", model):
+            raise ValueError(f"strategy 'learned': no shipped model {model} and no weights "
+                             f"file {model!r} (shipped: {', '.join(shipped_names())}); "
+                             f"{TRAIN_HINT}")
         raise ValueError(f"strategy 'learned': no weights file {str(path)!r}; {TRAIN_HINT}")
     if want is not None and digest(path) != want:
         raise ValueError(f"strategy 'learned': the weights file {str(path)!r} changed (digest "

@@ -178,7 +178,9 @@ class LearnedStrategy(Strategy):
 
     def vector(self, overrides: dict | None = None) -> np.ndarray:
         """As :meth:`Strategy.vector`, with the weights of ``overrides["model"]`` (the
-        newest shipped version without it) loaded and their address in the row.
+        newest shipped version of the default rules' line without it; the spec parser fills
+        in the line of the run's rules, :func:`sim.strategies.specs.resolve`) loaded and their
+        address in the row.
 
         Raises
         ------
@@ -201,8 +203,10 @@ LEARNED = LearnedStrategy(
          "network values highest among those keeping the base policy's hard rules, and "
          "only when it values it more than pickup_margin (discard_margin) points above the "
          "base policy's choice; the meld phase is the heuristic's with these parameters (expert's by default). "
-         "learned:model=v1 names a shipped version, learned:model=FILE.npz a weights file "
-         "(burraco train); learned alone is the newest shipped version."),
+         "learned:model=v1 names a shipped version, learned:model=fibur_international a "
+         "model trained under that preset, learned:model=FILE.npz a weights file (burraco "
+         "train); learned alone is the newest shipped model for the run's rules (the "
+         "fibur_international line under that preset, v3 otherwise)."),
     params={**EXPERT.params, **LEARNED_SETTINGS},
     limits={**HEURISTIC_LIMITS, **LEARNED_LIMITS},
 )

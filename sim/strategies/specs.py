@@ -22,8 +22,12 @@ if TYPE_CHECKING:
     from sim.core.rules import Rules
 
 
-def resolve(spec: str) -> tuple[str, int, np.ndarray]:
+def resolve(spec: str, rules: Rules | None = None) -> tuple[str, int, np.ndarray]:
     """Parse ``"name"`` or ``"name:p=v,q=w"`` into (name, kind, params row).
+
+    ``rules`` are the rules it will play under: ``learned`` without a ``model`` plays the
+    shipped model trained for them (:func:`sim.strategies.learned.model_for_rules`; the
+    default rules' newest model for None).
 
     Returns
     -------
@@ -41,7 +45,7 @@ def resolve(spec: str) -> tuple[str, int, np.ndarray]:
         Unknown name or parameter, a value that is not a number, or a Python
         strategy (:mod:`sim.strategies.pystrategy`; see :func:`resolve_seat`).
     """
-    strat, overrides, vector = _parse(spec)
+    strat, overrides, vector = _parse(spec, rules)
     return canonical_spec(strat, overrides), registry._kind(strat), vector
 
 
@@ -75,16 +79,17 @@ def recorded_spec(name):
     return "rollout:" + ",".join(sorted(items))
 
 
-def canonical_name(spec: str) -> str:
-    """The canonical name of a built-in spec (:func:`resolve`'s first value) without loading
-    or compiling its chooser; raises ``ValueError`` as :func:`resolve`."""
-    strat, overrides, _ = _parse(spec)
+def canonical_name(spec: str, rules: Rules | None = None) -> str:
+    """The canonical name of a built-in spec under ``rules`` (:func:`resolve`'s first value)
+    without loading or compiling its chooser; raises ``ValueError`` as :func:`resolve`."""
+    strat, overrides, _ = _parse(spec, rules)
     return canonical_spec(strat, overrides)
 
 
-def _parse(spec) -> tuple:
-    """``(Strategy, {parameter: value}, float64[N_PARAMS])`` of a built-in spec; raises
-    ``ValueError`` (a Python spec, an unknown name or parameter, a bad value)."""
+def _parse(spec, rules: Rules | None = None) -> tuple:
+    """``(Strategy, {parameter: value}, float64[N_PARAMS])`` of a built-in spec under
+    ``rules`` (they pick ``learned``'s model when none is named); raises ``ValueError`` (a
+    Python spec, an unknown name or parameter, a bad value)."""
     if not isinstance(spec, str):
         raise ValueError(f"strategy: expected a spec string, got {spec!r}")
     if is_python_spec(spec):
@@ -102,7 +107,7 @@ def _parse(spec) -> tuple:
                 raise ValueError(f"strategy: parameter {key.strip()!r} given twice in {spec!r}")
             if isinstance(strat, LearnedStrategy) and key.strip() == "model":
                 if not val.strip():                    # e.g. an unset shell variable
-                    have = ", ".join(f"v{v}" for v in sorted(learned_model.shipped()))
+                    have = ", ".join(learned_model.shipped_names())
                     raise ValueError(f"strategy 'learned': model needs a shipped version "
                                      f"({have}) or a weights file (.npz), got ''")
                 overrides["model"] = val.strip()       # a shipped version (v1) or a file
@@ -116,11 +121,12 @@ def _parse(spec) -> tuple:
                     f"strategy: parameter {key.strip()!r} needs a finite number, got {val.strip()!r}")
             overrides[key.strip()] = number
     if isinstance(strat, LearnedStrategy):     # the model named exactly (a version, a digest)
-        overrides["model"] = learned_model.canonical_model(overrides.get("model"))
+        overrides["model"] = learned_model.canonical_model(
+            overrides["model"] if "model" in overrides else learned_model.model_for_rules(rules))
     return strat, overrides, strat.vector(overrides)      # vector validates the names
 
 
-def check_spec(what: str, spec) -> None:
+def check_spec(what: str, spec, rules: Rules | None = None) -> None:
     """Check a strategy spec's name and parameters without compiling anything for it.
 
     A Python strategy (``FILE.py:CLASS``, ``MODULE:CLASS``) passes: it is loaded where it
@@ -129,17 +135,17 @@ def check_spec(what: str, spec) -> None:
     if isinstance(spec, str) and is_python_spec(spec):
         return
     try:
-        _parse(spec)
+        _parse(spec, rules)
     except ValueError as exc:
         raise relabel(what, exc) from None
 
 
-def resolve_for(what: str, spec) -> tuple[str, int, np.ndarray]:
+def resolve_for(what: str, spec, rules: Rules | None = None) -> tuple[str, int, np.ndarray]:
     """:func:`resolve` of the spec given as ``what`` (a parameter, or the option that
     gave it): its errors begin with ``what: ``, e.g. ``base: strategy 'heuristic' has no
     parameter 'x'``."""
     try:
-        return resolve(spec)
+        return resolve(spec, rules)
     except ValueError as exc:
         raise relabel(what, exc) from None
 
@@ -152,7 +158,7 @@ def relabel(what: str, exc: ValueError) -> ValueError:
     return ValueError(f"{what}: {text[len('strategy: '):] if text.startswith('strategy: ') else text}")
 
 
-def resolve_seat(value) -> tuple:
+def resolve_seat(value, rules: Rules | None = None) -> tuple:
     """One seat's strategy: a built-in spec, or a Python strategy (a spec string
     ``FILE.py:CLASS`` / ``MODULE:CLASS``, a class or an object with ``choose``).
 
@@ -172,14 +178,14 @@ def resolve_seat(value) -> tuple:
     """
     python = as_python(value)
     if python is None:
-        return (*resolve(value), None)
+        return (*resolve(value, rules), None)
     return python.spec, HEURISTIC.kind, HEURISTIC.vector(), python
 
 
-def name_of(value) -> str:
-    """The name a seat's strategy gets in records: the canonical spec of a built-in
-    strategy, the spec string of a Python one (ValueError as :func:`resolve_seat`)."""
-    return resolve_seat(value)[0]
+def name_of(value, rules: Rules | None = None) -> str:
+    """The name a seat's strategy gets in records under ``rules``: the canonical spec of a
+    built-in strategy, the spec string of a Python one (ValueError as :func:`resolve_seat`)."""
+    return resolve_seat(value, rules)[0]
 
 
 def _is_strategy_object(value) -> bool:
@@ -307,23 +313,23 @@ def load_file(path) -> list[str]:
 
 
 # ---------------------------------------------------------------- validation
-def resolve_seats(strategies) -> tuple:
-    """``(names, kinds, params, pythons)`` of a strategy assignment: the seats' names,
-    policy kinds (``int64[4]``) and parameter rows (``float64[4, N_PARAMS]``) for
-    the kernels, and per seat its :class:`sim.strategies.pystrategy.PythonStrategy` (None
-    for a built-in strategy)."""
+def resolve_seats(strategies, rules: Rules | None = None) -> tuple:
+    """``(names, kinds, params, pythons)`` of a strategy assignment played under ``rules``
+    (:func:`resolve`): the seats' names, policy kinds (``int64[4]``) and parameter rows
+    (``float64[4, N_PARAMS]``) for the kernels, and per seat its
+    :class:`sim.strategies.pystrategy.PythonStrategy` (None for a built-in strategy)."""
     specs = seat_specs(strategies)
-    resolved = [resolve_seat(s) for s in specs]
+    resolved = [resolve_seat(s, rules) for s in specs]
     names = [r[0] for r in resolved]
     kinds = np.array([r[1] for r in resolved], np.int64)
     params = np.ascontiguousarray(np.stack([r[2] for r in resolved]), np.float64)
     return names, kinds, params, tuple(r[3] for r in resolved)
 
 
-def resolve_builtin_seats(strategies, who: str | None = None) -> tuple:
-    """``(names, kinds, params)`` of an assignment of built-in strategies only;
-    a Python strategy is refused (ValueError naming ``who``)."""
-    names, kinds, params, pythons = resolve_seats(strategies)
+def resolve_builtin_seats(strategies, who: str | None = None, rules: Rules | None = None) -> tuple:
+    """``(names, kinds, params)`` of an assignment of built-in strategies only, played
+    under ``rules``; a Python strategy is refused (ValueError naming ``who``)."""
+    names, kinds, params, pythons = resolve_seats(strategies, rules)
     for name, py in zip(names, pythons):
         if py is not None:
             raise ValueError(f"{who or 'strategies'}: {name!r} is a Python strategy; this "

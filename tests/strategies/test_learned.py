@@ -540,6 +540,21 @@ def test_a_shipped_model_gives_its_stored_values(version):
     file, its packing and the kernels' forward pass with the candidate term stay in step;
     a model shipped without its row here fails)."""
     assert sorted(SL.shipped()) == sorted(SHIPPED_VALUES) == sorted(SHIPPED)
+    np.testing.assert_allclose(_pinned_position_values(f"v{version}"), SHIPPED_VALUES[version],
+                               rtol=1e-9)
+
+
+def test_the_fibur_international_model_gives_its_stored_values():
+    """As the default line's shipped models, for learned-fibur_international-v1."""
+    np.testing.assert_allclose(
+        _pinned_position_values("fibur_international-v1"),
+        [-6.100517655282383, 14.90498898979403, 21.827834696135, 17.90233241196782,
+         30.009576731171627], rtol=1e-9)
+
+
+def _pinned_position_values(model):
+    """A model's values of the draw, the take and the discard of the hand's first three faces
+    in the position of test_stored_weights_give_stored_outputs."""
     game = Game.new(5, 2, strategies="expert")
     obs = game.observation_tensor(game.current_seat)
     fidx = np.empty(KL.MAX_ACTIVE, np.int64)
@@ -547,8 +562,8 @@ def test_a_shipped_model_gives_its_stored_values(version):
     hand = np.flatnonzero(obs[T_HAND:T_HAND + N_COUNT] > 0)
     outs = np.array([0, 1] + [2 + int(f) for f in hand[:3]], np.int64)
     res = np.empty(len(outs))
-    KL.candidate_values(SL.load(f"v{version}")[0], fidx[:nf], nf, outs, 1, res)
-    np.testing.assert_allclose(res, SHIPPED_VALUES[version], rtol=1e-9)
+    KL.candidate_values(SL.load(model)[0], fidx[:nf], nf, outs, 1, res)
+    return res
 
 
 def test_v3_is_the_default_model():
