@@ -7,7 +7,9 @@ notebooks of the questions compute the same figures cell by cell; these function
 answers "under strong play" (``benchmarks/strong_play.py``), where two runs on the same deals are
 compared hand by hand (:func:`paired`).
 
-Four-player records only (two teams); the functions raise ``ValueError`` for other runs.
+Four- and two-player records (two teams); :func:`first_player` and :func:`pozzetto_first` also
+take three-player records (``score_t0..t2`` per player, the credited scores of R62), the other
+functions raise ``ValueError`` for them.
 """
 from __future__ import annotations
 
@@ -61,13 +63,28 @@ def _four_players(df: pd.DataFrame) -> None:
                          "this run has a third team (score_t2)")
 
 
+def _three_players(df: pd.DataFrame) -> bool:
+    return "score_t2" in df.columns and bool(df["score_t2"].notna().any())
+
+
+def _scores3(df: pd.DataFrame) -> np.ndarray:
+    """``int64[hands, 3]``: each player's credited score (points) of a three-player run."""
+    return np.stack([df[f"score_t{k}"].to_numpy(np.int64) for k in range(3)], axis=1)
+
+
 def first_player(df: pd.DataFrame) -> Answer:
     """Worth of playing first: the first player's team score minus the other team's, per hand
-    (points; notebook a_first_player)."""
-    _four_players(df)
+    (points; notebook a_first_player).  With three players: the first player's score minus
+    the mean of the other two players' scores."""
+    hands = df["hand_index"].to_numpy()
+    if _three_players(df):
+        sc = _scores3(df)
+        first = df["first_player"].to_numpy(np.int64)
+        own = sc[np.arange(len(df)), first]
+        return mean_ci(own - (sc.sum(axis=1) - own) / 2.0, hands)
     t = (df["first_player"].to_numpy() % 2) == 0
     d = np.where(t, df["score_t0"] - df["score_t1"], df["score_t1"] - df["score_t0"])
-    return mean_ci(d, df["hand_index"].to_numpy())
+    return mean_ci(d, hands)
 
 
 def _pozzetto_first(df: pd.DataFrame) -> tuple:
@@ -82,8 +99,19 @@ def _pozzetto_first(df: pd.DataFrame) -> tuple:
 def pozzetto_first(df: pd.DataFrame) -> Answer:
     """Worth of reaching the pozzetto first: the score of the team that took its pozzetto first
     minus the other's, over the hands where a pozzetto was taken (points; notebook
-    e_pozzetto_first)."""
-    _four_players(df)
+    e_pozzetto_first).  With three players: the mean score of the players who took a pozzetto
+    at the earliest turn (partners sharing one take it together, R62) minus the mean of the
+    others'."""
+    if _three_players(df):
+        big = 10 ** 6
+        turns = np.stack([df[f"pozzetto_turn_t{k}"].to_numpy(np.int64) for k in range(3)], axis=1)
+        turns = np.where(turns >= 0, turns, big)
+        first = turns == turns.min(axis=1, keepdims=True)
+        some = (turns.min(axis=1) < big) & (first.sum(axis=1) < 3)
+        sc = _scores3(df).astype(np.float64)
+        mean_first = (sc * first).sum(axis=1) / np.maximum(first.sum(axis=1), 1)
+        mean_rest = (sc * ~first).sum(axis=1) / np.maximum((~first).sum(axis=1), 1)
+        return mean_ci((mean_first - mean_rest)[some], df["hand_index"].to_numpy()[some])
     some, first0 = _pozzetto_first(df)
     d = (df["score_t0"] - df["score_t1"]).to_numpy()
     diff = np.where(first0, d, -d)[some]

@@ -178,6 +178,7 @@ def _check(args) -> list:
     most = int(numba.config.NUMBA_NUM_THREADS)
     if args.threads is not None and not 1 <= args.threads <= most:
         raise ValueError(f"--threads must be in 1 .. {most}, got {args.threads}")
+    args.player_given = args.player
     try:
         args.player = canonical_name(args.player)
     except ValueError as exc:
@@ -226,7 +227,7 @@ def main(argv: list | None = None) -> int:
 
     def say(text):
         print(text, flush=True)
-    ctx = _Ctx(args.threads, say, player=args.player)
+    ctx = _Ctx(args.threads, say, player=args.player, given=args.player_given)
     entries, done = {}, []
     start = time.time()
     default = "each figure's default"

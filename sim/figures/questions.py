@@ -6,6 +6,7 @@ with its 95% interval, and the data its plot draws (:mod:`sim.figures.plots`).
 """
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 
@@ -138,10 +139,11 @@ class Spec:
 
 def in_words(spec: str) -> str:
     """A strategy in the answers' and the figures' words: ``learned v3`` for the shipped
-    model ``learned:model=v3``, else the canonical spec itself (figures.json names the
-    player exactly in its ``player`` entry)."""
+    model ``learned:model=v3`` (``learned fibur_international-v1`` for a shipped model of
+    another line), else the canonical spec itself (figures.json names the player exactly in
+    its ``player`` entry)."""
     base, _, rest = spec.partition(":")
-    if base == "learned" and rest.startswith("model=v") and "," not in rest:
+    if base == "learned" and re.fullmatch(r"model=([a-z][a-z0-9_]*-)?v\d+", rest):
         return f"learned {rest[len('model='):]}"
     return spec
 
@@ -153,6 +155,9 @@ class _Ctx:
     made: dict = field(default_factory=dict)
     #: the strategy on every seat and the base of the sweeps' variants (a canonical spec)
     player: str = "expert"
+    #: the player as given (``learned``: the rule sets' figure lets each rule set's rules
+    #: pick the model, :func:`sim.strategies.learned.model_for_rules`)
+    given: str = "expert"
 
     @property
     def who(self) -> str:
@@ -354,10 +359,14 @@ def _two_jokers(hands, seed, ctx):
 def _rule_sets(hands, seed, ctx):
     rows = []
     player = ctx.base("heuristic")
+    played = {}                       # another model under some rules: named in the answer
     for preset, extra, label in RULE_SETS:
         r = sim.Rules.preset(preset).replace(**extra) if extra else sim.Rules.preset(preset)
         t = time.time()
-        df = sim.simulate(hands, seed, player, rules=r, threads=ctx.threads)
+        here = player if ctx.player == "expert" else sim.strategies.canonical_name(ctx.given, r)
+        if here != player:
+            played.setdefault(here, []).append(label.split(":")[0].replace("\n", " "))
+        df = sim.simulate(hands, seed, here, rules=r, threads=ctx.threads)
         k = 3 if r.num_players == 3 else 2      # per team, or per player (credited) with 3
         score = sum(df[f"score_t{t}"].to_numpy(float) for t in range(k)) / k
         rows.append((label, mean_ci(score), mean_ci(df["end_reason"] == "closed"),
@@ -371,9 +380,15 @@ def _rule_sets(hands, seed, ctx):
               f"International, where the clean burraco needed to close lets only {ic:.1%} of "
               f"the hands close; two players score {rows[3][1][0]:.1f}, three players "
               f"{rows[4][1][0]:.1f} each ({plural(hands, 'hand')} per rule set, "
-              f"{in_words(player)} play).")
+              f"{in_words(player)} play{_elsewhere(played)}).")
     return Made(answer, {"rows": rows}, f"{plural(hands, 'hand')} per rule set",
-                f"{in_words(player)} on every seat")
+                f"{in_words(player)}{_elsewhere(played)} on every seat")
+
+
+def _elsewhere(played: dict) -> str:
+    """``", learned fibur_international-v1 under Fibur International"``: the models the
+    rules picked where they are not the player's (empty if none)."""
+    return "".join(f", {in_words(m)} under {' and '.join(where)}" for m, where in played.items())
 
 
 def _summary(hands, seed, ctx):

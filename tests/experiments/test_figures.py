@@ -283,3 +283,23 @@ def test_the_strong_play_figures_are_committed_small_and_shown_beside_their_answ
         for text in e["labels"]:
             assert not raw_codes(text), (e["name"], text)
 
+
+
+def test_the_rule_sets_figure_lets_each_rule_set_pick_learneds_model():
+    """With ``--player learned`` the rule sets' figure plays, under Fibur International, the
+    model trained there (as ``sim.simulate(..., "learned", rules=...)`` does), and its answer
+    and footer say so; with the model named, that model plays everywhere."""
+    from sim.figures import questions as FQ
+    lines = []
+    ctx = FQ._Ctx(2, lines.append, player="learned:model=v3", given="learned")
+    made = FQ._rule_sets(200, 1, ctx)
+    assert made.answer.endswith("(200 hands per rule set, learned v3 play, learned "
+                                "fibur_international-v1 under Fibur International).")
+    assert made.strategy == ("learned v3, learned fibur_international-v1 under Fibur "
+                             "International on every seat")
+    fi = sim.simulate(200, 1, "learned", rules=sim.Rules.preset("fibur_international"))
+    assert made.data["rows"][2][1][0] == pytest.approx(
+        (fi["score_t0"].mean() + fi["score_t1"].mean()) / 2)
+    named = FQ._rule_sets(200, 1, FQ._Ctx(2, lines.append, player="learned:model=v3",
+                                          given="learned:model=v3"))
+    assert "fibur_international-v1" not in named.answer + named.strategy

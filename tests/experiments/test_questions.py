@@ -74,7 +74,7 @@ def test_errors_name_what_is_wrong():
         Q.mean_ci([1.0])
     f = _frame().assign(score_t2=[1, 2, 3, 4])
     with pytest.raises(ValueError, match="four-player"):
-        Q.first_player(f)
+        Q.pile_pickups(f)
     none = _frame().assign(pile_pickups_t0=0, pile_pickups_t1=0)
     with pytest.raises(ValueError, match="no discard pile"):
         Q.pile_cards_per_pickup(none)
@@ -92,3 +92,36 @@ def test_same_answer_as_the_notebook_on_a_run():
     # every hand is either closed or not; shares lie in [0, 1]
     c = Q.clean_share(df)
     assert 0 <= c.low <= c.mean <= c.high <= 1
+
+
+def _frame3():
+    """Three hands of three players (credited scores), worked out below."""
+    return pd.DataFrame({
+        "hand_index": [0, 1, 2],
+        "first_player": [0, 2, 1],
+        "score_t0": [600, 100, 300], "score_t1": [300, 400, 300], "score_t2": [0, 700, 0],
+        # hand 0: player 1 first; hand 1: players 1 and 2 together (partners, R62); hand 2: none
+        "pozzetto_turn_t0": [20, 30, -1], "pozzetto_turn_t1": [12, 18, -1],
+        "pozzetto_turn_t2": [-1, 18, -1],
+    })
+
+
+def test_three_players_first_player_and_pozzetto_first():
+    # first player minus the mean of the other two: 600-150, 700-250, 300-150
+    a = Q.first_player(_frame3())
+    assert a.values.tolist() == [450.0, 450.0, 150.0] and a.hands == 3
+    # hand 0: player 1 (300) minus the mean of 600 and 0; hand 1: (400+700)/2 - 100; hand 2 skipped
+    p = Q.pozzetto_first(_frame3())
+    assert p.values.tolist() == [0.0, 450.0] and p.index.tolist() == [0, 1]
+
+
+def test_three_players_answers_on_a_run():
+    """On a simulated 3-player run, playing first is scored against the two other players."""
+    df = sim.simulate(300, 4, "expert", rules=sim.Rules(num_players=3), threads=2)
+    a = Q.first_player(df)
+    i = 7
+    row = df.iloc[i]
+    sc = [row[f"score_t{k}"] for k in range(3)]
+    f = int(row["first_player"])
+    assert a.values[i] == sc[f] - (sum(sc) - sc[f]) / 2 and a.hands == 300
+    assert Q.pozzetto_first(df).hands > 250
