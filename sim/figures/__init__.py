@@ -249,8 +249,10 @@ def main(argv: list | None = None) -> int:
             path = out / f"{name}.png"
             write_atomic(path, png)
             seconds = time.time() - t
-            command = (_command(name, args.hands, args.seed, args.player) if spec.needs
-                       else _command(name, hands, seed, args.player))
+            # the player as given when the rules picked other models for it (learned's lines)
+            who = args.player_given if made.data.get("played") else args.player
+            command = (_command(name, args.hands, args.seed, who) if spec.needs
+                       else _command(name, hands, seed, who))
             entries[name] = {
                 "name": name, "file": path.name, "question": spec.question,
                 "source": spec.source, "command": command,

@@ -381,7 +381,7 @@ def _rule_sets(hands, seed, ctx):
               f"the hands close; two players score {rows[3][1][0]:.1f}, three players "
               f"{rows[4][1][0]:.1f} each ({plural(hands, 'hand')} per rule set, "
               f"{in_words(player)} play{_elsewhere(played)}).")
-    return Made(answer, {"rows": rows}, f"{plural(hands, 'hand')} per rule set",
+    return Made(answer, {"rows": rows, "played": played}, f"{plural(hands, 'hand')} per rule set",
                 f"{in_words(player)}{_elsewhere(played)} on every seat")
 
 

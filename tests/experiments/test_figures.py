@@ -303,3 +303,15 @@ def test_the_rule_sets_figure_lets_each_rule_set_pick_learneds_model():
     named = FQ._rule_sets(200, 1, FQ._Ctx(2, lines.append, player="learned:model=v3",
                                           given="learned:model=v3"))
     assert "fibur_international-v1" not in named.answer + named.strategy
+
+
+def test_the_rule_sets_figures_command_keeps_the_player_as_given(tmp_path):
+    """figures.json names the player exactly, and the command that redraws the rule sets'
+    figure gives ``--player learned`` (``learned:model=v3`` would play v3 under Fibur
+    International too)."""
+    assert F.main(["--hands", "1000", "--only", "rule_sets", "--player", "learned",
+                   "--out", str(tmp_path), "--threads", "2"]) == 0
+    [e] = json.loads((tmp_path / F.INDEX).read_text())["figures"]
+    assert e["player"] == "learned:model=v3"
+    assert e["command"] == ("python -m sim.figures --only rule_sets --player learned "
+                            "--hands 1000 --seed 2026")
