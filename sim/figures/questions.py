@@ -300,19 +300,24 @@ def _hand_length(hands, seed, ctx):
                 f"{plural(hands, 'hand')}", f"{ctx.who} on every seat")
 
 
-def _two_jokers(hands, seed, ctx):
-    import pandas as pd
+def two_jokers_paired(seed: int, idx, strategy: str, threads=None, full=None) -> dict:
+    """Question (g)'s paired answer: hands ``idx`` of seed ``seed`` (deals that give seat 0
+    two jokers) played by ``strategy`` on every seat as dealt, then with seat 0's jokers
+    swapped with natural cards at random places of the stock and of seat 1's hand (the
+    notebook's moves, random generator seeded with ``seed``).
 
-    strategy = ctx.player
-    deals = sim.deals(seed, hands, threads=ctx.threads)
-    idx = deals.query("s0_jokers == 2")["hand_index"].to_numpy()
-    full = sim.simulate(hands, seed, strategy, threads=ctx.threads)
-    cols = [c for c in full.columns if c != "run_id"]
-    margin = (full["score_t0"] - full["score_t1"]).to_numpy()
-    jokers = np.minimum(deals["s0_jokers"].to_numpy(), 3)
-    by_jokers = [("3 or 4" if k == 3 else str(k), *mean_ci(margin[jokers == k]))
-                 for k in range(4)]
-    ctx.say(f"    {plural(len(idx), 'deal')} give seat 0 two jokers; playing them moved")
+    Returns ``{"stock": (mean, low, high), "seat 1": (...)}`` (:func:`mean_ci`): seat 0's
+    team margin as dealt minus its margin with the jokers moved there, per deal (points a
+    hand), over ``len(idx)`` deals.  ``full``, the records of
+    hands 0.. of the same run when at hand, must hold the hands as dealt (checked).
+
+    Raises
+    ------
+    RuntimeError
+        The moved decks do not hold the jokers where they should, or the decks as dealt do
+        not replay ``full``'s hands.
+    """
+    idx = np.asarray(idx, np.int64)
     decks, dealers = DF.decks(seed, idx)
     rng = np.random.default_rng(seed)
 
@@ -329,19 +334,38 @@ def _two_jokers(hands, seed, ctx):
 
     to_stock = moved(decks, 67, 108)       # the stock: deck[67:108] with four players
     to_seat1 = moved(decks, 11, 22)        # seat 1's hand: deck[11:22]
+    dealt = DF.deck_features(decks, dealers)
     for d, col in ((to_stock, "stock_jokers"), (to_seat1, "s1_jokers")):
         f = DF.deck_features(d, dealers)
         if not ((f["s0_jokers"] == 0).all()
-                and (f[col].to_numpy() == deals[col].to_numpy()[idx] + 2).all()):
+                and (f[col].to_numpy() == dealt[col].to_numpy() + 2).all()):
             raise RuntimeError(f"two_jokers: the moved decks do not hold the jokers in {col}")
-    as_dealt = DF.play_decks(seed, idx, decks, strategy, threads=ctx.threads)
-    if not as_dealt[cols].equals(full.iloc[idx].reset_index(drop=True)[cols]):
-        raise RuntimeError("two_jokers: the decks as dealt do not replay the simulated hands")
+    as_dealt = DF.play_decks(seed, idx, decks, strategy, threads=threads)
+    if full is not None:
+        cols = [c for c in full.columns if c != "run_id"]
+        if not as_dealt[cols].equals(full.iloc[idx].reset_index(drop=True)[cols]):
+            raise RuntimeError("two_jokers: the decks as dealt do not replay the simulated hands")
     base = (as_dealt["score_t0"] - as_dealt["score_t1"]).to_numpy()
     res = {}
     for name, d in (("stock", to_stock), ("seat 1", to_seat1)):
-        other = DF.play_decks(seed, idx, d, strategy, threads=ctx.threads)
+        other = DF.play_decks(seed, idx, d, strategy, threads=threads)
         res[name] = mean_ci(base - (other["score_t0"] - other["score_t1"]).to_numpy())
+    return res
+
+
+def _two_jokers(hands, seed, ctx):
+    import pandas as pd
+
+    strategy = ctx.player
+    deals = sim.deals(seed, hands, threads=ctx.threads)
+    idx = deals.query("s0_jokers == 2")["hand_index"].to_numpy()
+    full = sim.simulate(hands, seed, strategy, threads=ctx.threads)
+    margin = (full["score_t0"] - full["score_t1"]).to_numpy()
+    jokers = np.minimum(deals["s0_jokers"].to_numpy(), 3)
+    by_jokers = [("3 or 4" if k == 3 else str(k), *mean_ci(margin[jokers == k]))
+                 for k in range(4)]
+    ctx.say(f"    {plural(len(idx), 'deal')} give seat 0 two jokers; playing them moved")
+    res = two_jokers_paired(seed, idx, strategy, ctx.threads, full)
     (m, lo, hi), (m1, lo1, hi1) = res["stock"], res["seat 1"]
     c2 = by_jokers[2]
     answer = (f"Holding two jokers is worth {m:+.1f} points per hand to seat 0's team against "

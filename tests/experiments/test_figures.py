@@ -315,3 +315,22 @@ def test_the_rule_sets_figures_command_keeps_the_player_as_given(tmp_path):
     assert e["player"] == "learned:model=v3"
     assert e["command"] == ("python -m sim.figures --only rule_sets --player learned "
                             "--hands 1000 --seed 2026")
+
+
+def test_two_jokers_answer_is_the_paired_function_on_the_selected_deals():
+    """Question (g) at 1,000 deals of expert: the deals selected are those dealing seat 0
+    exactly two jokers, the unpaired margin is the runs' own, and the paired answers are
+    :func:`two_jokers_paired` on those deals (as the search's benchmark computes them)."""
+    from sim.figures import questions as FQ
+    ctx = FQ._Ctx(2, lambda line: None)
+    made = FQ._two_jokers(1000, 14, ctx)
+    deals = sim.deals(14, 1000)
+    idx = deals.index[deals["s0_jokers"] == 2].to_numpy()
+    assert made.data["selected"] == len(idx) > 20
+    df = sim.simulate(1000, 14, "expert")
+    margin = (df["score_t0"] - df["score_t1"]).to_numpy()[idx]
+    assert made.data["by_jokers"][2][1] == pytest.approx(margin.mean())
+    again = FQ.two_jokers_paired(14, idx, "expert", threads=1)
+    assert again == made.data["paired"]
+    m, lo, hi = again["stock"]
+    assert lo < m < hi and made.answer.startswith(f"Holding two jokers is worth {m:+.1f} points")
