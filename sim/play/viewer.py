@@ -34,10 +34,10 @@ import importlib.resources
 import json
 import math
 import os
-import tempfile
 
 from kernels.core.cards import RANK, SUIT, VALUE
 
+from sim._util import outfile
 from sim._util.text import plural
 from sim.core import notation
 from sim.core.cards import check_int
@@ -585,46 +585,10 @@ def write_html(doc: dict, path, seat=None, analyses=None, overwrite: bool = Fals
     name, flag = "path", "overwrite=True"
     _check_out(path, overwrite, name, flag)
     text = to_html(doc, seat, analyses)
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.",
-                                   suffix=".tmp")
-    except OSError as exc:
-        raise ValueError(f"{name}: cannot write in {folder!r}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        if overwrite:
-            os.replace(tmp, path)
-        else:
-            try:
-                os.link(tmp, path)             # fails if path appeared meanwhile: never clobbers
-            except FileExistsError:
-                _check_out(path, False, name, flag)
-            except OSError:                    # no hard links here: check, then rename
-                _check_out(path, False, name, flag)
-                os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-    return path
+    return outfile.write_text(path, text, overwrite, name, flag, "HTML file")
 
 
 def _check_out(path: str, overwrite: bool, name: str = "path",
                flag: str = "overwrite=True") -> None:
-    """ValueError when ``path`` cannot be the output file (see :func:`write_html`);
-    ``name`` and ``flag`` are the option names the message gives."""
-    if not path:
-        raise ValueError(f"{name}: the file name is empty")
-    if os.path.isdir(path):
-        raise ValueError(f"{name}: {path!r} is a directory; give the HTML file's name")
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise ValueError(f"{name}: the directory {folder!r} does not exist")
-    if os.path.lexists(path) and not overwrite:
-        raise ValueError(f"{name}: {path!r} exists; use another name, or {flag} to replace it")
+    """ValueError when ``path`` cannot be the HTML file (:func:`sim._util.outfile.check_out`)."""
+    outfile.check_out(path, overwrite, name, flag, "HTML file")
