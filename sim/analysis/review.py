@@ -56,6 +56,7 @@ from sim._util.text import plural, shortened
 from sim.analysis.evaluate import analyze
 from sim.core.cards import check_int
 from sim.core.match import sides
+from sim.play import viewer
 from sim.play.game import N_ACTIONS, Game
 from sim.batch import replay
 
@@ -81,8 +82,8 @@ DECISION_COLUMNS = {
     "decision": "the decision's number in the review (0-based, in the order played)",
     "ply": "actions played in the hand before the decision (0-based)",
     "event": "events of the replay document before the decision: the event its action made "
-             "is events[event] (none for 'end the meld phase'); the viewer shows it at step "
-             "event + 1",
+             "is events[event] (none for 'end the meld phase'); the viewer shows the decision "
+             "at step event, the table the seat saw",
     "turn": "the turn, counted from 1 as in the replay document",
     "seat": "the seat to move",
     "team": "the side the seat plays for at the decision (R5, R61-R63)",
@@ -252,6 +253,76 @@ class Review:
         """:meth:`to_document` as JSON text (UTF-8 card faces, indented)."""
         return json.dumps(self.to_document(), indent=2, ensure_ascii=False, allow_nan=False)
 
+    def page_data(self) -> tuple:
+        """What the hand viewer shows of the review: ``(analyses, review)`` for
+        :func:`sim.play.viewer.to_html` (each rated decision's candidates at its step,
+        the table the seat saw; verdict lines; the marks; the summary table)."""
+        a = self.info
+        how = (f"until separated (at most {a['max_rollouts']:,} worlds)" if a["until_separated"]
+               else f"{a['rollouts']:,} worlds")
+        title = (f"Hand {a['hand_index']} of seed {a['seed']} reviewed: seats "
+                 f"{', '.join(str(s) for s in a['seats'])}, {how} per decision, rollout strategy "
+                 f"{a['policy']}, analysis seed {a['analysis_seed']}. Loss: the chosen action's "
+                 f"mean result below the best's on the same worlds (points); doubtful from "
+                 f"{a['doubtful']:g}, blunder from {a['blunder']:g}, never when the 95% interval "
+                 "includes 0.")
+        analyses, verdicts, marks = {}, {}, []
+        per_step = self.decisions.groupby("event")["decision"].count()
+        for d in self.decisions.itertuples(index=False):
+            step = int(d.event)
+            line = _verdict(d)
+            verdicts.setdefault(step, []).append(line)
+            if d.mark:
+                marks.append({"step": step, "mark": d.mark, "text": line})
+            table = self.tables.get(int(d.decision))
+            if table is None:
+                continue
+            label = f"turn {d.turn}, seat {d.seat}, {d.phase}"
+            for row in table.to_dict("records"):
+                r = {"decision": label} if per_step[d.event] > 1 else {}
+                r.update({"action": row["text"], "chosen": "*" if row["action"] == d.chosen else "",
+                          "mean": row["mean_result"], "diff to best": row["diff_best"],
+                          "95% interval": f"{row['diff_low']:+.1f} .. {row['diff_high']:+.1f}",
+                          "P(best)": row["p_best"]})
+                analyses.setdefault(step, []).append(r)
+        columns = ["", "strategy", "rated", "points lost (95% interval)",
+                   "per decision (95% interval)", "doubtful", "blunders"]
+        rows = [[s.who, s.strategy, int(s.rated),
+                 f"{s.loss:.1f} ({s.loss_low:.1f} .. {s.loss_high:.1f})",
+                 "" if not s.rated else (f"{s.loss_per_decision:.2f} ({s.per_decision_low:.2f} "
+                                         f".. {s.per_decision_high:.2f})"),
+                 int(s.doubtful), int(s.blunder)]
+                for table in (self.seats, self.teams) for s in table.itertuples(index=False)]
+        return analyses, {"title": title, "marks": marks, "verdicts": verdicts,
+                          "summary": {"columns": columns, "rows": rows}}
+
+    def to_html(self) -> str:
+        """The hand viewer's page (:func:`sim.play.viewer.to_html`) with the review: each
+        rated decision's table beside its step, the marks on the step slider, the summary.
+
+        Raises
+        ------
+        ValueError
+            A review read back from JSON (``hand`` is None: the page needs the hand).
+        sim.play.viewer.ViewerMismatchError
+            The viewer's table does not give the hand's record (a bug).
+        """
+        analyses, review = self.page_data()
+        return viewer.to_html(self._hand(), analyses=analyses, review=review)
+
+    def write_html(self, path, overwrite: bool = False) -> str:
+        """Write :meth:`to_html` to ``path`` atomically (:func:`sim.play.viewer.write_html`:
+        never half written; an existing file is refused without ``overwrite``); ``path``."""
+        analyses, review = self.page_data()
+        return viewer.write_html(self._hand(), path, analyses=analyses, review=review,
+                                 overwrite=overwrite)
+
+    def _hand(self) -> dict:
+        if self.hand is None:
+            raise ValueError("hand: this review holds no replay document (read back from JSON); "
+                             "review the hand again to draw its page")
+        return self.hand
+
     @classmethod
     def from_document(cls, doc: dict) -> "Review":
         """A review read back from :meth:`to_document` (``hand`` is None; ``tables``
@@ -276,6 +347,18 @@ class Review:
         return cls(decisions, _frame(doc["seats"], SUMMARY_COLUMNS, "seats"),
                    _frame(doc["teams"], SUMMARY_COLUMNS, "teams"), dict(doc["review"]),
                    tables, None)
+
+
+def _verdict(d) -> str:
+    """One decision in words, for the viewer: what was chosen, the best, the loss, the mark."""
+    head = f"Turn {d.turn}, seat {d.seat}, {d.phase}: "
+    if d.forced:
+        return head + f"{d.chosen_text}, forced (one legal action)"
+    if d.loss == 0:
+        return head + f"{d.chosen_text}, the best (P(best) {d.p_best:.0%})"
+    mark = f": {d.mark}" if d.mark else ""
+    return (head + f"{d.chosen_text}; best {d.best_text}; loss {d.loss:.1f} points "
+            f"({d.loss_low:.1f} .. {d.loss_high:.1f}){mark}")
 
 
 #: the fields of each candidate in the JSON document (analyze's columns)

@@ -95,9 +95,11 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help=f"mark a loss of at least POINTS doubtful (default {DOUBTFUL:g})")
     g.add_argument("--blunder", type=_points, default=BLUNDER, metavar="POINTS",
                    help=f"mark a loss of at least POINTS a blunder (default {BLUNDER:g})")
-    p.add_argument("--format", choices=("text", "json"), default="text",
+    p.add_argument("--format", choices=("text", "json", "html"), default="text",
                    help="text: a table of the decisions and the summary (default); json: one "
-                        "document (schema in docs/review.md)")
+                        "document (schema in docs/review.md); html: the hand viewer's page "
+                        "(burraco replay --format html) with each rated decision's table beside "
+                        "its step, the marks on the step slider and the summary, written to --out")
     p.add_argument("--out", metavar="FILE",
                    help="write the review to FILE instead of stdout (a temporary file beside it, "
                         "renamed: never half written; an existing FILE is refused unless "
@@ -132,6 +134,9 @@ def _settings(args: argparse.Namespace) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``burraco review``; the exit code."""
+    if args.format == "html" and args.out is None:
+        raise ValueError("--format html writes a file: give --out FILE (the page is not written "
+                         "to stdout)")
     if args.out is not None:
         outfile.check_out(args.out, args.overwrite, "--out", "--overwrite")   # before the work
     elif args.overwrite:
@@ -147,9 +152,17 @@ def run(args: argparse.Namespace) -> int:
                   max_rollouts=args.max_rollouts, batch=args.batch, margin=args.margin)
     source = (f"hand {args.hand} of the run in {args.run}" if args.run is not None
               else f"hand {args.hand} of seed {args.seed}")
-    text = r.to_json() if args.format == "json" else RV.format_text(r, source)
     timing = (f"{len(r.decisions)} decisions, {int((~r.decisions['forced']).sum())} rated "
               f"in {r.info['elapsed_s']:.1f} s")
+    if args.format == "html":
+        try:
+            r.write_html(args.out, overwrite=args.overwrite)
+        except RV.viewer.ViewerMismatchError as exc:
+            print(f"burraco: error: {exc}", file=sys.stderr)
+            return 1
+        print(f"wrote {args.out}: review of {source}, {timing}")
+        return 0
+    text = r.to_json() if args.format == "json" else RV.format_text(r, source)
     if args.out is None:
         print(text)
     else:

@@ -10,7 +10,9 @@
   by hand on a constructed table;
 * the JSON document round-trips and its keys are the ones docs/review.md lists;
 * the CLI prints the library's review, writes --out whole or not at all, and every bad
-  input is one line with exit code 2.
+  input is one line with exit code 2;
+* the viewer's page holds each decision at its step (the table the seat saw), the marks and
+  the summary, and in headless Chromium the marks on the slider take the page there.
 """
 import json
 import math
@@ -20,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from _browser import browser  # noqa: F401  (the headless Chromium fixture)
 
 import sim
 from kernels.core.cards import CIDX
@@ -341,3 +344,116 @@ def test_cli_run_directory_errors(hand_run, capsys):
     assert main(["review", str(hand_run), "--hand", "9", "--quiet"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"has hands 0..{HAND}, not hand 9" in err, err
+
+
+# ------------------------------------------------------------------ the viewer
+def _page_data(path) -> dict:
+    text = Path(path).read_text(encoding="utf-8")
+    return json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>',
+                                text, re.S).group(1))
+
+
+def test_the_page_holds_each_decision_at_its_step(reviewed, tmp_path):
+    page = tmp_path / "review.html"
+    reviewed.write_html(page)
+    data = _page_data(page)
+    d = reviewed.decisions
+    events = reviewed.hand["events"]
+    assert len(data["steps"]) == len(events) + 1
+    marked = d[d["mark"] != ""]
+    assert [(m["step"], m["mark"]) for m in data["review"]["marks"]] == list(
+        zip(marked["event"].tolist(), marked["mark"].tolist()))
+    verdicts = data["review"]["verdicts"]
+    assert sum(len(v) for v in verdicts.values()) == len(d)
+    for row in d.itertuples(index=False):
+        lines = verdicts[str(row.event)]
+        assert any(f"Turn {row.turn}, seat {row.seat}, {row.phase}: {row.chosen_text}" in x
+                   for x in lines)
+        # the step shows the table the seat saw: the event the decision made comes next
+        assert events[row.event]["seat"] == row.seat and events[row.event]["turn"] == row.turn
+        rows = data["analyses"].get(str(row.event), [])
+        if row.forced:
+            assert rows == [] and any("forced" in x for x in lines)
+            continue
+        table = reviewed.tables[row.decision]
+        assert [r["action"] for r in rows] == table["text"].tolist()
+        assert [r["chosen"] for r in rows] == ["*" if a == row.chosen else ""
+                                               for a in table["action"]]
+        assert rows[0]["diff to best"] == 0 and rows[0]["P(best)"] == table["p_best"].iloc[0]
+    summary = data["review"]["summary"]
+    assert [r[0] for r in summary["rows"]] == ["seat 0", "seat 1", "seat 2", "seat 3", "team 0",
+                                               "team 1"]
+    assert [r[2] for r in summary["rows"]] == (reviewed.seats["rated"].tolist()
+                                               + reviewed.teams["rated"].tolist())
+    with pytest.raises(ValueError, match="exists"):
+        reviewed.write_html(page)                               # never clobbered
+    with pytest.raises(ValueError, match="hand: this review holds no replay document"):
+        RV.Review.from_document(reviewed.to_document()).to_html()
+
+
+@pytest.mark.parametrize("review,needle", [
+    ({"marks": [{"step": 0, "mark": "error", "text": ""}]}, "review['marks'][0] must be a dict"),
+    ({"marks": [{"step": 10_000, "mark": "blunder", "text": ""}]}, "step 10000 is not a step"),
+    ({"verdicts": {"x": ["a"]}}, "the step 'x' is not an integer"),
+    ({"verdicts": {"1": "a"}}, "must be a list of strings"),
+    ({"summary": {"columns": ["a", "b"], "rows": [[1]]}}, "one value per column"),
+    ({"colour": 1}, "review: unknown key 'colour'"),
+])
+def test_the_viewer_refuses_a_bad_review(reviewed, review, needle):
+    with pytest.raises(ValueError, match=re.escape(needle)):
+        sim.viewer.to_html(reviewed.hand, review=review)
+
+
+def test_cli_html(tmp_path, capsys):
+    page = tmp_path / "r.html"
+    assert main([*ARGV, "--quiet", "--seats", "2", "--rollouts", "4", "--format", "html",
+                 "--out", str(page)]) == 0
+    assert capsys.readouterr().out.startswith(f"wrote {page}: review of hand {HAND} of seed")
+    data = _page_data(page)
+    assert data["meta"]["title"] == f"Burraco: hand {HAND} of seed {SEED}"
+    assert data["review"]["summary"]["rows"][0][0] == "seat 2"
+    assert main([*ARGV, "--quiet", "--format", "html"]) == 2
+    assert capsys.readouterr().err == ("burraco: error: --format html writes a file: give --out "
+                                       "FILE (the page is not written to stdout)\n")
+
+
+@pytest.mark.slow
+def test_the_review_page_in_a_browser(reviewed, tmp_path, browser):
+    """The marks on the slider take the page to their step, whose panel shows the verdict
+    and the decision's table; the summary and the list of marks are drawn; no script error."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    page = tmp_path / "review.html"
+    reviewed.write_html(page)
+    browser.get(page.as_uri())
+    d = reviewed.decisions
+    marked = d[d["mark"] != ""]
+    ticks = browser.find_elements(By.CSS_SELECTOR, "#marks .mark")
+    assert [(int(t.get_attribute("data-step")), t.get_attribute("data-mark")) for t in ticks] == \
+        list(zip(marked["event"].tolist(), marked["mark"].tolist()))
+    lefts = [t.location["x"] for t in ticks]
+    assert lefts == sorted(lefts) and lefts[0] < lefts[-1]     # placed along the slider
+    rows = browser.find_elements(By.CSS_SELECTOR, "#review-table tr")
+    assert [r.find_elements(By.TAG_NAME, "td")[0].text for r in rows[1:]] == [
+        "seat 0", "seat 1", "seat 2", "seat 3", "team 0", "team 1"]
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#review-marks li")) == len(marked)
+    for tick, row in zip(ticks[:3], marked.itertuples(index=False)):
+        tick.click()
+        assert browser.find_element(By.ID, "stepno").get_attribute("data-step") == str(row.event)
+        assert not browser.find_element(By.ID, "analysis").get_attribute("hidden")
+        verdict = [p.text for p in browser.find_elements(By.CSS_SELECTOR, "#verdict p")]
+        assert any(v.startswith(f"Turn {row.turn}, seat {row.seat}, {row.phase}: "
+                                f"{row.chosen_text}; best {row.best_text}; loss {row.loss:.1f}")
+                   and v.endswith(row.mark) for v in verdict), verdict
+        cells = [tr.find_elements(By.TAG_NAME, "td")
+                 for tr in browser.find_elements(By.CSS_SELECTOR, "#analysis-table tr")[1:]]
+        assert [c[0].text for c in cells] == reviewed.tables[row.decision]["text"].tolist()
+        assert [c[0].text for c in cells if c[1].text == "*"] == [row.chosen_text]
+    first = marked.iloc[0]
+    browser.find_elements(By.CSS_SELECTOR, "#review-marks li")[0].click()
+    assert browser.find_element(By.ID, "stepno").get_attribute("data-step") == str(first.event)
+    ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()     # the keys still step
+    assert browser.find_element(By.ID, "stepno").get_attribute("data-step") == str(first.event + 1)
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
