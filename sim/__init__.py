@@ -42,6 +42,11 @@ analyze, analyze_decision
     hand, by rollouts on sampled worlds, with paired intervals; the hand or the
     match as objective (:mod:`sim.analysis`, :mod:`sim.analysis.decision`,
     docs/analyze.md).
+review
+    Review a whole hand: every pickup and discard (and on request meld-phase)
+    decision of the chosen seats rated against the best action by rollouts, the
+    loss with its 95% interval, doubtful and blunder marks, summaries per seat and
+    team (:mod:`sim.analysis.review`, docs/review.md).
 Game, pystrategy
     A hand decision by decision (:mod:`sim.play.game`, docs/step_api.md);
     strategies written in Python, any object with ``choose(observation,
@@ -85,11 +90,12 @@ _LAZY_ATTRS = {"Rules": "sim.core.rules", "deal": "sim.core.deal", "Deal": "sim.
                "replay": "sim.batch.replay", "Game": "sim.play.game",
                "compare": "sim.experiments.comparison", "compare_hands": "sim.experiments.comparison",
                "sweep": "sim.experiments.sweeps", "tune": "sim.experiments.tuning",
-               "analyze": "sim.analysis.evaluate", "analyze_decision": "sim.analysis.decision"}
+               "analyze": "sim.analysis.evaluate", "analyze_decision": "sim.analysis.decision",
+               "review": "sim.analysis.review"}
 
 __all__ = ["Rules", "Game", "simulate", "summarize", "Summary", "deal", "Deal", "deals",
            "replay", "compare", "compare_hands", "sweep", "tune", "analyze", "analyze_decision",
-           "load",
+           "review", "load",
            "check_run",
            "repair_run",
            "simulate_matches", "MatchSummary", "load_matches",

@@ -1,6 +1,7 @@
 """Analyses of positions and decisions by rollouts on sampled worlds, with paired
 intervals: a position (:mod:`sim.analysis.evaluate`), a decision of a simulated hand
-(:mod:`sim.analysis.decision`), the sequential rule and the variance reductions
+(:mod:`sim.analysis.decision`), every decision of a hand
+(:mod:`sim.analysis.review`), the sequential rule and the variance reductions
 (:mod:`sim.analysis.rollout_stats`).  Imports only :mod:`sim.experiments` and the
 layers below it.
 """

@@ -1,5 +1,5 @@
 """Command line interface: ``burraco simulate | summarize | compare | sweep | tune | replay |
-analyze | label | train | strategies | rules | compile``.
+analyze | review | label | train | strategies | rules | compile``.
 
 Invalid input gives one line ``burraco: error: <message>`` on stderr and exit
 code 2; an interrupted run keeps its completed shards (a sweep its completed
@@ -17,15 +17,15 @@ from sim._util import compiling
 from sim._util.interrupt import wrapped_interrupt
 from sim._util.text import OneLineParser
 from sim._version import __version__
-from sim.cli import (analyze, compare, label, replay, rules, simulate, strategies, summarize,
-                     sweep, train, tune)
+from sim.cli import (analyze, compare, label, replay, review, rules, simulate, strategies,
+                     summarize, sweep, train, tune)
 from sim.cli import compile as compile_kernels
 from sim.cli.common import Terminated, _raise_terminated, _stopped  # noqa: F401  (Terminated: main's API)
 
 #: the sub-commands, in the order of ``burraco --help``: each module adds its parser
 #: (``add_parser``) and runs the command (``run``)
-COMMANDS = (simulate, summarize, compare, sweep, tune, replay, analyze, label, train, strategies,
-            rules, compile_kernels)
+COMMANDS = (simulate, summarize, compare, sweep, tune, replay, analyze, review, label, train,
+            strategies, rules, compile_kernels)
 
 
 EXAMPLES = """\
@@ -51,6 +51,8 @@ examples:
   burraco replay runs/demo --hand 42 --format html --out hand42.html   # step through it
   burraco analyze examples/position.toml --rollouts 2000   # every candidate action, rolled out
   burraco analyze runs/demo --hand 42 --turn 9 --decision discard   # was that discard right?
+  burraco review runs/demo --hand 42 --rollouts 500   # every decision rated, blunders marked
+  burraco review --seed 1 --hand 42 --strategy expert --seats 0,2 --format json
   burraco label --hands 2000 --seed 1 --out labels/run1   # the search's values, per decision
   burraco strategies
   burraco rules --preset fibur_italian
@@ -63,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="burraco",
         description="Fast Burraco simulator: simulate hands or matches under named strategies "
                     "and rule presets (one Parquet row per hand), compare, sweep and tune "
-                    "strategies, replay a hand and analyze a decision.",
+                    "strategies, replay a hand, analyze a decision and review a hand.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"burraco-sim {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -81,6 +83,7 @@ _ALIASES = {
     "summarize": {"run": "DIR", "repair": "DIR"},
     "replay": {"hand_index": "--hand"},
     "analyze": {"hand_index": "--hand", "position": "POSITION_FILE", "run": "DIR"},
+    "review": {"hand_index": "--hand", "run": "DIR"},
     "sweep": {"grid": "--param"},
     "label": {"teacher": "--strategy"},
 }

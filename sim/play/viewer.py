@@ -23,7 +23,10 @@ breakdown.  With ``seat=K`` the page holds what seat ``K`` sees (R11): its own
 hand face up, the other hands face down with their counts, the other seats'
 draws and pozzetti unnamed; the hidden cards are not in the file at all.
 Analysis rows given for a step (``analyses``, or the document's
-``"analyses"`` key) are shown in a side panel at that step.
+``"analyses"`` key) are shown in a side panel at that step; a review of the hand
+(``review``: :func:`sim.analysis.review.Review.write_html` builds it) adds the verdict
+lines of each rated decision beside its step, its marks on the step slider and a summary
+table.
 """
 from __future__ import annotations
 
@@ -34,10 +37,10 @@ import importlib.resources
 import json
 import math
 import os
-import tempfile
 
 from kernels.core.cards import RANK, SUIT, VALUE
 
+from sim._util import outfile
 from sim._util.text import plural
 from sim.core import notation
 from sim.core.cards import check_int
@@ -430,6 +433,54 @@ def _analyses(doc: dict, analyses, steps: int) -> dict:
     return out
 
 
+#: the marks a review may set on the step slider (mildest first)
+REVIEW_MARKS = ("doubtful", "blunder")
+
+
+def _review(review, steps: int) -> dict | None:
+    """The review block of the page, checked: ``{"title", "marks", "verdicts", "summary"}``
+    (see :func:`to_html`); None without one."""
+    if review is None:
+        return None
+    if not isinstance(review, dict):
+        raise ValueError(f"review must be a dict, got {type(review).__name__}")
+    unknown = sorted(set(review) - {"title", "marks", "verdicts", "summary"})
+    if unknown:
+        raise ValueError(f"review: unknown key {unknown[0]!r}; allowed: title, marks, verdicts, "
+                         "summary")
+
+    def step_of(value, where):
+        try:
+            k = int(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"{where}: the step {value!r} is not an integer") from None
+        if isinstance(value, bool) or not 0 <= k < steps:
+            raise ValueError(f"{where}: step {value!r} is not a step of the hand (0..{steps - 1})")
+        return k
+
+    marks = []
+    for j, m in enumerate(review.get("marks") or []):
+        where = f"review['marks'][{j}]"
+        if not isinstance(m, dict) or m.get("mark") not in REVIEW_MARKS:
+            raise ValueError(f"{where} must be a dict with a step, a mark ({', '.join(REVIEW_MARKS)}) "
+                             "and a text")
+        marks.append({"step": step_of(m.get("step"), where), "mark": m["mark"],
+                      "text": str(m.get("text", ""))})
+    verdicts = {}
+    for key, lines in (review.get("verdicts") or {}).items():
+        where = f"review['verdicts'][{key!r}]"
+        if not isinstance(lines, (list, tuple)) or not all(isinstance(x, str) for x in lines):
+            raise ValueError(f"{where} must be a list of strings")
+        verdicts[str(step_of(key, where))] = list(lines)
+    summary = review.get("summary") or {"columns": [], "rows": []}
+    cols, rows = summary.get("columns", []), summary.get("rows", [])
+    if not all(isinstance(r, (list, tuple)) and len(r) == len(cols) for r in rows):
+        raise ValueError("review['summary']: each row must have one value per column")
+    return {"title": str(review.get("title", "")), "marks": marks, "verdicts": verdicts,
+            "summary": {"columns": [str(c) for c in cols],
+                        "rows": [[_json_value(v, "review['summary']") for v in r] for r in rows]}}
+
+
 def _final(doc: dict, n: int, last: dict) -> dict | None:
     """The score breakdown of the record (None without one): per column ``_t{t}``."""
     res = doc.get("result")
@@ -468,8 +519,9 @@ def _seat_view(steps: list, doc: dict, seat: int) -> list:
     return out
 
 
-def page_data(doc: dict, seat=None, analyses=None) -> dict:
-    """The data :func:`to_html` embeds: ``{"meta", "faces", "steps", "final", "analyses"}``
+def page_data(doc: dict, seat=None, analyses=None, review=None) -> dict:
+    """The data :func:`to_html` embeds: ``{"meta", "faces", "steps", "final", "analyses",
+    "review"}``
     (``faces``: the text of every card id the page shows)."""
     steps = table_steps(doc)
     r = Rules.from_dict(doc["rules"])
@@ -498,10 +550,11 @@ def page_data(doc: dict, seat=None, analyses=None) -> dict:
         "start": "start" in doc,
     }
     return {"meta": meta, "faces": faces, "steps": shown, "final": _final(doc, n, steps[-1]),
-            "analyses": _analyses(doc, analyses, len(steps))}
+            "analyses": _analyses(doc, analyses, len(steps)),
+            "review": _review(review, len(steps))}
 
 
-def to_html(doc: dict, seat=None, analyses=None) -> str:
+def to_html(doc: dict, seat=None, analyses=None, review=None) -> str:
     """The hand of a replay document as one self-contained HTML page.
 
     Parameters
@@ -522,6 +575,12 @@ def to_html(doc: dict, seat=None, analyses=None) -> str:
         ``doc["events"][k - 1]``, so the analysis of the decision that made
         event ``j`` belongs at step ``j``.  Replaces the document's rows for
         the same step.
+    review : dict, optional
+        A review of the hand: ``"title"`` (a line above the summary), ``"marks"``
+        (``[{"step", "mark", "text"}]``, ``mark`` one of :data:`REVIEW_MARKS`: drawn on
+        the step slider, clickable), ``"verdicts"`` (``{step: [line, ...]}``, shown
+        above that step's analysis rows) and ``"summary"`` (``{"columns": [...],
+        "rows": [[...], ...]}``, a table at the top of the page).
 
     Returns
     -------
@@ -533,11 +592,11 @@ def to_html(doc: dict, seat=None, analyses=None) -> str:
     ------
     ValueError
         Not a replay document, events that do not follow from its deal, a bad
-        ``seat`` or bad analysis rows (naming the step and column).
+        ``seat``, bad analysis rows (naming the step and column) or a bad review.
     ViewerMismatchError
         The rebuilt table does not give the document's record (a bug).
     """
-    data = page_data(doc, seat, analyses)
+    data = page_data(doc, seat, analyses, review)
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     # inside <script>: no "</script>", "<!--" or "&" can end or change it
     text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
@@ -555,7 +614,8 @@ def _asset(name: str) -> str:
         encoding="utf-8")
 
 
-def write_html(doc: dict, path, seat=None, analyses=None, overwrite: bool = False) -> str:
+def write_html(doc: dict, path, seat=None, analyses=None, overwrite: bool = False,
+               review=None) -> str:
     """Write :func:`to_html` of ``doc`` to ``path`` atomically.
 
     The page is written to a temporary file in the same directory and renamed
@@ -563,7 +623,7 @@ def write_html(doc: dict, path, seat=None, analyses=None, overwrite: bool = Fals
 
     Parameters
     ----------
-    doc, seat, analyses
+    doc, seat, analyses, review
         As :func:`to_html`.
     path : str or os.PathLike
         The HTML file; its directory must exist.
@@ -584,47 +644,11 @@ def write_html(doc: dict, path, seat=None, analyses=None, overwrite: bool = Fals
     path = os.fspath(path)
     name, flag = "path", "overwrite=True"
     _check_out(path, overwrite, name, flag)
-    text = to_html(doc, seat, analyses)
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.",
-                                   suffix=".tmp")
-    except OSError as exc:
-        raise ValueError(f"{name}: cannot write in {folder!r}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        if overwrite:
-            os.replace(tmp, path)
-        else:
-            try:
-                os.link(tmp, path)             # fails if path appeared meanwhile: never clobbers
-            except FileExistsError:
-                _check_out(path, False, name, flag)
-            except OSError:                    # no hard links here: check, then rename
-                _check_out(path, False, name, flag)
-                os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-    return path
+    text = to_html(doc, seat, analyses, review)
+    return outfile.write_text(path, text, overwrite, name, flag, "HTML file")
 
 
 def _check_out(path: str, overwrite: bool, name: str = "path",
                flag: str = "overwrite=True") -> None:
-    """ValueError when ``path`` cannot be the output file (see :func:`write_html`);
-    ``name`` and ``flag`` are the option names the message gives."""
-    if not path:
-        raise ValueError(f"{name}: the file name is empty")
-    if os.path.isdir(path):
-        raise ValueError(f"{name}: {path!r} is a directory; give the HTML file's name")
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise ValueError(f"{name}: the directory {folder!r} does not exist")
-    if os.path.lexists(path) and not overwrite:
-        raise ValueError(f"{name}: {path!r} exists; use another name, or {flag} to replace it")
+    """ValueError when ``path`` cannot be the HTML file (:func:`sim._util.outfile.check_out`)."""
+    outfile.check_out(path, overwrite, name, flag, "HTML file")

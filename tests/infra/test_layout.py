@@ -11,7 +11,7 @@ from pathlib import Path
 TESTS = Path(__file__).resolve().parents[1]
 #: the project's own top-level modules: a test must import them, never skip without them
 OWN = {"sim", "kernels", "tests", "referee", "referee_cli", "ref", "_casetools", "_readonly",
-       "_decisions"}
+       "_decisions", "_browser"}
 
 
 def suite_files() -> list[Path]:

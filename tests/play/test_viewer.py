@@ -7,6 +7,7 @@ import os
 import re
 
 import pytest
+from _browser import browser  # noqa: F401  (the headless Chromium fixture)
 
 import sim
 from kernels.core import layout as L
@@ -16,7 +17,6 @@ from sim import viewer as V
 
 SEED, HAND = 1, 3          # a hand with pile pickups, lay-offs, a pozzetto, a burraco and a close
 
-CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 
 
 @pytest.fixture(scope="module")
@@ -453,37 +453,6 @@ def test_write_is_atomic(doc, tmp_path, monkeypatch):
 
 
 # ------------------------------------------------------------------------ in a real browser
-
-def _ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not os.access(p, os.X_OK)]
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        missing.append("the selenium package (pip install -e '.[browser]')")
-    if missing:
-        why = ("the browser test needs " + ", ".join(missing)
-               + " (apt-get install chromium chromium-driver)")
-        if _ci():
-            pytest.fail(why + "; CI is set, so a missing browser is a failure (see .ci/run)")
-        pytest.skip(why)
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-              "--window-size=1400,1000", "--disable-extensions", "--no-first-run"):
-        options.add_argument(a)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    # the system chromedriver: Selenium Manager is never asked to download anything
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(20)
-    yield driver
-    driver.quit()
-
 
 _READ_DOM = """
 const cards = (el) => Array.from(el.querySelectorAll('.card')).map((c) => c.dataset.card);

@@ -76,6 +76,7 @@
       li.addEventListener("click", () => show(i));
       log.append(li);
     });
+    if (D.review) buildReview(D.review);
     const slider = $("slider");
     slider.max = String(N - 1);
     slider.addEventListener("input", () => show(Number(slider.value)));
@@ -86,6 +87,37 @@
         e.preventDefault();
         show(cur + (e.key === "ArrowRight" ? 1 : -1));
       }
+    });
+  }
+
+  function buildReview(R) {
+    $("review").hidden = false;
+    $("review-title").textContent = R.title;
+    const tab = $("review-table");
+    const head = el("tr");
+    R.summary.columns.forEach((c) => head.append(el("th", null, c)));
+    tab.append(head);
+    R.summary.rows.forEach((r) => {
+      const tr = el("tr");
+      r.forEach((v) => tr.append(el("td", null, v === null ? "" : v)));
+      tab.append(tr);
+    });
+    const marks = $("marks"), list = $("review-marks");
+    marks.hidden = R.marks.length === 0;
+    $("review-marks-head").textContent = R.marks.length ?
+      "Marked decisions (click to go to the step):" : "No decision marked.";
+    R.marks.forEach((m) => {
+      const tick = el("span", "mark " + m.mark);
+      tick.dataset.step = String(m.step);
+      tick.dataset.mark = m.mark;
+      tick.title = m.text;
+      tick.style.left = (N > 1 ? 100 * m.step / (N - 1) : 0) + "%";
+      tick.addEventListener("click", () => show(m.step));
+      marks.append(tick);
+      const li = el("li", m.mark, m.text);
+      li.dataset.step = String(m.step);
+      li.addEventListener("click", () => show(m.step));
+      list.append(li);
     });
   }
 
@@ -216,11 +248,20 @@
       fin.hidden = true;
     }
     const rows = D.analyses[String(i)];
+    const verdicts = (D.review && D.review.verdicts[String(i)]) || [];
     const aside = $("analysis");
-    if (rows && rows.length) {
+    const verdict = $("verdict");
+    verdict.replaceChildren();
+    verdicts.forEach((line) => {
+      const mark = D.review.marks.find((m) => m.step === i && m.text === line);
+      verdict.append(el("p", mark ? mark.mark : null, line));
+    });
+    const tab = $("analysis-table");
+    tab.replaceChildren();
+    if ((rows && rows.length) || verdicts.length) {
       aside.hidden = false;
-      const tab = $("analysis-table");
-      tab.replaceChildren();
+    }
+    if (rows && rows.length) {
       const keys = [];
       rows.forEach((r) => Object.keys(r).forEach((k) => { if (keys.indexOf(k) < 0) keys.push(k); }));
       const head = el("tr");
@@ -235,7 +276,7 @@
         });
         tab.append(tr);
       });
-    } else {
+    } else if (!verdicts.length) {
       aside.hidden = true;
     }
     const items = $("log").children;

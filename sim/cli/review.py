@@ -1,0 +1,174 @@
+"""``burraco review``: rate every decision of one hand against the best action, by rollouts."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from sim._util import outfile
+from sim._util.text import not_a_directory
+from sim.cli.common import _count, _refuse_run_fixed, _rules, _rules_options, _specs, _team_options
+from sim.core.cards import check_int
+
+#: the defaults of --doubtful and --blunder (sim.analysis.review.DOUBTFUL and BLUNDER, which
+#: tests/analysis/test_review.py checks they equal; the command line does not import the
+#: analysis before it runs)
+DOUBTFUL, BLUNDER = 20.0, 60.0
+
+
+def _seats(text: str) -> list:
+    """argparse type of --seats: ``0,2`` -> ``[0, 2]``."""
+    try:
+        seats = [int(s) for s in text.replace(" ", "").split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seats separated by commas, e.g. 0,2; got "
+                                         f"{text!r}") from None
+    return seats
+
+
+def _points(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of points, got {text!r}") from None
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    """Add the ``review`` sub-command and its options to the sub-parsers ``sub``."""
+    p = sub.add_parser(
+        "review", help="rate every decision of one hand against the best action, by rollouts",
+        description="Review one hand as a backgammon player reviews a match: hand I of the run "
+                    "in DIR, or of --seed S with the run's --strategy and rule options (as "
+                    "'burraco replay' takes them), played by its strategies. At every pickup "
+                    "and discard of the chosen seats (and with --meld every meld-phase "
+                    "decision) each legal action is rolled out on worlds sampled from that "
+                    "seat's view, as 'burraco analyze' does. Each decision gets the chosen "
+                    "action, the best one, the loss (the chosen action's mean result below the "
+                    "best's on the same worlds, points) with its 95% interval, and a mark: ? "
+                    "doubtful (loss >= --doubtful) or ?? blunder (loss >= --blunder), never when "
+                    "the interval includes 0; then per seat and per team the decisions rated, "
+                    "the points lost in all and per decision with 95% intervals, and the marks "
+                    "(docs/review.md).")
+    p.add_argument("run", nargs="?", metavar="DIR",
+                   help="run directory of the hand (it fixes the seed, strategies, rules and "
+                        "dealer); or give --seed S")
+    p.add_argument("--hand", type=int, required=True, metavar="I",
+                   help="hand index (0-based; a match run's hand_index column)")
+    p.add_argument("--seed", type=int, metavar="S",
+                   help="without DIR: the run's seed (the worlds' seed is --analysis-seed)")
+    p.add_argument("--dealer", type=int, metavar="D",
+                   help="without DIR: dealer seat, as in a match hand (default: the deal's own)")
+    p.add_argument("--strategy", action="append", metavar="SPEC",
+                   help="without DIR: the run's strategy spec, once for all seats or 4 times "
+                        "(default: heuristic); with DIR: FILE.py:CLASS, where a Python strategy "
+                        "file of the run is now")
+    _team_options(p)
+    _rules_options(p)
+    g = p.add_argument_group("what is reviewed, and how")
+    g.add_argument("--seats", type=_seats, metavar="S,S",
+                   help="the seats whose decisions are reviewed, e.g. 0,2 (default: every seat)")
+    g.add_argument("--meld", action="store_true",
+                   help="review the meld-phase decisions too (every meld, lay-off and end of "
+                        "the meld phase; many more candidates and decisions)")
+    g.add_argument("--rollouts", type=_count, default=1000, metavar="N",
+                   help="sampled worlds per decision, each rolled out once per candidate "
+                        "(default 1000)")
+    g.add_argument("--until-separated", action="store_true",
+                   help="per decision, roll out --batch worlds at a time until the best "
+                        "candidate is separated from every other (or within --margin), at most "
+                        "--max-rollouts; --rollouts is then not used (docs/analyze.md)")
+    g.add_argument("--max-rollouts", type=_count, default=20_000, metavar="N",
+                   help="the cap of --until-separated (worlds per decision, default 20000)")
+    g.add_argument("--batch", type=_count, default=1_000, metavar="N",
+                   help="worlds between the looks of --until-separated (default 1000)")
+    g.add_argument("--margin", type=float, default=0.0, metavar="POINTS",
+                   help="--until-separated: a candidate within POINTS of the best needs no "
+                        "separating (default 0)")
+    g.add_argument("--policy", default="expert", metavar="SPEC",
+                   help="rollout strategy of every seat (default expert)")
+    g.add_argument("--analysis-seed", type=int, default=0, metavar="A",
+                   help="the seed of the sampled worlds (default 0; each decision's worlds "
+                        "come from it and the decision's place in the hand)")
+    g.add_argument("--threads", type=int, metavar="T",
+                   help="Numba threads (default: all cores); the review does not depend on it")
+    g.add_argument("--doubtful", type=_points, default=DOUBTFUL, metavar="POINTS",
+                   help=f"mark a loss of at least POINTS doubtful (default {DOUBTFUL:g})")
+    g.add_argument("--blunder", type=_points, default=BLUNDER, metavar="POINTS",
+                   help=f"mark a loss of at least POINTS a blunder (default {BLUNDER:g})")
+    p.add_argument("--format", choices=("text", "json", "html"), default="text",
+                   help="text: a table of the decisions and the summary (default); json: one "
+                        "document (schema in docs/review.md); html: the hand viewer's page "
+                        "(burraco replay --format html) with each rated decision's table beside "
+                        "its step, the marks on the step slider and the summary, written to --out")
+    p.add_argument("--out", metavar="FILE",
+                   help="write the review to FILE instead of stdout (a temporary file beside it, "
+                        "renamed: never half written; an existing FILE is refused unless "
+                        "--overwrite)")
+    p.add_argument("--overwrite", "--force", dest="overwrite", action="store_true",
+                   help="with --out: replace an existing FILE")
+    bar = p.add_mutually_exclusive_group()
+    bar.add_argument("--progress", action="store_true",
+                     help="a progress bar on stderr, one step per decision (the default)")
+    bar.add_argument("--quiet", action="store_true",
+                     help="no progress bar, no compile notice and no timing line on stderr")
+    p.set_defaults(func=run)
+    return p
+
+
+def _settings(args: argparse.Namespace) -> dict:
+    """The hand's settings: the run directory, or --seed and the run's options."""
+    if args.run is not None:
+        if os.path.isfile(args.run):
+            raise ValueError(f"DIR: {args.run!r} is a file; review takes a run directory "
+                             "(burraco review DIR --hand I) or --seed S")
+        if not os.path.isdir(args.run):
+            raise ValueError(not_a_directory("DIR", args.run))
+        _refuse_run_fixed(args)
+        return {"run": args.run, "python_files": args.strategy}
+    if args.seed is None:
+        raise ValueError("--hand needs a run directory or --seed: burraco review DIR --hand I, "
+                         "or --seed S --hand I with the run's --strategy and rule options")
+    return {"seed": args.seed, "strategies": _specs(args), "rules": _rules(args),
+            "dealer": args.dealer}
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``burraco review``; the exit code."""
+    if args.format == "html" and args.out is None:
+        raise ValueError("--format html writes a file: give --out FILE (the page is not written "
+                         "to stdout)")
+    if args.out is not None:
+        outfile.check_out(args.out, args.overwrite, "--out", "--overwrite")   # before the work
+    elif args.overwrite:
+        raise ValueError("--overwrite applies to --out FILE")
+    settings = _settings(args)
+    check_int("analysis_seed", args.analysis_seed, 0, 2**64 - 1)
+    from sim.analysis import review as RV
+
+    r = RV.review(hand_index=args.hand, **settings, seats=args.seats, meld=args.meld,
+                  rollouts=args.rollouts, analysis_seed=args.analysis_seed, policy=args.policy,
+                  threads=args.threads, progress=not args.quiet, doubtful=args.doubtful,
+                  blunder=args.blunder, until_separated=args.until_separated,
+                  max_rollouts=args.max_rollouts, batch=args.batch, margin=args.margin)
+    source = (f"hand {args.hand} of the run in {args.run}" if args.run is not None
+              else f"hand {args.hand} of seed {args.seed}")
+    timing = (f"{len(r.decisions)} decisions, {int((~r.decisions['forced']).sum())} rated "
+              f"in {r.info['elapsed_s']:.1f} s")
+    if args.format == "html":
+        try:
+            r.write_html(args.out, overwrite=args.overwrite)
+        except RV.viewer.ViewerMismatchError as exc:
+            print(f"burraco: error: {exc}", file=sys.stderr)
+            return 1
+        print(f"wrote {args.out}: review of {source}, {timing}")
+        return 0
+    text = r.to_json() if args.format == "json" else RV.format_text(r, source)
+    if args.out is None:
+        print(text)
+    else:
+        outfile.write_text(args.out, text + "\n", args.overwrite, "--out", "--overwrite")
+        print(f"wrote {args.out}: review of {source}, {timing}")
+        return 0
+    if not args.quiet:
+        print(timing, file=sys.stderr)
+    return 0
