@@ -68,7 +68,8 @@ def rules_of(preset: str, extra: dict) -> sim.Rules:
 class Cache:
     """Per-hand values kept as ``.npy`` files under ``root``: ``get(key, n, fn)`` returns the
     stored array of length ``n`` or computes ``fn()``, stores it (written whole, then renamed)
-    and records the seconds it took."""
+    with the seconds it took beside it (``.seconds``), which :attr:`seconds` collects either
+    way."""
 
     def __init__(self, root: Path):
         self.root = root
@@ -76,7 +77,10 @@ class Cache:
 
     def get(self, key: str, n: int, fn) -> np.ndarray:
         path = self.root / f"{key}_{n}.npy"
+        took = path.with_suffix(".seconds")
         if path.exists():
+            if took.exists():
+                self.seconds[key] = float(took.read_text())
             return np.load(path)
         t0 = time.perf_counter()
         values = np.asarray(fn(), np.float64)
@@ -86,6 +90,7 @@ class Cache:
         tmp = path.with_name(path.name + ".tmp.npy")
         np.save(tmp, values)
         tmp.replace(path)
+        took.write_text(f"{self.seconds[key]:.1f}\n")
         print(f"  {key}: {self.seconds[key]:.0f} s", file=sys.stderr, flush=True)
         return values
 
@@ -109,8 +114,10 @@ def margin(cache: Cache, key: str, a: str, b: str, deals: int, seed: int, rules:
     return cache.get(key, deals, rotation)
 
 
-def text(values: np.ndarray) -> str:
-    return Q.mean_ci(values).text()
+def text(values: np.ndarray, unit: str = "hand") -> str:
+    """``"+12.4 (+10.7 .. +14.1), 200,000 hands"`` (or ``deals``)."""
+    words = Q.mean_ci(values).text()
+    return words[:-len(" hands")] + f" {unit}s" if words.endswith(" hands") else words
 
 
 def main(argv=None) -> int:
@@ -144,7 +151,7 @@ def main(argv=None) -> int:
         unit = "one player's points a hand" if r.num_players == 3 else "points a hand"
         rows = [("`learned` - `expert` (the strength)",
                  text(margin(cache, f"{label}/transfer", STRONG, BASE, a.transfer, 1, r,
-                             a.threads)), "", "")]
+                             a.threads), "deal"), "", "")]
         runs = {}
         for who in (STRONG, BASE):
             def answers(who=who):
@@ -164,8 +171,8 @@ def main(argv=None) -> int:
                         a.deals, 2, r, a.threads)
             mb = margin(cache, f"{label}/pile{k}_{BASE}", f"{BASE}:pile_min_size={k}", BASE,
                         a.deals, 2, r, a.threads)
-            rows.append((f"refuse piles of fewer than {k} cards", text(ms), text(mb),
-                         text(ms - mb)))
+            rows.append((f"refuse piles of fewer than {k} cards", text(ms, "deal"),
+                         text(mb, "deal"), text(ms - mb, "deal")))
         sections.append((words, strong, unit, rows))
     took = time.perf_counter() - t_start
     cmd = "python benchmarks/studies/rule_set_answers.py" + "".join(
@@ -195,8 +202,9 @@ def main(argv=None) -> int:
         lines.append("")
     computed = sum(cache.seconds.values())
     threads = a.threads or numba.config.NUMBA_NUM_THREADS
-    lines += [f"Computed in this run: {computed:.0f} s of {took:.0f} s on {threads} threads of "
-              "the 2-core development machine (items read back from --runs take no time).", "",
+    lines += [f"Compute time: {computed:.0f} s in all on {threads} threads of the 2-core "
+              "development machine, shared with other work (the items' times as first computed; "
+              f"this run read the rest back from --runs and took {took:.0f} s).", "",
               f"sim version {sim.__version__}", ""]
     Path(a.out).write_text("\n".join(lines))
     print(f"wrote {a.out} ({took:.0f} s)", file=sys.stderr)
