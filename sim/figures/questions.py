@@ -139,12 +139,14 @@ class Spec:
 
 def in_words(spec: str) -> str:
     """A strategy in the answers' and the figures' words: ``learned v3`` for the shipped
-    model ``learned:model=v3`` (``learned fibur_international-v1`` for a shipped model of
+    model ``learned:model=v3`` (``learned Fibur International v1`` for a shipped model of
     another line), else the canonical spec itself (figures.json names the player exactly in
     its ``player`` entry)."""
     base, _, rest = spec.partition(":")
-    if base == "learned" and re.fullmatch(r"model=([a-z][a-z0-9_]*-)?v\d+", rest):
-        return f"learned {rest[len('model='):]}"
+    m = re.fullmatch(r"model=(?:([a-z][a-z0-9_]*)-)?(v\d+)", rest)
+    if base == "learned" and m:
+        line = f"{m.group(1).replace('_', ' ').title()} " if m.group(1) else ""
+        return f"learned {line}{m.group(2)}"
     return spec
 
 
@@ -410,7 +412,7 @@ def _rule_sets(hands, seed, ctx):
 
 
 def _elsewhere(played: dict) -> str:
-    """``", learned fibur_international-v1 under Fibur International"``: the models the
+    """``", learned Fibur International v1 under Fibur International"``: the models the
     rules picked where they are not the player's (empty if none)."""
     return "".join(f", {in_words(m)} under {' and '.join(where)}" for m, where in played.items())
 

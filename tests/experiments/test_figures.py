@@ -274,7 +274,11 @@ def test_the_strong_play_figures_are_committed_small_and_shown_beside_their_answ
     assert [e["file"] for e in entries] == [f"{n}.png" for n in F.NAMES]
     who = f"learned {player.rsplit('=', 1)[1]}"
     for e in entries:
-        assert e["player"] == player and f"--player {player}" in e["command"]
+        # the rule sets' figure lets each rule set pick the model: its command says learned
+        given = "learned" if e["name"] == "rule_sets" else player
+        assert e["player"] == player and f"--player {given} " in e["command"] + " "
+        if e["name"] == "rule_sets":
+            assert "learned Fibur International v1 under Fibur International" in e["answer"]
         if not F.FIGURES[e["name"]].needs:
             assert e["hands"] == F.FIGURES[e["name"]].hands, e["name"]
             assert who in e["answer"], e["answer"]
@@ -294,15 +298,15 @@ def test_the_rule_sets_figure_lets_each_rule_set_pick_learneds_model():
     ctx = FQ._Ctx(2, lines.append, player="learned:model=v3", given="learned")
     made = FQ._rule_sets(200, 1, ctx)
     assert made.answer.endswith("(200 hands per rule set, learned v3 play, learned "
-                                "fibur_international-v1 under Fibur International).")
-    assert made.strategy == ("learned v3, learned fibur_international-v1 under Fibur "
+                                "Fibur International v1 under Fibur International).")
+    assert made.strategy == ("learned v3, learned Fibur International v1 under Fibur "
                              "International on every seat")
     fi = sim.simulate(200, 1, "learned", rules=sim.Rules.preset("fibur_international"))
     assert made.data["rows"][2][1][0] == pytest.approx(
         (fi["score_t0"].mean() + fi["score_t1"].mean()) / 2)
     named = FQ._rule_sets(200, 1, FQ._Ctx(2, lines.append, player="learned:model=v3",
                                           given="learned:model=v3"))
-    assert "fibur_international-v1" not in named.answer + named.strategy
+    assert "Fibur International v1" not in named.answer + named.strategy
 
 
 def test_the_rule_sets_figures_command_keeps_the_player_as_given(tmp_path):
