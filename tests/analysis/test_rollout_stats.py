@@ -199,7 +199,7 @@ def test_true_worlds_are_the_hidden_cards_reseeded():
         sim.analyze(g, rollouts=10, worlds="true", adjust="cv")
 
 
-def test_model_worlds_are_the_weighted_deals():
+def test_model_worlds_are_the_weighted_deals(capsys):
     """``worlds="model"``: world ``w`` is the unseen cards dealt again by the card-location
     model's odds of the decision (kernels.search.card_model) from the stream ``(seed, w)``;
     played on, each gives the rollout's result; a position takes it too."""
@@ -231,6 +231,11 @@ def test_model_worlds_are_the_weighted_deals():
     assert sim.analyze(EXAMPLE, rollouts=10, worlds="model").attrs["worlds_kind"] == "model"
     with pytest.raises(ValueError, match="adjust: the deal features' exact means"):
         sim.analyze(g, rollouts=10, worlds="model", adjust="strata")
+    assert main(["analyze", EXAMPLE, "--quiet", "--rollouts", "20", "--worlds", "model",
+                 "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["analysis"]["worlds_kind"] == "model"
+    assert main(["analyze", EXAMPLE, "--quiet", "--rollouts", "20", "--worlds", "model"]) == 0
+    assert "worlds: the unseen cards dealt by the card-location model" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("kw,needle", [
