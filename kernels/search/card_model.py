@@ -8,7 +8,7 @@ with the :data:`FEATURES` below, all read from the public part of the state (the
 discard pile, the melds, ``st.known``, the seat to move), never from a hidden card:
 
 * the relative seat (an intercept each for the next seat, the partner, the previous
-  seat) and whether the face is a wild (a joker or a two, R4);
+  seat) and whether the face is a wild (a joker or a two, R12);
 * whether a card of the face lays off on a meld of the seat's own side, or of another
   side (R24; the engine's test on the melds' stored readings);
 * the face's relation (:data:`RELATIONS`) to the seat's discards still in the pile
@@ -18,7 +18,7 @@ discard pile, the melds, ``st.known``, the seat to move), never from a hidden ca
 
 Who discarded each pile card, and who passed on it, follows from the state alone:
 every turn ends with one discard on the pile (R37) and turns go round the table
-(R7), so from the bottom of the pile (the up-card, R10, until the pile is first taken;
+(R5), so from the bottom of the pile (the up-card, R10, until the pile is first taken;
 else the last taker's discard) each card was discarded by the seat after the previous
 card's discarder, and the seat after a card's discarder passed on the pile with that
 card on top.  The state keeps no record of older piles (a taken pile is public, R11,
@@ -48,8 +48,8 @@ from kernels.table.worlds import PLACE_HAND, reseed_world, unseen_places
 
 #: relations of a natural face to another natural face (twos and jokers have none):
 #: the other copy of the same face, a neighbour in its suit (ranks one apart, the ace
-#: next to both the two and the king), two ranks apart in its suit, the same rank in
-#: another suit
+#: next to the king too, R4), two ranks apart in its suit (the ace and the three too), the
+#: same rank in another suit
 RELATIONS = ("same", "adj", "near2", "rank")
 N_REL = 4
 #: the evidence whose relations to a face are counted, in order (see the module docstring)
@@ -76,13 +76,13 @@ def _relation_table():
     for f in range(52):
         for q in range(52):
             rf, rq = f % 13, q % 13
-            if rf == 1 or rq == 1:          # twos are wilds (R4)
+            if rf == 1 or rq == 1:          # twos are wilds (R12)
                 continue
             if f == q:
                 rel[f, q] = 0
             elif f // 13 == q // 13:
                 d = abs(rf - rq)
-                d = min(d, 13 - d)          # the ace is next to the king too (R17)
+                d = min(d, 13 - d)          # the ace is next to the king too (R4)
                 if d == 1:
                     rel[f, q] = 1
                 elif d == 2:
@@ -119,7 +119,7 @@ def pile_history(work, who, passer):
 
     Notes
     -----
-    Every turn ends with one discard (R37) and the turn passes to the next seat (R7),
+    Every turn ends with one discard (R37) and the turn passes to the next seat (R5),
     so the card ``j`` places below the top was discarded by the seat ``j + 1`` places
     before the seat to move.  Reads only public facts (R11).
     """
