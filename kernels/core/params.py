@@ -2,7 +2,7 @@
 
 A seat's parameter row is ``float64[N_PARAMS]``.  :data:`HEURISTIC_PARAMS`
 declares the ``heuristic`` family's parameters (slots ``0..16``) and
-:data:`ROLLOUT_PARAMS` the ``rollout`` search player's (slots ``17..26``, after
+:data:`ROLLOUT_PARAMS` the ``rollout`` search player's (slots ``17..27``, after
 its base policy's heuristic parameters) and :data:`LEARNED_PARAMS` the ``learned``
 player's (slot ``17``, after the heuristic's that play its meld phase): each row names the parameter, its
 slot, its default, its allowed range (lowest, highest, whole numbers only),
@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from .slots import check_family
 
-N_PARAMS = 27       # length of one seat's parameter row
+N_PARAMS = 28       # length of one seat's parameter row
 
 
 class Param(NamedTuple):
@@ -117,6 +117,10 @@ ROLLOUT_PARAMS = (
     Param('rollouts_played', 26, 0.0, 0, 0, True, None,
           'output, not a setting: the search adds the rollouts it plays to this slot of the '
           "seat's row (a counter for benchmarks; the hand's play never reads it)"),
+    Param('card_model', 27, 0.0, 0, 1, True, None,
+          "1: deal each sampled world's unseen cards with the card-location model's weights "
+          "(what the other seats discarded, passed on and melded: kernels.search.card_model); "
+          '0: uniformly (R11 either way)'),
 )
 
 

@@ -27,9 +27,10 @@ import numpy as np
 from numba import njit
 
 from kernels.core import layout as L
+from kernels.core.cards import N_COUNT
 from kernels.play.game import play_hand
 from kernels.engine.legal import OK
-from kernels.search.rollout_steps import load_world, roll_candidate
+from kernels.search.rollout_steps import WORLDS_SAMPLED, load_world, roll_candidate
 from kernels.table.state import G_DEALER, G_LEN, G_TEAM, view_i64
 from kernels.core.threads import run_chunks
 from kernels.table.work import W_G, W_RV
@@ -140,8 +141,10 @@ def match_rollouts_chunk(src, seat, actions, seed, first, lo, hi, kinds, params,
     cache = np.zeros((max_hands + 1, 2, 3), np.int64)
     known = np.zeros((max_hands + 1, 2), np.int64)
     totals = np.zeros(3, np.int64)
+    no_odds = np.ones((4, N_COUNT), np.float64)      # uniform worlds: not read
     for i in range(lo, hi):
-        load_world(src, world, seat, seed, first + i, kinds, params, debug, prefix)
+        load_world(src, world, seat, seed, first + i, kinds, params, debug, prefix,
+                   WORLDS_SAMPLED, no_odds)
         rv = view_i64(world, W_RV, L.N_RULES).copy()
         n = rv[L.RV_NUM_PLAYERS]
         nsides = 3 if n == 3 else 2

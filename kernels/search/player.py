@@ -7,8 +7,9 @@ decisions on request) the seat to move lists its candidates (the legal actions,
 than 3 cards and ``rollout:close_min_burracos=2`` never goes down to its closing card
 with fewer than 2 burracos; at most ``max_candidates`` of them), deals
 ``worlds`` sampled worlds consistent with what it knows (R11,
-:func:`kernels.table.worlds.resample_unseen`), applies each candidate on a copy of each
-world and plays the hand out with the *base policy* on every seat (the heuristic
+:func:`kernels.table.worlds.resample_unseen`; with ``card_model=1`` weighted by what the
+other seats discarded, passed on and melded, :mod:`kernels.search.card_model`), applies
+each candidate on a copy of each world and plays the hand out with the *base policy* on every seat (the heuristic
 with the seat's own parameter slots 0..16, by default ``expert``'s values:
 :func:`kernels.search.rollout_steps.roll_candidate`), and plays the candidate whose mean
 own-side result (own side's hand score minus the opponents', points, R55-R59) is
@@ -62,7 +63,8 @@ from kernels.strategies.hard_rules import keeps_base_rules, pile_barred  # noqa:
 from kernels.strategies.choosers import (heuristic_chooser, open_lay_off_action)
 from kernels.core.params import ROLLOUT_PARAMS, rp_name
 from kernels.core.rng import next_u64
-from kernels.search.rollout_steps import load_world, roll_candidate
+from kernels.search.card_model import card_odds
+from kernels.search.rollout_steps import WORLDS_MODEL, WORLDS_SAMPLED, load_world, roll_candidate
 from kernels.search.rollouts import ROLL_WORDS
 from kernels.table.state import (G_LEN, G_N_POZZETTI, G_OPEN_LAYOFF, G_PHASE,
                                  G_NEXT_POZZETTO, G_POZZETTO_SIZE, G_SEAT, G_STOCK_END, G_STOCK_TOP,
@@ -77,12 +79,13 @@ from kernels.table.work import (W_DEBUG, W_EV_CARDS, W_EV_ROWS, W_G, W_PARAMS, W
 # policy's choice only when the best candidate beats it by more than this many standard errors
 ROLLOUT_SLOTS = {rp_name(p): p.slot for p in ROLLOUT_PARAMS}
 # of the paired difference; the allocation (0 flat, 1 sequential halving), the pickup's budget
-# relative to the other decisions', and the counter of the rollouts played (an output)
+# relative to the other decisions', the counter of the rollouts played (an output), and 1 to
+# deal the worlds by the card-location model (kernels.search.card_model) instead of uniformly
 (RP_WORLDS, RP_ROLLOUTS, RP_PICKUP, RP_DISCARD, RP_MELD, RP_MAX_CANDIDATES, RP_MARGIN, RP_HALVING,
- RP_PICKUP_SHARE, RP_ROLLOUTS_PLAYED) = (
+ RP_PICKUP_SHARE, RP_ROLLOUTS_PLAYED, RP_CARD_MODEL) = (
     ROLLOUT_SLOTS[n] for n in ("RP_WORLDS", "RP_ROLLOUTS", "RP_PICKUP", "RP_DISCARD", "RP_MELD",
                               "RP_MAX_CANDIDATES", "RP_MARGIN", "RP_HALVING", "RP_PICKUP_SHARE",
-                              "RP_ROLLOUTS_PLAYED"))
+                              "RP_ROLLOUTS_PLAYED", "RP_CARD_MODEL"))
 MAX_ROUNDS = 64         # more rounds of halving than any candidate list needs (2**64 candidates)
 
 LOST = -(10 ** 9)       # the result of a candidate that is illegal in a world (never, by R11)
@@ -267,7 +270,7 @@ def halving_schedule(m, budget, cap, ends):
 
 @njit(cache=True)
 def halving_search(src, world, roll, rec, seat, seed, kinds, rows, debug, cand, budget, cap,
-                   margin, total, count, square):
+                   margin, total, count, square, worlds_mode, odds):
     """Sequential halving over the candidates ``cand`` (int64[m], the base policy's
     choice first, then the prior's order) on the worlds of :func:`halving_schedule`,
     with common random numbers: every survivor of a round is rolled out on the same
@@ -287,6 +290,9 @@ def halving_search(src, world, roll, rec, seat, seed, kinds, rows, debug, cand, 
     ``count``, ``square`` (float64[m], int64[m], float64[m], zeroed by the caller,
     mutated): per candidate the sum of its results, the worlds it was rolled out on
     (the end of the last round it was in) and the sum of its squared results.
+    ``worlds_mode`` and ``odds`` (float64[4, 53]): how the worlds are dealt
+    (:func:`kernels.search.rollout_steps.load_world`: uniformly, or by the
+    card-location model's odds).
 
     Returns
     -------
@@ -309,7 +315,8 @@ def halving_search(src, world, roll, rec, seat, seed, kinds, rows, debug, cand, 
     start = 0
     for k in range(rounds):
         for w in range(start, ends[k]):
-            load_world(src, world, seat, seed, w, kinds, rows, debug, ROLL_WORDS)
+            load_world(src, world, seat, seed, w, kinds, rows, debug, ROLL_WORDS, worlds_mode,
+                       odds)
             for i in range(na):                     # in the prior's order: the base first
                 c = alive[i]
                 code, r, o, cl = roll_candidate(world, roll, cand[c], rec, seat, ROLL_WORDS)
@@ -435,6 +442,11 @@ def rollout_search(work):
     src[W_EV_ROWS] = 0
     src[W_EV_CARDS] = 0
     canonical_hidden(src, seat)
+    odds = np.ones((4, N_COUNT), np.float64)
+    worlds_mode = WORLDS_SAMPLED
+    if p[RP_CARD_MODEL] != 0:                    # the worlds dealt as a player infers them
+        worlds_mode = WORLDS_MODEL
+        card_odds(src, seat, odds)
     kinds = np.full(4, L.POLICY_HEURISTIC, np.int64)
     rows = np.empty((4, L.N_PARAMS), np.float64)
     for s in range(4):
@@ -447,7 +459,7 @@ def rollout_search(work):
     if halving:
         best, played = halving_search(src, world, roll, rec, seat, seed, kinds, rows,
                                       work[W_DEBUG], cand, budget, nw, p[RP_MARGIN], total,
-                                      count, square)
+                                      count, square, worlds_mode, odds)
         p[RP_ROLLOUTS_PLAYED] += played
         return cand[best], cand, count, total, square
     p[RP_ROLLOUTS_PLAYED] += nw * m
@@ -455,7 +467,8 @@ def rollout_search(work):
     dsq = np.zeros(m, np.float64)
     res = np.empty(m, np.float64)
     for w in range(nw):
-        load_world(src, world, seat, seed, w, kinds, rows, work[W_DEBUG], ROLL_WORDS)
+        load_world(src, world, seat, seed, w, kinds, rows, work[W_DEBUG], ROLL_WORDS,
+                   worlds_mode, odds)
         for c in range(m):
             code, r, o, cl = roll_candidate(world, roll, cand[c], rec, seat, ROLL_WORDS)
             res[c] = r if code == OK else LOST

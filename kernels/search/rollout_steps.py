@@ -15,11 +15,13 @@ from kernels.play.game import play_out, record
 from kernels.engine.legal import OK
 from kernels.table.state import G_LEN, G_TEAM, view_f64, view_i64
 from kernels.table.work import W_DEBUG, W_G, W_KINDS, W_PARAMS, W_RV
+from kernels.search.card_model import resample_unseen_weighted
 from kernels.table.worlds import resample_unseen, reseed_world
 
 NO_SCORE = -(2**62)          # "no opponent" for the max over opponents
 WORLDS_SAMPLED = 0           # worlds_mode: the unseen cards dealt again per world
 WORLDS_TRUE = 1              # worlds_mode: the hidden cards as they are (oracle)
+WORLDS_MODEL = 2             # worlds_mode: dealt again by the card-location model's odds
 
 
 @njit(cache=True, _nrt=False)
@@ -68,19 +70,24 @@ def side_result(work, rec, seat):
 
 
 @njit(cache=True, inline="always")
-def load_world(src, world, seat, seed, index, kinds, params, debug, prefix,
-               worlds_mode=WORLDS_SAMPLED):
+def load_world(src, world, seat, seed, index, kinds, params, debug, prefix, worlds_mode,
+               odds):
     """World ``index`` into ``world`` (int64 buffer, its first ``prefix`` words
     overwritten): ``src``'s words, the cards ``seat`` cannot see dealt again from the
-    stream ``(seed, index)`` (:func:`kernels.table.worlds.resample_unseen`; with
-    ``worlds_mode`` :data:`WORLDS_TRUE` they stay as they are and only the generator
-    is reseeded from that stream, :func:`kernels.table.worlds.reseed_world`), every seat's
-    policy kind ``kinds`` (int64[4]) and parameter row ``params`` (float64[4,
-    N_PARAMS]), and the debug flag ``debug``."""
+    stream ``(seed, index)`` (``worlds_mode`` :data:`WORLDS_SAMPLED`: uniformly,
+    :func:`kernels.table.worlds.resample_unseen`; :data:`WORLDS_MODEL`: by the
+    card-location model's ``odds``, float64[4, 53],
+    :func:`kernels.search.card_model.resample_unseen_weighted`, R11 either way; with
+    :data:`WORLDS_TRUE` they stay as they are and only the generator is reseeded from
+    that stream, :func:`kernels.table.worlds.reseed_world`; ``odds`` is read only with
+    :data:`WORLDS_MODEL`), every seat's policy kind ``kinds`` (int64[4]) and parameter
+    row ``params`` (float64[4, N_PARAMS]), and the debug flag ``debug``."""
     for j in range(prefix):
         world[j] = src[j]
     if worlds_mode == WORLDS_TRUE:
         reseed_world(world, seed, index)
+    elif worlds_mode == WORLDS_MODEL:
+        resample_unseen_weighted(world, seat, seed, index, odds)
     else:
         resample_unseen(world, seat, seed, index)
     kv = view_i64(world, W_KINDS, 4)

@@ -30,10 +30,12 @@ import numpy as np
 from numba import njit, prange
 
 from kernels.core import layout as L
-from kernels.core.cards import CIDX, JOKER, N_CARDS, RANK, TWO, VALUE
+from kernels.core.cards import CIDX, JOKER, N_CARDS, N_COUNT, RANK, TWO, VALUE
 from kernels.engine.legal import OK
+from kernels.search.card_model import card_odds
 from kernels.core.threads import run_chunks
 from kernels.search.rollout_steps import (  # noqa: F401  (side_result and the modes are this module's API too)
+    WORLDS_MODEL,
     WORLDS_SAMPLED,
     WORLDS_TRUE,
     load_world,
@@ -117,6 +119,10 @@ def rollouts(src, seat, actions, seed, first, count, kinds, params, debug, prefi
         ``src`` as they are and only reseeds the generator from ``(seed, w)``
         (:func:`kernels.table.worlds.reseed_world`, the stream a sampled world gets
         too), so the two modes differ only by the hidden cards.
+        :data:`WORLDS_MODEL` (2): world ``w`` deals the unseen cards again with the
+        card-location model's weights, computed once from ``src``
+        (:func:`kernels.search.card_model.card_odds`,
+        :func:`kernels.search.card_model.resample_unseen_weighted`; R11 kept).
 
     Notes
     -----
@@ -129,29 +135,33 @@ def rollouts(src, seat, actions, seed, first, count, kinds, params, debug, prefi
                                                np.int64(debug), np.int64(prefix),
                                                np.int64(worlds_mode))
     seed = np.uint64(seed)
+    odds = np.ones((4, N_COUNT), np.float64)
+    if worlds_mode == WORLDS_MODEL:
+        card_odds(src, seat, odds)
 
     def chunk(k, lo, hi):
         rollouts_chunk(src, seat, actions, seed, first, np.int64(lo), np.int64(hi), kinds,
                        params, debug, prefix, scratch[k], result, own, closed, error,
-                       worlds_mode)
+                       worlds_mode, odds)
 
     run_chunks(chunk, int(count), scratch.shape[0])
 
 
 @njit(cache=True, nogil=True)
 def rollouts_chunk(src, seat, actions, seed, first, lo, hi, kinds, params, debug, prefix,
-                   buffers, result, own, closed, error, worlds_mode):
+                   buffers, result, own, closed, error, worlds_mode, odds):
     """Worlds ``first+lo .. first+hi-1`` of :func:`rollouts` (rows ``lo .. hi-1``) on
     one thread, with ``buffers`` (int64[2, words]: a world and a rollout buffer,
-    overwritten); the other arguments as for :func:`rollouts` (mutates ``result``,
-    ``own``, ``closed``, ``error``)."""
+    overwritten); ``odds`` (float64[4, 53]) the card-location model's odds of the
+    decision, read with ``worlds_mode`` :data:`WORLDS_MODEL` only; the other arguments
+    as for :func:`rollouts` (mutates ``result``, ``own``, ``closed``, ``error``)."""
     nc = actions.shape[0]
     world = buffers[0]
     roll = buffers[1]
     rec = np.zeros(L.N_REC, np.int32)
     for i in range(lo, hi):
         load_world(src, world, seat, seed, first + i, kinds, params, debug, prefix,
-                   worlds_mode)
+                   worlds_mode, odds)
         for c in range(nc):
             code, r, o, cl = roll_candidate(world, roll, actions[c], rec, seat, prefix)
             result[i, c] = r

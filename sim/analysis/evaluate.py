@@ -114,7 +114,12 @@ def analyze(position_or_game, rollouts: int = 1000, seed: int = 0, policy="exper
         Beyond the common random numbers: post-stratification on the wilds
         dealt to the opponents, or control variates of the deal features
         (:mod:`sim.analysis.rollout_stats`); the reductions are in ``attrs``.
-    worlds : {"sampled", "true"}
+    worlds : {"sampled", "model", "true"}
+        ``"sampled"``: the unseen cards dealt again uniformly per world (R11).
+        ``"model"``: dealt again with the card-location model's weights, as a
+        player infers them from what the other seats discarded, passed on and
+        melded (:mod:`kernels.search.card_model`; every count and known card kept,
+        R11; with ``adjust="none"`` and the hand objective only).
         ``"true"``: every world keeps the game's true hidden cards (the
         "oracle"; only its generator is reseeded per world as a sampled world's
         is).  Needs a ``sim.Game``: a position does not hold the hidden cards.

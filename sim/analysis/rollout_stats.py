@@ -313,9 +313,12 @@ class Estimator:
     def __init__(self, game, adjust: str, seed: int, threads: int, worlds_mode: int):
         if adjust not in ADJUSTMENTS:
             raise ValueError(f"adjust: expected one of {', '.join(ADJUSTMENTS)}, got {adjust!r}")
-        if adjust != "none" and worlds_mode:
+        if adjust != "none" and worlds_mode == 1:
             raise ValueError("adjust: the true hidden cards do not vary between the worlds; "
                              "use adjust='none' with worlds='true'")
+        if adjust != "none" and worlds_mode:
+            raise ValueError("adjust: the deal features' exact means are those of uniform "
+                             "worlds; use adjust='none' with worlds='model'")
         self.game, self.adjust, self.seed, self.threads = game, adjust, seed, threads
         self.x = np.zeros((0, 0))
         self.mu = None
@@ -402,7 +405,8 @@ def sequential_matrix(game, acts, estimator: Estimator, *, seed: int, policy, th
 # ---------------------------------------------------------------- options and the table
 #: attrs of the analysis that this module adds (also in the JSON ``analysis`` object)
 ATTRS = {
-    "worlds_kind": '"sampled" or "true" (the oracle: the hidden cards as they are)',
+    "worlds_kind": '"sampled", "model" (dealt by the card-location model) or "true" (the '
+                   'oracle: the hidden cards as they are)',
     "adjust": '"none", "strata" or "cv": the estimator beyond the common random numbers',
     "adjust_means": "variance of the mean results without the adjustment over with it, summed "
                     "over the candidates (NaN without one)",
@@ -419,6 +423,11 @@ ATTRS = {
 }
 
 
+#: the ``worlds`` option's values and their kernel modes (kernels.search.rollouts: sampled
+#: uniformly, the true hidden cards, sampled by the card-location model)
+WORLDS_KINDS = {"sampled": 0, "true": 1, "model": 2}
+
+
 def check_options(source, until_separated, max_rollouts, batch, margin, adjust, worlds) -> dict:
     """The checked options (``worlds_mode``, ``batch``, ``max_rollouts``, ``margin``).
 
@@ -429,8 +438,8 @@ def check_options(source, until_separated, max_rollouts, batch, margin, adjust, 
         cards are not known).
     """
 
-    if worlds not in ("sampled", "true"):
-        raise ValueError(f"worlds: expected 'sampled' or 'true', got {worlds!r}")
+    if worlds not in WORLDS_KINDS:
+        raise ValueError(f"worlds: expected 'sampled', 'model' or 'true', got {worlds!r}")
     if worlds == "true" and not isinstance(source, Game):
         raise ValueError("worlds: 'true' needs the hidden cards, which a position does not hold; "
                          "give a sim.Game (a simulated hand) or use 'sampled'")
@@ -444,7 +453,7 @@ def check_options(source, until_separated, max_rollouts, batch, margin, adjust, 
         margin = math.nan
     if not (math.isfinite(margin) and margin >= 0):
         raise ValueError(f"margin: expected points >= 0, got {margin!r}")
-    return {"worlds_mode": int(worlds == "true"), "batch": batch, "max_rollouts": max_rollouts,
+    return {"worlds_mode": WORLDS_KINDS[worlds], "batch": batch, "max_rollouts": max_rollouts,
             "margin": margin}
 
 
@@ -461,7 +470,7 @@ def summarize(m: dict, acts, texts, seed: int, estimator: Estimator, opts: dict)
     best = list(acts).index(int(df.iloc[0].action))
     means, diffs = (reductions(np.asarray(raw, np.float64), r, ddof, best)
                     if estimator.adjust != "none" else (math.nan, math.nan))
-    attrs = {"worlds_kind": "true" if opts["worlds_mode"] else "sampled",
+    attrs = {"worlds_kind": {v: k for k, v in WORLDS_KINDS.items()}[opts["worlds_mode"]],
              "adjust": estimator.adjust, "adjust_means": means, "adjust_diffs": diffs,
              "until_separated": sequential, "z_interval": z}
     for key in ("stop", "look", "max_looks", "batch", "max_rollouts", "margin", "z_sep"):
@@ -487,6 +496,9 @@ def footer_lines(a: dict) -> list[str]:
     lines = []
     if a.get("worlds_kind") == "true":
         lines.append("worlds: the true hidden cards (oracle), the generator reseeded per world")
+    elif a.get("worlds_kind") == "model":
+        lines.append("worlds: the unseen cards dealt by the card-location model (what the "
+                     "other seats discarded, passed on and melded)")
     adjust = a.get("adjust", "none")
     if adjust and adjust != "none":
         what = ("post-stratification on the wilds dealt to the opponents" if adjust == "strata"

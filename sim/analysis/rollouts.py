@@ -151,8 +151,9 @@ def rollout_matrix(game, actions, worlds: int, seed: int = 0, policy="expert",
         Run the kernels' debug checks after every action of the rollouts.
     worlds_mode : int
         0: sampled worlds; 1: the game's true hidden cards, the generator
-        reseeded per world (``kernels.search.rollouts.WORLDS_TRUE``; the hand
-        objective with a built-in strategy only).
+        reseeded per world (``kernels.search.rollouts.WORLDS_TRUE``); 2: worlds
+        sampled by the card-location model (``WORLDS_MODEL``); 1 and 2 with the
+        hand objective and a built-in strategy only.
     objective : {"hand", "match"}
         ``"match"``: the match is played on after the hand as well
         (:mod:`kernels.search.match_rollouts`; the game must carry ``match_totals``).
@@ -184,8 +185,10 @@ def rollout_matrix(game, actions, worlds: int, seed: int = 0, policy="expert",
     if objective not in AG.OBJECTIVES:
         raise ValueError(f"objective must be one of {', '.join(AG.OBJECTIVES)}, got {objective!r}")
     if worlds_mode != 0 and (objective != "hand" or AG.has_python(policy)):
-        raise ValueError("worlds: 'true' (the true hidden cards) rolls out with a built-in "
-                         "policy and the hand objective only")
+        what = ("'true' (the true hidden cards)" if worlds_mode == 1 else
+                "'model' (worlds sampled by the card-location model)")
+        raise ValueError(f"worlds: {what} rolls out with a built-in policy and the hand "
+                         "objective only")
     if objective != "hand" or AG.has_python(policy):
         return AG.rollout_matrix(game, actions, worlds, seed, policy, threads, progress, first,
                                  debug, objective)

@@ -90,9 +90,11 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--adjust", choices=("none", "strata", "cv"), default="none",
                    help="beyond common random numbers: post-stratify on the wilds dealt to the "
                         "opponents, or control variates of the deal features (default none)")
-    p.add_argument("--worlds", choices=("sampled", "true"), default="sampled",
-                   help="sampled worlds (default) or the true hidden cards (only for a "
-                        "simulated hand: a position file does not hold them)")
+    p.add_argument("--worlds", choices=("sampled", "model", "true"), default="sampled",
+                   help="sampled worlds (default), worlds sampled by the card-location model "
+                        "(the unseen cards weighted by what the other seats discarded, passed "
+                        "on and melded), or the true hidden cards (only for a simulated hand: "
+                        "a position file does not hold them)")
     p.set_defaults(func=run)
     return p
 

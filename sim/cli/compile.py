@@ -59,6 +59,7 @@ def _analysis() -> None:
     game = Game.new(0, 0)
     analyze(game, rollouts=8, threads=1)
     analyze(game, rollouts=8, threads=1, adjust="cv")
+    analyze(game, rollouts=8, threads=1, worlds="model")
     game.match_totals = (0, 0)               # a match's first hand
     analyze(game, rollouts=2, threads=1, objective="match")
 
@@ -87,7 +88,7 @@ def _checks():
         "the learned player": ["strategies.learned.learned_callback"],
         "the label kernel": ["search.label.label_hand"],
         "the analysis kernels": ["search.rollouts.rollouts_chunk", "search.rollouts.feature_means",
-                                 "search.rollouts.world_features",
+                                 "search.rollouts.world_features", "search.card_model.card_odds",
                                  "search.match_rollouts.match_rollouts_chunk"],
         "the deal features": ["table.deal_features.deal_features"],
     }

@@ -236,7 +236,7 @@ def register(name: str, chooser, params: dict | None = None, doc: str = "",
     chooser : numba dispatcher
         The ``@njit`` chooser.
     params : dict, optional
-        ``{parameter: default}`` (at most ``N_PARAMS`` = 27, floats): the
+        ``{parameter: default}`` (at most ``N_PARAMS`` = 28, floats): the
         chooser reads them from its seat's row ``params[seat]`` in the order
         given; a spec ``"name:p=v"`` overrides one.
     doc : str

@@ -199,12 +199,51 @@ def test_true_worlds_are_the_hidden_cards_reseeded():
         sim.analyze(g, rollouts=10, worlds="true", adjust="cv")
 
 
+def test_model_worlds_are_the_weighted_deals(capsys):
+    """``worlds="model"``: world ``w`` is the unseen cards dealt again by the card-location
+    model's odds of the decision (kernels.search.card_model) from the stream ``(seed, w)``;
+    played on, each gives the rollout's result; a position takes it too."""
+    from kernels.core.cards import N_COUNT
+    from kernels.search import card_model as KM
+    g = Game.new(seed=3, hand_index=1, strategies="expert")
+    for _ in range(30):
+        g.apply(g.choose())
+    acts = g.legal_actions()[:3]
+    m = rollout_matrix(g, acts, 3, seed=5, first=2, worlds_mode=KR.WORLDS_MODEL)
+    odds = np.empty((4, N_COUNT))
+    KM.card_odds(g._work, np.int64(g.current_seat), odds)
+    assert (odds != 1).any()
+    for i in range(3):
+        for j, a in enumerate(acts):
+            world = g.clone()
+            KM.resample_unseen_weighted(world._work, np.int64(g.current_seat), np.uint64(5),
+                                        np.int64(2 + i), odds)
+            world.apply(a)
+            world.play()
+            t = world.team_of(g.current_seat)
+            rec = world.result()
+            assert m["result"][i, j] == rec[f"score_t{t}"] - rec[f"score_t{1 - t}"]
+    df = sim.analyze(g, rollouts=20, candidates=acts, worlds="model")
+    assert df.attrs["worlds_kind"] == "model"
+    assert not np.array_equal(rollout_matrix(g, acts, 20, seed=0)["result"],
+                              rollout_matrix(g, acts, 20, seed=0,
+                                             worlds_mode=KR.WORLDS_MODEL)["result"])
+    assert sim.analyze(EXAMPLE, rollouts=10, worlds="model").attrs["worlds_kind"] == "model"
+    with pytest.raises(ValueError, match="adjust: the deal features' exact means"):
+        sim.analyze(g, rollouts=10, worlds="model", adjust="strata")
+    assert main(["analyze", EXAMPLE, "--quiet", "--rollouts", "20", "--worlds", "model",
+                 "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["analysis"]["worlds_kind"] == "model"
+    assert main(["analyze", EXAMPLE, "--quiet", "--rollouts", "20", "--worlds", "model"]) == 0
+    assert "worlds: the unseen cards dealt by the card-location model" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("kw,needle", [
     ({"margin": -1}, "margin: expected points >= 0"),
     ({"batch": 1}, "batch must be an integer in 2.."),
     ({"max_rollouts": 1}, "max_rollouts must be an integer in 2.."),
     ({"adjust": "more"}, "adjust: expected one of none, strata, cv"),
-    ({"worlds": "all"}, "worlds: expected 'sampled' or 'true'"),
+    ({"worlds": "all"}, "worlds: expected 'sampled', 'model' or 'true'"),
 ])
 def test_bad_options_name_the_parameter(kw, needle):
     with pytest.raises(ValueError, match=needle):

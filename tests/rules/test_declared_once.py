@@ -136,7 +136,7 @@ def test_heuristic_table_gives_slots_defaults_limits_and_steps():
     from sim import strategies as S
     from sim.experiments.tuning import INITIAL_STEPS
     assert [p.slot for p in P.HEURISTIC_PARAMS] == list(range(17))
-    assert [p.slot for p in P.ROLLOUT_PARAMS] == list(range(17, 27)) and L.N_PARAMS == 27
+    assert [p.slot for p in P.ROLLOUT_PARAMS] == list(range(17, 28)) and L.N_PARAMS == 28
     for p in P.HEURISTIC_PARAMS:
         assert getattr(L, P.hp_name(p)) == p.slot
         assert S.HEURISTIC.params[p.name] == (p.slot, p.default, p.doc)

@@ -73,12 +73,15 @@ def test_decisions_do_not_depend_on_hidden_cards(spec):
 
 
 @pytest.mark.slow
-def test_the_search_player_reads_no_hidden_card():
+@pytest.mark.parametrize("model", [0, 1])
+def test_the_search_player_reads_no_hidden_card(model):
     """``rollout`` samples its worlds from what its seat knows (kernels.search.player lays the
-    unseen cards out canonically first), so its every decision, searched or not, is the
-    same after the hidden cards are dealt again; few worlds keep the test short."""
+    unseen cards out canonically first; with ``card_model=1`` the card-location model's
+    weights read only the pile, the melds and the known cards), so its every decision,
+    searched or not, is the same after the hidden cards are dealt again; few worlds keep
+    the test short."""
     gen = np.random.default_rng(20261201)
-    spec = "rollout:worlds=3,rollouts=24"
+    spec = f"rollout:worlds=3,rollouts=24,card_model={model}"
     compared = sum(play_checked(spec, 79, i, gen) for i in range(20))
     assert compared > 1_000
 

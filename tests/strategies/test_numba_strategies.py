@@ -87,8 +87,8 @@ def test_register_refuses_bad_input():
         sim.strategies.register("my strategy", like_heuristic)
     with pytest.raises(ValueError, match="@njit"):
         sim.strategies.register("plain", lambda work: 0)
-    with pytest.raises(ValueError, match="at most 27"):
-        sim.strategies.register("many", like_heuristic, params={f"p{i}": 0 for i in range(28)})
+    with pytest.raises(ValueError, match="at most 28"):
+        sim.strategies.register("many", like_heuristic, params={f"p{i}": 0 for i in range(29)})
 
 
 def test_dask_refuses_a_chooser_of_this_process(registered, tmp_path):

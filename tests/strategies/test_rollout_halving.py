@@ -23,6 +23,11 @@ FLAT = "rollout:halving=0,worlds=32,rollouts=400,max_candidates=12"
 # parameter `halving` existed (commit d137d55, where `rollout` at its defaults is FLAT)
 FLAT_DIGEST = "2c72fc48b45a50a163390fb83c6820d791f0e566bf2057fdb9c0cdd349944faf"
 CHEAP_HALVING = "rollout:halving=1,worlds=8,rollouts=40"
+# the same for CHEAP_HALVING (sequential halving, the default allocation) and for rollout:worlds=16
+# (the flat search), computed at commit 2b6dd4f, before the parameter `card_model` existed: its
+# default (0, uniform worlds) plays the same records
+CHEAP_HALVING_DIGEST = "512a31467e82b64cb1605240df647e4a6d350294e78bdfacba933feeb13ee6fd"
+FLAT_16_DIGEST = "3794e89cb4ef2bb21bdb48217eaa5e49bc40c85bfb837b2994d003505710a9cd"
 
 
 def records_digest(spec: str) -> str:
@@ -44,6 +49,13 @@ def records_digest(spec: str) -> str:
 @pytest.mark.slow
 def test_halving_0_plays_the_flat_searchs_records():
     assert records_digest(FLAT) == FLAT_DIGEST
+
+
+@pytest.mark.slow
+def test_card_model_0_plays_the_records_from_before_it_existed():
+    assert records_digest(CHEAP_HALVING) == CHEAP_HALVING_DIGEST
+    assert records_digest(CHEAP_HALVING + ",card_model=0") == CHEAP_HALVING_DIGEST
+    assert records_digest("rollout:worlds=16") == FLAT_16_DIGEST
 
 
 def _schedule(m, budget, cap):

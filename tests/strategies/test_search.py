@@ -110,6 +110,31 @@ def test_canonical_hidden_depends_only_on_what_the_seat_knows():
 
 
 @pytest.mark.slow
+@pytest.mark.slow
+def test_the_card_model_is_off_by_default_and_its_worlds_play_legal_hands():
+    """``card_model=0`` is the default (the same name and records as without it);
+    ``card_model=1`` deals the worlds by the card-location model, which changes the
+    play, and its hands pass the debug checks and the referee."""
+    assert sim.strategies.resolve(f"{CHEAP},card_model=0")[0] == CHEAP
+    model = sim.strategies.resolve(f"{CHEAP},card_model=1")[0]
+    assert model == "rollout:card_model=1,halving=1,rollouts=24,worlds=3"
+    a = sim.simulate(hands=40, seed=36, strategies={"team0": CHEAP, "team1": "expert"})
+    b = sim.simulate(hands=40, seed=36, strategies={"team0": f"{CHEAP},card_model=0",
+                                                   "team1": "expert"})
+    spec = {"team0": model, "team1": "expert"}
+    c = sim.simulate(hands=40, seed=36, strategies=spec, debug=True)
+    assert _rows(a) == _rows(b)
+    assert _rows(c) != _rows(a)
+    assert (c["error"] == 0).all() and (c["strategy_s0"] == model).all()
+    for i in range(0, 40, 4):
+        doc = json.loads(json.dumps(sim.replay(36, i, strategies=spec), ensure_ascii=False))
+        v = R.check(doc)
+        assert not v, f"hand {i}: " + "\n".join(map(str, v[:5]))
+        assert doc["result"]["score_t0"] == c["score_t0"][i]
+    with pytest.raises(ValueError, match="card_model must be a whole number in 0..1"):
+        sim.strategies.resolve("rollout:card_model=2")
+
+
 def test_it_beats_random_and_its_parameters_are_checked():
     c = sim.compare(CHEAP, "random", hands=60, seed=35).iloc[0]
     assert c["ci95_low"] > 0
