@@ -147,10 +147,11 @@ def main(argv=None) -> int:
             continue
         r = rules_of(preset, extra)
         strong = sim.strategies.canonical_name(STRONG, r)
+        tag = strong.partition("model=")[2]           # the kept results name the model played
         print(f"{words}: {strong}", file=sys.stderr, flush=True)
         unit = "one player's points a hand" if r.num_players == 3 else "points a hand"
         rows = [("`learned` - `expert` (the strength)",
-                 text(margin(cache, f"{label}/transfer", STRONG, BASE, a.transfer, 1, r,
+                 text(margin(cache, f"{label}/transfer_{tag}", STRONG, BASE, a.transfer, 1, r,
                              a.threads), "deal"), "", "")]
         runs = {}
         for who in (STRONG, BASE):
@@ -161,13 +162,14 @@ def main(argv=None) -> int:
                 full = np.full(a.hands, np.nan)
                 full[poz.index] = poz.values
                 return np.stack([first, full], axis=1).ravel()
-            runs[who] = cache.get(f"{label}/answers_{who}", 2 * a.hands, answers).reshape(-1, 2)
+            key = f"{label}/answers_{who}" + (f"_{tag}" if who == STRONG else "")
+            runs[who] = cache.get(key, 2 * a.hands, answers).reshape(-1, 2)
         for j, what in enumerate(("playing first", "the pozzetto first")):
             s, b = runs[STRONG][:, j], runs[BASE][:, j]
             both = ~np.isnan(s) & ~np.isnan(b)
             rows.append((what, text(s[~np.isnan(s)]), text(b[~np.isnan(b)]), text((s - b)[both])))
         for k in PILE_SIZES:
-            ms = margin(cache, f"{label}/pile{k}_{STRONG}", f"{STRONG}:pile_min_size={k}", STRONG,
+            ms = margin(cache, f"{label}/pile{k}_{STRONG}_{tag}", f"{STRONG}:pile_min_size={k}", STRONG,
                         a.deals, 2, r, a.threads)
             mb = margin(cache, f"{label}/pile{k}_{BASE}", f"{BASE}:pile_min_size={k}", BASE,
                         a.deals, 2, r, a.threads)
