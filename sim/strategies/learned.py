@@ -10,9 +10,9 @@ read too.  Beside a shipped file ``learned-vN.npz`` in
 
 Shipped models come in lines: ``learned-vN.npz`` is version N of the line trained under the
 default rules, ``learned-LINE-vN.npz`` version N of a line trained under other rules (the line
-named after the preset, ``learned-fibur_international-v1.npz``).  A line's rules are those of
-its label runs (their manifests, in the provenance); :func:`model_for_rules` picks the line
-that fits a run's rules.
+named after its rules, ``learned-fibur_international-v1.npz``, ``learned-three_players-v1.npz``).
+A line's rules are those of its label runs (their manifests, in the provenance);
+:func:`model_for_rules` picks the line trained under a run's rules.
 
 :func:`load` packs a file into the flat ``float64`` array the kernel reads
 (:mod:`kernels.strategies.learned`), once per file and process, and keeps it alive
@@ -102,30 +102,29 @@ def training_rules(path) -> Rules:
     return Rules.from_dict(json.loads(found.pop())) if found else Rules()
 
 
-def model_for_rules(rules: Rules | None) -> str | None:
-    """The model ``learned`` plays under ``rules`` when no model is named: the newest
-    version of the shipped line whose training rules (:func:`training_rules`) the run's rules
-    agree with on every option where those differ from the default rules (the line most
-    specific, the one with most such options, when several do); None (the default line)
-    when no other line fits, or for None rules.
+#: options a line's rules and a run's may differ in (a cap on the hand's length, R64)
+ANY_VALUE = ("max_turns_per_hand",)
 
-    So under ``fibur_international``, also with 2 players or another turn cap, ``learned``
-    plays ``fibur_international-vN``; under the default rules, ``fibur_italian`` or 2
-    players, the default line (``vN``), which transfers there (docs/rule_sets.md).
+
+def model_for_rules(rules: Rules | None) -> str | None:
+    """The model ``learned`` plays under ``rules`` when no model is named: the newest version
+    of the shipped line trained under these rules (:func:`training_rules`; equal in every
+    option but those of :data:`ANY_VALUE`); None (the default rules' line) when no line was,
+    or for None rules.
+
+    So under ``fibur_international`` (4 players) ``learned`` plays ``fibur_international-vN``,
+    with 3 players (partners after pozzetto A, R62) ``three_players-vN``, and elsewhere the
+    default line (``vN``): under ``fibur_italian`` and with 2 players it plays about as well
+    as under the default rules (docs/rule_sets.md).
     """
     if rules is None:
         return None
-    have = rules.to_dict()
-    default = Rules().to_dict()
-    best, best_n = None, 0
+    have = {k: v for k, v in rules.to_dict().items() if k not in ANY_VALUE}
     for line, versions in sorted(lines().items()):
-        if not line:
-            continue
         trained = training_rules(versions[max(versions)]).to_dict()
-        differ = {k: v for k, v in trained.items() if default.get(k) != v}
-        if differ and all(have.get(k) == v for k, v in differ.items()) and len(differ) > best_n:
-            best, best_n = line, len(differ)
-    return best
+        if line and {k: v for k, v in trained.items() if k not in ANY_VALUE} == have:
+            return line
+    return None
 
 
 def digest(path) -> str:

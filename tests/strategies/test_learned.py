@@ -552,6 +552,14 @@ def test_the_fibur_international_model_gives_its_stored_values():
          30.009576731171627], rtol=1e-9)
 
 
+def test_the_three_players_model_gives_its_stored_values():
+    """As the default line's shipped models, for learned-three_players-v1."""
+    np.testing.assert_allclose(
+        _pinned_position_values("three_players-v1"),
+        [-3.8264478233149037, 0.8608254132609763, 11.076438696648653, 7.406722914049,
+         6.372503888876203], rtol=1e-9)
+
+
 def _pinned_position_values(model):
     """A model's values of the draw, the take and the discard of the hand's first three faces
     in the position of test_stored_weights_give_stored_outputs."""

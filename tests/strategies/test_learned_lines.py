@@ -1,6 +1,7 @@
-"""Shipped model lines of ``learned``: a model trained under other rules
-(``learned-fibur_international-v1``), how ``learned`` picks it by the run's rules, how it is
-named, its provenance, and that every entry point plays the model the rules pick."""
+"""Shipped model lines of ``learned``: models trained under other rules
+(``learned-fibur_international-v1``, ``learned-three_players-v1``), how ``learned`` picks one by
+the run's rules, how they are named, their provenance, and that every entry point plays the
+model the rules pick."""
 from __future__ import annotations
 
 import json
@@ -19,8 +20,8 @@ FI_MODEL = "learned:model=fibur_international-v1"
 
 
 def test_the_shipped_lines_and_their_names():
-    assert SL.shipped_names() == ["v1", "v2", "v3", "fibur_international-v1"]
-    assert sorted(SL.lines()) == ["", "fibur_international"]
+    assert SL.shipped_names() == ["v1", "v2", "v3", "fibur_international-v1", "three_players-v1"]
+    assert sorted(SL.lines()) == ["", "fibur_international", "three_players"]
     assert SL.lines()[""] == SL.shipped()                     # the default rules' line
     for given in ("fibur_international", "fibur_international-v1"):
         assert SL.canonical_model(given) == "fibur_international-v1"
@@ -33,9 +34,9 @@ def test_the_shipped_lines_and_their_names():
 
 @pytest.mark.parametrize("model, message", [
     ("fibur_international-v2", r"no shipped model fibur_international-v2 \(shipped: v1, v2, "
-                               r"v3, fibur_international-v1\)"),
+                               r"v3, fibur_international-v1, three_players-v1\)"),
     ("fibur_italian", r"no shipped model fibur_italian and no weights file 'fibur_italian' "
-                      r"\(shipped: v1, v2, v3, fibur_international-v1\)"),
+                      r"\(shipped: v1, v2, v3, fibur_international-v1, three_players-v1\)"),
     ("v4", r"no shipped version v4 \(shipped: v1, v2, v3\)"),
 ])
 def test_a_model_that_is_not_shipped_is_refused_in_one_line(model, message):
@@ -47,6 +48,7 @@ def test_a_model_that_is_not_shipped_is_refused_in_one_line(model, message):
 def test_a_lines_rules_are_its_label_runs_rules():
     assert SL.training_rules(SL.shipped()[3]) == Rules()
     assert SL.training_rules(SL.shipped("fibur_international")[1]) == FI
+    assert SL.training_rules(SL.shipped("three_players")[1]) == Rules(num_players=3)
 
 
 @pytest.mark.parametrize("rules, model", [
@@ -55,10 +57,12 @@ def test_a_lines_rules_are_its_label_runs_rules():
     (Rules.preset("fibur_italian"), "v3"),            # v3 transfers there (docs/rule_sets.md)
     (Rules(num_players=2), "v3"),
     (FI, "fibur_international-v1"),
-    (FI.replace(num_players=2), "fibur_international-v1"),      # the preset's options decide
-    (FI.replace(max_turns_per_hand=500), "fibur_international-v1"),
-    # one of the preset's options changed back: not Fibur International any more
+    (FI.replace(max_turns_per_hand=500), "fibur_international-v1"),   # the cap aside
+    # rules no line was trained under: the default line
+    (FI.replace(num_players=2), "v3"),
     (FI.replace(require_clean_burraco_to_close=False), "v3"),
+    (Rules(num_players=3), "three_players-v1"),                       # partners (R62)
+    (Rules(num_players=3, three_player_mode="individual_3x11"), "v3"),  # each alone (R63)
 ])
 def test_learned_plays_the_line_its_rules_pick(rules, model):
     name, _kind, row = sim.strategies.resolve("learned", rules)
@@ -85,6 +89,19 @@ def test_the_fibur_international_model_carries_its_provenance():
     assert prov["init"] == {"model": "v3", "file": "learned-v3.npz",
                             "digest": SL.digest(SL.shipped()[3])}
     assert "burraco train" in prov["command"] and "--init v3" in prov["command"]
+
+
+def test_the_three_players_model_carries_its_provenance():
+    path = SL.shipped("three_players")[1]
+    prov = json.loads(path.with_suffix(".json").read_text())
+    assert SL.read(path).meta == prov
+    [m] = prov["label_manifests"]
+    assert (m["seed"], m["hands_read"], m["hands_read_are_0_to_n"]) == (311, 1000, True)
+    assert Rules.from_dict(m["rules"]) == Rules(num_players=3)
+    assert all(k in m["teacher"] for k in ("halving=0", "rollouts=768", "worlds=64"))
+    t = prov["training"]
+    assert (t["seed"], t["epochs"], t["lr"], t["train_decisions"]) == (1, 10, 3e-4, 125765)
+    assert prov["init"]["model"] == "v3"
 
 
 def test_every_entry_point_plays_the_model_the_rules_pick(tmp_path):
