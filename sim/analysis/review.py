@@ -64,7 +64,7 @@ from sim._util.text import plural, shortened
 from sim.analysis.evaluate import analyze_results
 from sim.core.cards import check_int
 from sim.core.match import sides
-from sim.play import viewer
+from sim.play import hand_file, viewer
 from sim.play.game import N_ACTIONS, Game
 from sim.batch import replay
 
@@ -272,7 +272,7 @@ class Review:
         a = self.info
         how = (f"until separated (at most {a['max_rollouts']:,} worlds)" if a["until_separated"]
                else f"{a['rollouts']:,} worlds")
-        title = (f"Hand {a['hand_index']} of seed {a['seed']} reviewed: seats "
+        title = (f"{_hand_words(a)[0].upper()}{_hand_words(a)[1:]} reviewed: seats "
                  f"{', '.join(str(s) for s in a['seats'])}, {how} per decision, rollout strategy "
                  f"{a['policy']}, analysis seed {a['analysis_seed']}. Loss: the chosen action's "
                  f"mean result below the best other action's, cross-fitted (points); doubtful from "
@@ -359,6 +359,13 @@ class Review:
         return cls(decisions, _frame(doc["seats"], SUMMARY_COLUMNS, "seats"),
                    _frame(doc["teams"], SUMMARY_COLUMNS, "teams"), dict(doc["review"]),
                    tables, None)
+
+
+def _hand_words(info: dict) -> str:
+    """``"hand 3 of seed 1"``, or ``"the hand file F"``."""
+    if info.get("seed") is None:
+        return f"the hand file {info.get('file') or '(a dict)'}"
+    return f"hand {info['hand_index']} of seed {info['seed']}"
 
 
 def _verdict(d) -> str:
@@ -471,9 +478,10 @@ def _seats(seats, n: int) -> list:
     return sorted({int(s) for s in seats})
 
 
-def _walk(game: Game, wanted: set, meld: bool) -> tuple:
-    """Play ``game`` to its end with its strategies (mutated); the decisions to review:
-    ``[(game before the choice, chosen, fields), ...]``, and the plies played."""
+def _walk(game: Game, wanted: set, meld: bool, script=None) -> tuple:
+    """Play ``game`` to its end with its strategies, or with the actions of ``script`` (a
+    hand file's, already checked); mutated.  The decisions to review: ``[(game before the
+    choice, chosen, fields), ...]``, and the plies played."""
     found, ply = [], 0
     while not game.is_over:
         phase, seat = game.phase, game.current_seat
@@ -483,7 +491,7 @@ def _walk(game: Game, wanted: set, meld: bool) -> tuple:
             legal = here.legal_actions()
             event = int(game._g[KS.G_EVENT_ROWS])
             team, turn = game.team_of(seat), game.turn
-        a = game.choose()
+        a = game.choose() if script is None else script[ply]
         game.apply(a)
         if want:
             if a >= N_ACTIONS:                    # a copy named by its card id (random)
@@ -512,7 +520,12 @@ def review(seed=None, hand_index=None, strategies=None, rules=None, dealer=None,
         The hand, as :func:`sim.replay` takes it: hand ``hand_index`` (0-based; hand
         ``k`` of match ``m`` is ``m * 65536 + k``) of the run seeded ``seed`` with its
         strategies (default ``"heuristic"``), rules and dealer.  ``seed``,
-        ``strategies``, ``rules`` and ``dealer`` are refused with ``run``.
+        ``strategies``, ``rules`` and ``dealer`` are refused with ``run``.  Or ``seed``
+        is a **hand file** (a path, its TOML or JSON text, or a dict:
+        :mod:`sim.play.hand_file`, docs/review.md): a hand as people played it, every
+        action checked by the engine; its recording ``seat`` is reviewed by default, its
+        players' names stand in the ``strategy`` column, and ``hand_index``,
+        ``strategies``, ``rules``, ``dealer`` and ``run`` are refused.
     run : str or os.PathLike, optional
         A run directory: its seed, strategies, rules and (match hand) dealer; the
         hand's record is compared with the run's row.
@@ -564,38 +577,55 @@ def review(seed=None, hand_index=None, strategies=None, rules=None, dealer=None,
     >>> print(r.seats[["who", "rated", "loss", "loss_low", "loss_high"]])      # doctest: +SKIP
     """
     t0 = time.perf_counter()
-    if hand_index is None:
-        raise ValueError("hand_index: give the hand to review (--hand I)")
-    hand_index = check_int("hand_index", hand_index, 0, 2**63 - 1)
     analysis_seed = check_int("analysis_seed", analysis_seed, 0, 2**64 - 1)
     rollouts = check_int("rollouts", rollouts, 2, 10**7)
     doubtful, blunder = _check_thresholds(doubtful, blunder)
-    row = None
-    if run is not None:
-        for name, value in (("seed", seed), ("strategies", strategies), ("rules", rules),
-                            ("dealer", dealer)):
-            if value is not None:
-                raise ValueError(f"{name} is taken from the run in {os.fspath(run)!r}; leave "
-                                 "it out")
-        seed, strategies, rules, dealer, row = replay._run_hand(run, hand_index, python_files)
-    elif python_files:
-        raise replay._without_run()
-    elif seed is None:
-        raise ValueError("seed: give the run's seed (and its strategies, rules and, for a "
-                         "match hand, dealer), or a run directory")
-    game = Game.new(seed, hand_index, rules=rules, dealer=dealer,
-                    strategies="heuristic" if strategies is None else strategies)
-    n = game.rules.num_players
-    chosen_seats = _seats(seats, n)
-    if row is not None and row.get("total_t0") is not None and not pd.isna(row["total_t0"]):
-        game.match_totals = tuple(int(row[f"total_t{s}"]) - int(row[f"score_t{s}"])
-                                  for s in range(sides(game.rules)))
     options = {"policy": policy, "threads": threads, "until_separated": until_separated,
                "max_rollouts": max_rollouts, "batch": batch, "margin": margin,
                "adjust": adjust}
-    found, _ = _walk(game, set(chosen_seats), bool(meld))
+    row, checked, source = None, False, None
+    if isinstance(seed, (str, os.PathLike, dict)):          # a hand file (hand_file.load)
+        for name, value in (("hand_index", hand_index), ("strategies", strategies),
+                            ("rules", rules), ("dealer", dealer), ("run", run),
+                            ("python_files", python_files)):
+            if value is not None:
+                raise ValueError(f"{name}: a hand file fixes the hand; leave it out")
+        source = (os.fspath(seed) if isinstance(seed, os.PathLike) or (
+            isinstance(seed, str) and "\n" not in seed and os.path.isfile(seed)) else None)
+        hf = hand_file.load(seed)
+        game = hf.game.clone()
+        n = game.rules.num_players
+        chosen_seats = _seats([hf.seat] if seats is None and hf.seat is not None else seats, n)
+        names = list(hf.players)
+        found, _ = _walk(game, set(chosen_seats), bool(meld), hf.actions)
+        seed = hand_index = None
+    else:
+        if hand_index is None:
+            raise ValueError("hand_index: give the hand to review (--hand I)")
+        hand_index = check_int("hand_index", hand_index, 0, 2**63 - 1)
+        if run is not None:
+            for name, value in (("seed", seed), ("strategies", strategies), ("rules", rules),
+                                ("dealer", dealer)):
+                if value is not None:
+                    raise ValueError(f"{name} is taken from the run in {os.fspath(run)!r}; "
+                                     "leave it out")
+            seed, strategies, rules, dealer, row = replay._run_hand(run, hand_index,
+                                                                    python_files)
+        elif python_files:
+            raise replay._without_run()
+        elif seed is None:
+            raise ValueError("seed: give the run's seed (and its strategies, rules and, for a "
+                             "match hand, dealer), a run directory, or a hand file")
+        game = Game.new(seed, hand_index, rules=rules, dealer=dealer,
+                        strategies="heuristic" if strategies is None else strategies)
+        n = game.rules.num_players
+        chosen_seats = _seats(seats, n)
+        names = list(game.strategies)
+        if row is not None and row.get("total_t0") is not None and not pd.isna(row["total_t0"]):
+            game.match_totals = tuple(int(row[f"total_t{s}"]) - int(row[f"score_t{s}"])
+                                      for s in range(sides(game.rules)))
+        found, _ = _walk(game, set(chosen_seats), bool(meld))
     result = game.result()
-    checked = False
     if row is not None:
         replay._check_row({"hand_index": hand_index, "strategies": game.strategies,
                            "result": result}, row, run)
@@ -607,7 +637,7 @@ def review(seed=None, hand_index=None, strategies=None, rules=None, dealer=None,
         for i, (here, chosen, f) in enumerate(found):
             seat = f["seat"]
             r = {"decision": i, **{k: f[k] for k in ("ply", "event", "turn", "seat", "team")},
-                 "strategy": game.strategies[seat], "phase": f["phase"],
+                 "strategy": names[seat], "phase": f["phase"],
                  "legal": f["legal"], "forced": f["legal"] == 1,
                  "chosen": chosen, "chosen_text": here.action_text(chosen), "mark": ""}
             if r["forced"]:
@@ -635,9 +665,10 @@ def review(seed=None, hand_index=None, strategies=None, rules=None, dealer=None,
     decisions = _frame(rows, DECISION_COLUMNS, "decisions")
     decisions["mark"] = pd.Series(marks(decisions["loss"], decisions["loss_low"], doubtful,
                                         blunder)[:len(decisions)], dtype=object)
-    info = {"seed": int(seed), "hand_index": hand_index,
-            "run": None if run is None else os.fspath(run), "checked": checked,
-            "strategies": list(game.strategies), "rules": game.rules.to_dict(),
+    info = {"seed": None if seed is None else int(seed), "hand_index": hand_index,
+            "run": None if run is None else os.fspath(run),
+            "file": source if isinstance(source, str) else None, "checked": checked,
+            "strategies": names, "rules": game.rules.to_dict(),
             "num_players": n,
             "result": {k: result[k] for k in ("end_reason", "turns", "closing_seat",
                                               *(f"score_t{t}" for t in range(sides(game.rules))))},
@@ -738,7 +769,7 @@ def format_text(r: Review, source: str | None = None, width: int = 30) -> str:
                        if f"score_t{t}" in res)
     how = ("until separated (at most " + plural(a["max_rollouts"], "world") + ")"
            if a["until_separated"] else plural(a["rollouts"], "world"))
-    lines = [f"review of {source or 'hand %d of seed %d' % (a['hand_index'], a['seed'])}: "
+    lines = [f"review of {source or _hand_words(a)}: "
              f"{res['end_reason']} after {plural(res['turns'], 'turn')} ({scores})",
              f"seats {', '.join(str(s) for s in a['seats'])}; "
              + ("pickup, meld and discard" if a["meld"] else "pickup and discard")

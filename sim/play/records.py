@@ -150,7 +150,7 @@ class GameRecords:
         """
         rec = self._record()
         return trace.document(self.seed, self.hand_index, self.rules, self.strategies,
-                              self._work, rec, self._start_of("replay_document"))
+                              self._work, rec, self._start_of("replay_document"), self.deck)
 
     def history_document(self) -> dict:
         """The hand so far as a replay-document prefix: :meth:`replay_document`'s
@@ -165,7 +165,8 @@ class GameRecords:
         start = self._start_of("history_document")
         g = self._g
         return trace.history(self.seed, self.hand_index, self.rules, self.strategies,
-                             self._work, int(g[KS.G_DEALER]), int(g[KS.G_FIRST]), start)
+                             self._work, int(g[KS.G_DEALER]), int(g[KS.G_FIRST]), start,
+                             self.deck)
 
     def _start_of(self, what: str):
         """The start of a sampled world's documents (None for a dealt game)."""

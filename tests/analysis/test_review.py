@@ -375,7 +375,9 @@ def test_cli_out_is_written_whole_and_not_replaced(tmp_path, capsys):
     (["--seed", "1", "--hand", "0", "--format", "yaml"], "argument --format: invalid choice"),
     (["--seed", "1", "--hand", "0", "--quiet", "--progress"], "not allowed with argument"),
     (["/nonexistent/run", "--hand", "0"], "DIR: '/nonexistent/run' does not exist"),
-    (["pyproject.toml", "--hand", "0"], "DIR: 'pyproject.toml' is a file; review takes a run"),
+    (["pyproject.toml", "--hand", "0"], "--hand: the hand file 'pyproject.toml' fixes the hand"),
+    (["pyproject.toml"], "burraco: error: pyproject.toml: unknown field 'build-system'"),
+    (["--seed", "1"], "--hand: give the hand to review"),
 ])
 def test_cli_bad_input_is_one_line_exit_2(argv, needle, capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
