@@ -678,8 +678,12 @@ def review(seed=None, hand_index=None, strategies=None, rules=None, dealer=None,
             "policy": policy_name if policy_name is not None else _policy_text(policy),
             "analysis_seed": analysis_seed, "doubtful": doubtful, "blunder": blunder,
             "threads": used_threads, "elapsed_s": time.perf_counter() - t0}
+    hand = game.replay_document()
+    if seed is None:                                  # a hand file: its players and title
+        hand["strategies"] = names
+        hand["title"] = f"Burraco: {hf.title or 'the hand file ' + (source or '')}".rstrip()
     return Review(decisions, summarize(decisions, "seat"), summarize(decisions, "team"),
-                  info, tables, game.replay_document())
+                  info, tables, hand)
 
 
 def cross_fit_loss(results, chosen: int, z: float = Z95, ddof: int = 1) -> dict:

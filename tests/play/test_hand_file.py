@@ -11,6 +11,7 @@ engine action by action.
   one line
   naming what is wrong, and the CLI exits 2 writing nothing.
 """
+import json
 import re
 from pathlib import Path
 
@@ -167,14 +168,18 @@ def test_the_cli_reviews_a_hand_file_and_refuses_a_bad_one(example_text, tmp_pat
     assert main(["review", str(EXAMPLE), "--rollouts", "8", "--quiet", "--format", "json",
                  "--out", str(out)]) == 0
     assert capsys.readouterr().out.startswith(f"wrote {out}: review of the hand file {EXAMPLE}")
-    import json
     doc = json.loads(out.read_text())
     assert doc["review"]["file"] == str(EXAMPLE) and doc["review"]["seats"] == [0]
     assert {d["strategy"] for d in doc["decisions"]} == {"Anna"}
     good = tmp_path / "good.html"                    # the viewer draws the file's deal
     assert main(["review", str(EXAMPLE), "--rollouts", "4", "--quiet", "--format", "html",
                  "--out", str(good)]) == 0
-    assert "Anna" in good.read_text(encoding="utf-8")
+    page = good.read_text(encoding="utf-8")
+    data = json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>',
+                                page, re.S).group(1))
+    assert data["meta"]["title"] == "Burraco: A club evening, third hand: Anna and Carla " \
+        "against Bruno and Dario, as Anna wrote it down"
+    assert [s["strategy"] for s in data["meta"]["seats"]] == ["Anna", "Bruno", "Carla", "Dario"]
     capsys.readouterr()
     bad = tmp_path / "bad.toml"
     bad.write_text(BAD["out of turn"][0](example_text), encoding="utf-8")
