@@ -109,6 +109,9 @@ class Game(ActionWords, Observing, GameRecords):
         The strategy of each seat (a built-in spec, or the spec of a Python
         strategy, :mod:`sim.strategies.pystrategy`), used by :meth:`choose` and
         :meth:`play` and written into :meth:`result` (None for an empty seat).
+    deck : numpy.ndarray or None
+        int64[108], the card ids in dealing order of a hand dealt from given cards
+        (:meth:`from_deck`), whose documents show that deal; None for the seed's deal.
     """
 
     def __init__(self, work: np.ndarray, seed: int, hand_index: int, rules: Rules,
@@ -324,6 +327,8 @@ class Game(ActionWords, Observing, GameRecords):
         return (isinstance(other, Game) and self.seed == other.seed
                 and self.hand_index == other.hand_index and self.rules == other.rules
                 and self.match_totals == other.match_totals
+                and np.array_equal(self.deck if self.deck is not None else [],
+                                   other.deck if other.deck is not None else [])
                 and self.strategies == other.strategies
                 and self.sampled_for == other.sampled_for and self._start == other._start
                 and np.array_equal(KW.canonical(self._work), KW.canonical(other._work)))

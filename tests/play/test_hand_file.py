@@ -64,6 +64,10 @@ def test_the_example_plays_to_its_record(example_text):
     assert len(hf.actions) == 88 and hf.labels[0] == "turn 1, seat 0, 'take'"
     doc = hf.end.replay_document()
     assert not R.check(doc)                      # the independent referee agrees: all legal
+    back = sim.Game.from_json(hf.end.to_json())  # the deck goes with the game
+    assert back == hf.end and back.replay_document() == doc
+    assert back != sim.Game.from_deck(list(range(108)), 3).clone() and \
+        hf.game.clone() == hf.game
     assert " ".join(doc["deal"]["hands"][0]) == "Q♣ A♦ 10♣ 10♠ 3♣ 3♥ 10♥ K♦ 9♠ 4♦ 2♥"
     assert HF.dump(HF.from_replay(doc, seat=0, players=hf.players, title=hf.title)) == \
         example_text
