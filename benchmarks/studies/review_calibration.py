@@ -9,14 +9,17 @@ seat; their rated pickups and discards, taken in turn from the start of the hand
 once on a long run (``--long`` worlds) whose mean results stand for the long-run values, under
 the same rollout strategy (``expert``): the long-run loss of the chosen action is the best
 long-run mean minus the chosen's.  Each decision is then analysed again ``--repeats`` times at
-the review's budget (``--worlds`` worlds, other seeds), and each time the review's loss (the
-chosen action against the best of that sample, :mod:`sim.analysis.review`) is compared with the
-long-run loss:
+the review's budget (``--worlds`` worlds, other seeds), and each time two estimates of the loss
+from the same rollouts are compared with the long-run loss: the review's, cross-fitted against
+the best other candidate (:func:`sim.analysis.review.cross_fit_loss`), and the first version's,
+the chosen action against the best of the same sample (``-diff_best`` of analyze's table, with
+its paired interval; ``0 .. 0`` when the chosen action leads the sample):
 
 * **coverage**: the share of the 95% loss intervals that hold the long-run loss (issue 33's
   target: 93-97%), with its Wilson interval;
 * **bias**: the mean of (review's loss - long-run loss), points, with its 95% interval: the
-  loss measured against the best of the sample is biased upwards when candidates are close;
+  loss measured against the best of the sample is biased upwards when candidates are close
+  (the winner's curse);
 * the same per decision kind, and the marks given to decisions whose long-run loss is below
   the doubtful threshold (false marks).
 
@@ -40,6 +43,7 @@ import sim  # noqa: E402
 from sim._util.stats import Z95, wilson  # noqa: E402
 from sim.analysis import review as RV  # noqa: E402
 from sim.analysis.decision import decision_game  # noqa: E402
+from sim.analysis.evaluate import analyze_results  # noqa: E402
 
 MODES = {"full": {"decisions": 24, "long": 40_000, "repeats": 20, "worlds": 1_000},
          "quick": {"decisions": 6, "long": 5_000, "repeats": 5, "worlds": 300}}
@@ -52,11 +56,11 @@ def log(msg: str) -> None:
     print(f"[{time.perf_counter() - _T0:7.1f} s] {msg}", file=sys.stderr, flush=True)
 
 
-def pick(n: int, worlds: int) -> list:
+def pick(n: int, worlds: int, hands=HANDS) -> list:
     """``n`` rated decisions with at least 2 candidates, alternating between the hands, from
     a first review at ``worlds`` worlds: ``[(seed, hand, strategies, turn, phase, chosen)]``."""
     pools = []
-    for seed, hand, strategies in HANDS:
+    for seed, hand, strategies in hands:
         r = sim.review(seed, hand, strategies=strategies, rollouts=max(worlds // 10, 20))
         d = r.decisions[~r.decisions["forced"]]
         pools.append([(seed, hand, strategies, int(x.turn), x.phase, int(x.chosen))
@@ -74,9 +78,13 @@ def main(argv=None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="smaller counts: a smoke run")
     ap.add_argument("--out", type=Path, default=HERE / "review_calibration.md", metavar="PATH")
+    ap.add_argument("--hands", default="4,1", metavar="I,J",
+                    help="the hands of seed 1 (expert on every seat) whose decisions are taken "
+                         "(default 4,1; another pair gives decisions the method was not chosen on)")
     args = ap.parse_args(argv)
+    hands = tuple((1, int(h), "expert") for h in args.hands.split(","))
     m = MODES["quick" if args.quick else "full"]
-    decisions = pick(m["decisions"], m["worlds"])
+    decisions = pick(m["decisions"], m["worlds"], hands)
     rows = []
     for k, (seed, hand, strategies, turn, phase, chosen) in enumerate(decisions):
         game, chosen2, _ = decision_game(hand, turn, phase, seed=seed, strategies=strategies)
@@ -87,14 +95,16 @@ def main(argv=None) -> int:
         row = long[long["action"] == chosen].iloc[0]          # its paired se against the best
         best_se = float(row["diff_high"] - row["diff_low"]) / (2 * Z95)
         for r in range(m["repeats"]):
-            df = sim.analyze(game, rollouts=m["worlds"], seed=RV.decision_seed(r, 10_000 + k),
-                             threads=2)
+            df, res, acts, _ = analyze_results(game, rollouts=m["worlds"],
+                                               seed=RV.decision_seed(r, 10_000 + k), threads=2)
             mine = df[df["action"] == chosen].iloc[0]
             loss, lo, hi = -mine["diff_best"], -mine["diff_high"], -mine["diff_low"]
-            mark = RV.marks([loss], [lo])[0]
-            rows.append({"k": k, "phase": phase, "candidates": len(df), "true": true_loss,
-                         "loss": loss, "lo": lo, "hi": hi, "mark": mark,
-                         "long_se": best_se})
+            x = RV.cross_fit_loss(res, acts.index(chosen))
+            for how, (a, b, c) in (("sample", (loss, lo, hi)),
+                                   ("cross", (x["loss"], x["loss_low"], x["loss_high"]))):
+                rows.append({"k": k, "phase": phase, "candidates": len(df), "true": true_loss,
+                             "how": how, "loss": a, "lo": b, "hi": c,
+                             "mark": RV.marks([a], [b])[0], "long_se": best_se})
         log(f"decision {k + 1}/{len(decisions)}: hand {hand} turn {turn} {phase}, "
             f"{len(long)} candidates, long-run loss {true_loss:.1f}")
 
@@ -112,23 +122,38 @@ def main(argv=None) -> int:
                 f"{err.mean() + half:+.2f}) | {np.mean([x['true'] for x in part]):.1f} | "
                 f"{np.mean([x['loss'] for x in part]):.1f} | {false} of {len(small)} |")
 
+    def table(how: str) -> list:
+        part = [x for x in rows if x["how"] == how]
+        return [summary(part, "all"),
+                summary([x for x in part if x["phase"] == "pickup"], "pickups"),
+                summary([x for x in part if x["phase"] == "discard"], "discards"),
+                summary([x for x in part if x["true"] == 0],
+                        "the chosen action is the long-run best"),
+                summary([x for x in part if x["true"] > 0], "it is not")]
+
+    head = ["| decisions | n | analyses | coverage of the 95% loss intervals (Wilson 95%) | "
+            "bias: review's loss - long-run loss, points (95%) | mean long-run loss | "
+            "mean review loss | marked with a long-run loss < 20 |",
+            "|---|---:|---:|---|---|---:|---:|---|"]
     lines = ["# How far a review's losses can be trusted (benchmarks/studies/review_calibration.py)",
              "",
              f"Command: `python benchmarks/studies/review_calibration.py"
-             f"{' --quick' if args.quick else ''}`; {time.strftime('%Y-%m-%d %H:%M')} UTC; "
-             f"{len(decisions)} rated decisions of hands 4 and 1 of seed 1 (`expert` on every seat), "
+             f"{' --quick' if args.quick else ''}"
+             f"{'' if args.hands == '4,1' else ' --hands ' + args.hands}"
+             f"{'' if args.out.name == 'review_calibration.md' else ' --out ' + str(args.out)}`; "
+             f"{time.strftime('%Y-%m-%d %H:%M')} UTC; "
+             f"{len(decisions)} rated decisions of hands {' and '.join(str(h) for _, h, _ in hands)} "
+             "of seed 1 (`expert` on every seat), "
              f"each analysed once on {m['long']:,} worlds (the long-run values) and "
              f"{m['repeats']} times at {m['worlds']:,} worlds (the review's budget); rollout "
              f"strategy `expert`; {time.perf_counter() - _T0:.0f} s.", "",
-             "| decisions | n | analyses | coverage of the 95% loss intervals (Wilson 95%) | "
-             "bias: review's loss - long-run loss, points (95%) | mean long-run loss | "
-             "mean review loss | marked with a long-run loss < 20 |",
-             "|---|---:|---:|---|---|---:|---:|---|",
-             summary(rows, "all"),
-             summary([x for x in rows if x["phase"] == "pickup"], "pickups"),
-             summary([x for x in rows if x["phase"] == "discard"], "discards"),
-             summary([x for x in rows if x["true"] == 0], "the chosen action is the long-run best"),
-             summary([x for x in rows if x["true"] > 0], "it is not"), "",
+             "**The review's loss** (sim.review): cross-fitted against the best other candidate "
+             "(the best other picked on one half of the worlds, measured on the other half; "
+             "loss and interval clipped at 0):", "", *head, *table("cross"), "",
+             "**The first version's loss**, from the same rollouts: the chosen action against "
+             "the best of the same sample (`-diff_best` of analyze's table and its paired "
+             "interval; `0 .. 0` when the chosen action leads the sample):", "", *head,
+             *table("sample"), "",
              f"The long-run losses have standard errors of {np.median([x['long_se'] for x in rows]):.2f} "
              f"points (median over the decisions; at most {max(x['long_se'] for x in rows):.2f}): "
              "the paired standard error of the chosen action against the long-run best."]

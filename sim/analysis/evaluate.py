@@ -56,7 +56,7 @@ from sim.analysis.rollouts import (ANALYSIS_COLUMNS, MAX_ROLLOUTS, _candidates, 
 from sim.core.cards import check_int
 from sim.core.match import match_target
 
-__all__ = ["ANALYSIS_COLUMNS", "P_BEST_DRAWS", "analyze", "format_table", "rollout_matrix",
+__all__ = ["ANALYSIS_COLUMNS", "P_BEST_DRAWS", "analyze", "analyze_results", "format_table", "rollout_matrix",
            "summarize_rollouts", "timing_text", "to_document"]
 
 
@@ -165,6 +165,29 @@ def analyze(position_or_game, rollouts: int = 1000, seed: int = 0, policy="exper
     >>> df = sim.analyze("examples/position.toml", rollouts=2000, seed=1)   # doctest: +SKIP
     >>> df[["text", "mean_result", "diff_best", "diff_low", "p_best"]].head()  # doctest: +SKIP
     """
+    return analyze_results(position_or_game, rollouts, seed, policy, candidates, threads,
+                           progress, debug, until_separated, max_rollouts, batch, margin, adjust,
+                           worlds, objective)[0]
+
+
+def analyze_results(position_or_game, rollouts: int = 1000, seed: int = 0, policy="expert",
+                    candidates=None, threads: int | None = None, progress: bool = False,
+                    debug: bool = False, until_separated: bool = False,
+                    max_rollouts: int = 20_000, batch: int = 1_000, margin: float = 0.0,
+                    adjust: str = "none", worlds: str = "sampled",
+                    objective: str = "hand") -> tuple:
+    """:func:`analyze` (same parameters) with the results its table summarizes.
+
+    Returns
+    -------
+    tuple
+        ``(table, results, actions, ddof)``: :func:`analyze`'s DataFrame; the hand
+        results, float64[W, C] (points; adjusted when ``adjust`` is on), one column per
+        candidate in the order of ``actions`` (the candidate action ids, ascending
+        unless ``candidates`` gives another order), world ``w`` in row ``w``; the
+        degrees of freedom the estimator took (1, or ``q + 1`` with ``q`` control
+        variates).
+    """
     t_start = time.perf_counter()
     rollouts = check_int("rollouts", rollouts, 2, MAX_ROLLOUTS)
     seed = check_int("seed", seed, 0, 2**64 - 1)
@@ -216,7 +239,8 @@ def analyze(position_or_game, rollouts: int = 1000, seed: int = 0, policy="exper
         elapsed_s=time.perf_counter() - t_start, objective=objective)
     if objective == "match":
         df.attrs.update(match_totals=list(game.match_totals), target=match_target(game.rules))
-    return df
+    r, ddof = estimator(m["result"])
+    return df, np.asarray(r, np.float64), list(acts), ddof
 
 
 def format_table(df: pd.DataFrame, source: str | None = None) -> str:

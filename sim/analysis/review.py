@@ -11,13 +11,20 @@ decisions too) the game is copied before the strategy chooses, and
 that seat's view (R11): exactly the table :func:`sim.analyze_decision` gives for that
 decision with the same rollouts and analysis seed.
 
-**The loss** of a decision is the chosen action's shortfall against the best candidate
-(the highest mean result), in points of hand result (own side's hand score minus the
-opponents'): ``loss = -diff_best`` of the chosen row, with the 95% interval
-``-diff_high .. -diff_low`` (the paired interval of analyze; after a sequential stop, its
-wider multiplier).  The loss is 0 when the chosen action is the best.  Measured against
-the best of the sample, it is biased upwards a little when candidates are close (the
-leader's luck); the interval says how far it can be trusted.
+**The loss** of a decision is what the chosen action ``c`` gives up against the best
+other candidate, in points of hand result (own side's hand score minus the opponents'):
+``loss = max(0, D)``, ``D = max_{j != c} mu_j - mu_c`` the long-run mean results under the
+rollout strategy.  It is estimated by **cross-fitting** (:func:`cross_fit_loss`): the
+worlds are split in two halves (even and odd world indices); on each half the comparator
+is the candidate other than ``c`` with the highest mean on the *other* half, and
+``e_w = r_w(comparator) - r_w(c)`` is taken on this half's worlds.  ``D`` is estimated by
+the mean of ``e`` over all the worlds, with the 95% interval ``mean(e) +- z * sd(e) /
+sqrt(W)`` (``z`` 1.96, or analyze's wider multiplier after a sequential stop); the loss
+and its interval are these clipped at 0.  Picking the comparator on worlds that do not
+measure it removes the winner's curse of measuring against the best of the same sample
+(whose luck made it the best), and comparing with the best *other* candidate keeps an
+honest interval when the chosen action leads the sample by luck (it would otherwise be
+``0 .. 0``).  benchmarks/studies/review_calibration.md measures the coverage and the bias.
 
 **Marks**: a loss of at least ``doubtful`` points (default :data:`DOUBTFUL`) is
 "doubtful", of at least ``blunder`` points (default :data:`BLUNDER`) a "blunder"; a loss
@@ -26,8 +33,9 @@ action is *forced*: listed, not rolled out, not rated.
 
 **Summaries** per seat and per team (the side the seat plays for at the decision): rated
 decisions, points lost in all with a 95% interval (the decisions' worlds are independent:
-``sum(loss) +- 1.96 * sqrt(sum(se_i**2))``, ``se_i`` the half-width of a loss's interval
-over its multiplier), points lost per rated decision (the same interval divided by their
+``sum(loss) +- 1.96 * sqrt(sum(se_i**2))``, ``se_i`` a loss's standard error ``loss_se``,
+the lower end clipped at 0),
+points lost per rated decision (the same interval divided by their
 count), and the counts of the marks.
 
 Each decision's worlds come from its own analysis seed, :func:`decision_seed` of the
@@ -53,15 +61,16 @@ from kernels.table import state as KS
 from sim._util.progress import progress_bar
 from sim._util.stats import Z95
 from sim._util.text import plural, shortened
-from sim.analysis.evaluate import analyze
+from sim.analysis.evaluate import analyze_results
 from sim.core.cards import check_int
 from sim.core.match import sides
-from sim.play import viewer
+from sim.play import hand_file, viewer
 from sim.play.game import N_ACTIONS, Game
 from sim.batch import replay
 
 __all__ = ["BLUNDER", "DECISION_COLUMNS", "DOUBTFUL", "FORMAT", "MARKS", "Review",
-           "SUMMARY_COLUMNS", "decision_seed", "format_text", "marks", "review", "summarize"]
+           "SUMMARY_COLUMNS", "cross_fit_loss", "decision_seed", "format_text", "marks", "review",
+           "summarize"]
 
 #: default loss (points) from which a decision is marked "doubtful"
 DOUBTFUL = 20.0
@@ -94,12 +103,15 @@ DECISION_COLUMNS = {
     "chosen": "the action the strategy chose (action id; a discard named by its face)",
     "chosen_text": "the chosen action in words (Game.action_text)",
     "best": "the candidate with the highest mean result (action id; the chosen one when forced "
-            "or when it ties the best)",
+            "or when the loss is 0)",
     "best_text": "the best candidate in words",
-    "loss": "the chosen action's mean result below the best's on the same worlds (points, "
-            ">= 0; 0 when it is the best or forced)",
+    "loss": "the chosen action's mean result below the best other candidate's, cross-fitted: "
+            "the best other picked on one half of the worlds, measured on the other half "
+            "(points, >= 0; 0 when forced)",
     "loss_low": "lower end of the 95% interval of loss (points)",
     "loss_high": "upper end of the 95% interval of loss (points)",
+    "loss_se": "standard error of the cross-fitted difference before it is clipped at 0 "
+               "(points; 0 when forced)",
     "p_best": "the chosen action's probability of being the best (analyze's p_best; 1 when "
               "forced)",
     "mark": "'blunder' (loss >= blunder), 'doubtful' (loss >= doubtful) or '' (not marked, "
@@ -260,10 +272,10 @@ class Review:
         a = self.info
         how = (f"until separated (at most {a['max_rollouts']:,} worlds)" if a["until_separated"]
                else f"{a['rollouts']:,} worlds")
-        title = (f"Hand {a['hand_index']} of seed {a['seed']} reviewed: seats "
+        title = (f"{_hand_words(a)[0].upper()}{_hand_words(a)[1:]} reviewed: seats "
                  f"{', '.join(str(s) for s in a['seats'])}, {how} per decision, rollout strategy "
                  f"{a['policy']}, analysis seed {a['analysis_seed']}. Loss: the chosen action's "
-                 f"mean result below the best's on the same worlds (points); doubtful from "
+                 f"mean result below the best other action's, cross-fitted (points); doubtful from "
                  f"{a['doubtful']:g}, blunder from {a['blunder']:g}, never when the 95% interval "
                  "includes 0.")
         analyses, verdicts, marks = {}, {}, []
@@ -349,13 +361,21 @@ class Review:
                    tables, None)
 
 
+def _hand_words(info: dict) -> str:
+    """``"hand 3 of seed 1"``, or ``"the hand file F"``."""
+    if info.get("seed") is None:
+        return f"the hand file {info.get('file') or '(a dict)'}"
+    return f"hand {info['hand_index']} of seed {info['seed']}"
+
+
 def _verdict(d) -> str:
     """One decision in words, for the viewer: what was chosen, the best, the loss, the mark."""
     head = f"Turn {d.turn}, seat {d.seat}, {d.phase}: "
     if d.forced:
         return head + f"{d.chosen_text}, forced (one legal action)"
     if d.loss == 0:
-        return head + f"{d.chosen_text}, the best (P(best) {d.p_best:.0%})"
+        return (head + f"{d.chosen_text}, the best (loss 0 points, at most "
+                f"{d.loss_high:.1f}; P(best) {d.p_best:.0%})")
     mark = f": {d.mark}" if d.mark else ""
     return (head + f"{d.chosen_text}; best {d.best_text}; loss {d.loss:.1f} points "
             f"({d.loss_low:.1f} .. {d.loss_high:.1f}){mark}")
@@ -369,7 +389,7 @@ _CANDIDATE_FIELDS = ("action", "text", "mean_result", "ci95_low", "ci95_high", "
 _DTYPES = {"decision": "int64", "ply": "int64", "event": "int64", "turn": "int64",
            "seat": "int64", "team": "int64", "legal": "int64", "forced": "bool",
            "chosen": "int64", "best": "int64", "loss": "float64", "loss_low": "float64",
-           "loss_high": "float64", "p_best": "float64", "worlds": "int64",
+           "loss_high": "float64", "loss_se": "float64", "p_best": "float64", "worlds": "int64",
            "analysis_seed": "uint64", "z_interval": "float64", "decisions": "int64",
            "rated": "int64", "loss_per_decision": "float64", "per_decision_low": "float64",
            "per_decision_high": "float64", "doubtful": "int64", "blunder": "int64"}
@@ -422,10 +442,7 @@ def summarize(decisions: pd.DataFrame, by: str = "seat") -> pd.DataFrame:
         rated = part[~part["forced"].astype(bool)]
         n = len(rated)
         loss = float(rated["loss"].sum())
-        z = rated["z_interval"].to_numpy(np.float64)
-        half = (rated["loss_high"].to_numpy(np.float64)
-                - rated["loss_low"].to_numpy(np.float64)) / 2
-        se = np.divide(half, z, out=np.zeros_like(half), where=z > 0)
+        se = rated["loss_se"].to_numpy(np.float64)
         width = Z95 * math.sqrt(float((se ** 2).sum()))
         strategies = list(dict.fromkeys(str(s) for s in part["strategy"]))
         teams = sorted(set(int(t) for t in part["team"]))
@@ -433,9 +450,9 @@ def summarize(decisions: pd.DataFrame, by: str = "seat") -> pd.DataFrame:
             "who": f"{by} {key}", "seat": key if by == "seat" else -1,
             "team": key if by == "team" else (teams[0] if len(teams) == 1 else -1),
             "strategy": ", ".join(strategies), "decisions": len(part), "rated": n,
-            "loss": loss, "loss_low": loss - width, "loss_high": loss + width,
+            "loss": loss, "loss_low": _loss(max(0.0, loss - width)), "loss_high": loss + width,
             "loss_per_decision": loss / n if n else math.nan,
-            "per_decision_low": (loss - width) / n if n else math.nan,
+            "per_decision_low": _loss(max(0.0, loss - width)) / n if n else math.nan,
             "per_decision_high": (loss + width) / n if n else math.nan,
             "doubtful": int((part["mark"] == "doubtful").sum()),
             "blunder": int((part["mark"] == "blunder").sum())})
@@ -461,9 +478,10 @@ def _seats(seats, n: int) -> list:
     return sorted({int(s) for s in seats})
 
 
-def _walk(game: Game, wanted: set, meld: bool) -> tuple:
-    """Play ``game`` to its end with its strategies (mutated); the decisions to review:
-    ``[(game before the choice, chosen, fields), ...]``, and the plies played."""
+def _walk(game: Game, wanted: set, meld: bool, script=None) -> tuple:
+    """Play ``game`` to its end with its strategies, or with the actions of ``script`` (a
+    hand file's, already checked); mutated.  The decisions to review: ``[(game before the
+    choice, chosen, fields), ...]``, and the plies played."""
     found, ply = [], 0
     while not game.is_over:
         phase, seat = game.phase, game.current_seat
@@ -473,7 +491,7 @@ def _walk(game: Game, wanted: set, meld: bool) -> tuple:
             legal = here.legal_actions()
             event = int(game._g[KS.G_EVENT_ROWS])
             team, turn = game.team_of(seat), game.turn
-        a = game.choose()
+        a = game.choose() if script is None else script[ply]
         game.apply(a)
         if want:
             if a >= N_ACTIONS:                    # a copy named by its card id (random)
@@ -502,7 +520,12 @@ def review(seed=None, hand_index=None, strategies=None, rules=None, dealer=None,
         The hand, as :func:`sim.replay` takes it: hand ``hand_index`` (0-based; hand
         ``k`` of match ``m`` is ``m * 65536 + k``) of the run seeded ``seed`` with its
         strategies (default ``"heuristic"``), rules and dealer.  ``seed``,
-        ``strategies``, ``rules`` and ``dealer`` are refused with ``run``.
+        ``strategies``, ``rules`` and ``dealer`` are refused with ``run``.  Or ``seed``
+        is a **hand file** (a path, its TOML or JSON text, or a dict:
+        :mod:`sim.play.hand_file`, docs/review.md): a hand as people played it, every
+        action checked by the engine; its recording ``seat`` is reviewed by default, its
+        players' names stand in the ``strategy`` column, and ``hand_index``,
+        ``strategies``, ``rules``, ``dealer`` and ``run`` are refused.
     run : str or os.PathLike, optional
         A run directory: its seed, strategies, rules and (match hand) dealer; the
         hand's record is compared with the run's row.
@@ -554,38 +577,55 @@ def review(seed=None, hand_index=None, strategies=None, rules=None, dealer=None,
     >>> print(r.seats[["who", "rated", "loss", "loss_low", "loss_high"]])      # doctest: +SKIP
     """
     t0 = time.perf_counter()
-    if hand_index is None:
-        raise ValueError("hand_index: give the hand to review (--hand I)")
-    hand_index = check_int("hand_index", hand_index, 0, 2**63 - 1)
     analysis_seed = check_int("analysis_seed", analysis_seed, 0, 2**64 - 1)
     rollouts = check_int("rollouts", rollouts, 2, 10**7)
     doubtful, blunder = _check_thresholds(doubtful, blunder)
-    row = None
-    if run is not None:
-        for name, value in (("seed", seed), ("strategies", strategies), ("rules", rules),
-                            ("dealer", dealer)):
-            if value is not None:
-                raise ValueError(f"{name} is taken from the run in {os.fspath(run)!r}; leave "
-                                 "it out")
-        seed, strategies, rules, dealer, row = replay._run_hand(run, hand_index, python_files)
-    elif python_files:
-        raise replay._without_run()
-    elif seed is None:
-        raise ValueError("seed: give the run's seed (and its strategies, rules and, for a "
-                         "match hand, dealer), or a run directory")
-    game = Game.new(seed, hand_index, rules=rules, dealer=dealer,
-                    strategies="heuristic" if strategies is None else strategies)
-    n = game.rules.num_players
-    chosen_seats = _seats(seats, n)
-    if row is not None and row.get("total_t0") is not None and not pd.isna(row["total_t0"]):
-        game.match_totals = tuple(int(row[f"total_t{s}"]) - int(row[f"score_t{s}"])
-                                  for s in range(sides(game.rules)))
     options = {"policy": policy, "threads": threads, "until_separated": until_separated,
                "max_rollouts": max_rollouts, "batch": batch, "margin": margin,
                "adjust": adjust}
-    found, _ = _walk(game, set(chosen_seats), bool(meld))
+    row, checked, source = None, False, None
+    if isinstance(seed, (str, os.PathLike, dict)):          # a hand file (hand_file.load)
+        for name, value in (("hand_index", hand_index), ("strategies", strategies),
+                            ("rules", rules), ("dealer", dealer), ("run", run),
+                            ("python_files", python_files)):
+            if value is not None:
+                raise ValueError(f"{name}: a hand file fixes the hand; leave it out")
+        source = (os.fspath(seed) if isinstance(seed, os.PathLike) or (
+            isinstance(seed, str) and "\n" not in seed and os.path.isfile(seed)) else None)
+        hf = hand_file.load(seed)
+        game = hf.game.clone()
+        n = game.rules.num_players
+        chosen_seats = _seats([hf.seat] if seats is None and hf.seat is not None else seats, n)
+        names = list(hf.players)
+        found, _ = _walk(game, set(chosen_seats), bool(meld), hf.actions)
+        seed = hand_index = None
+    else:
+        if hand_index is None:
+            raise ValueError("hand_index: give the hand to review (--hand I)")
+        hand_index = check_int("hand_index", hand_index, 0, 2**63 - 1)
+        if run is not None:
+            for name, value in (("seed", seed), ("strategies", strategies), ("rules", rules),
+                                ("dealer", dealer)):
+                if value is not None:
+                    raise ValueError(f"{name} is taken from the run in {os.fspath(run)!r}; "
+                                     "leave it out")
+            seed, strategies, rules, dealer, row = replay._run_hand(run, hand_index,
+                                                                    python_files)
+        elif python_files:
+            raise replay._without_run()
+        elif seed is None:
+            raise ValueError("seed: give the run's seed (and its strategies, rules and, for a "
+                             "match hand, dealer), a run directory, or a hand file")
+        game = Game.new(seed, hand_index, rules=rules, dealer=dealer,
+                        strategies="heuristic" if strategies is None else strategies)
+        n = game.rules.num_players
+        chosen_seats = _seats(seats, n)
+        names = list(game.strategies)
+        if row is not None and row.get("total_t0") is not None and not pd.isna(row["total_t0"]):
+            game.match_totals = tuple(int(row[f"total_t{s}"]) - int(row[f"score_t{s}"])
+                                      for s in range(sides(game.rules)))
+        found, _ = _walk(game, set(chosen_seats), bool(meld))
     result = game.result()
-    checked = False
     if row is not None:
         replay._check_row({"hand_index": hand_index, "strategies": game.strategies,
                            "result": result}, row, run)
@@ -597,39 +637,38 @@ def review(seed=None, hand_index=None, strategies=None, rules=None, dealer=None,
         for i, (here, chosen, f) in enumerate(found):
             seat = f["seat"]
             r = {"decision": i, **{k: f[k] for k in ("ply", "event", "turn", "seat", "team")},
-                 "strategy": game.strategies[seat], "phase": f["phase"],
+                 "strategy": names[seat], "phase": f["phase"],
                  "legal": f["legal"], "forced": f["legal"] == 1,
                  "chosen": chosen, "chosen_text": here.action_text(chosen), "mark": ""}
             if r["forced"]:
                 r.update(best=chosen, best_text=r["chosen_text"], loss=0.0, loss_low=0.0,
-                         loss_high=0.0, p_best=1.0, worlds=0, analysis_seed=0, z_interval=Z95)
+                         loss_high=0.0, loss_se=0.0, p_best=1.0, worlds=0, analysis_seed=0, z_interval=Z95)
             else:
                 s = decision_seed(analysis_seed, f["ply"])
-                df = analyze(here, rollouts=rollouts, seed=s, **options)
+                df, results, acts, ddof = analyze_results(here, rollouts=rollouts, seed=s,
+                                                          **options)
                 attrs = dict(df.attrs)
                 df["chosen"] = df["action"] == chosen
                 df.attrs = attrs
                 tables[i] = df
                 mine = df[df["chosen"]].iloc[0]
-                top = df.iloc[0]
-                loss = _loss(-float(mine["diff_best"]))
-                if loss == 0:                     # the chosen action ties the best: it is one
-                    top = mine
+                z = float(attrs.get("z_interval") or Z95)
+                x = cross_fit_loss(results, acts.index(chosen), z, ddof)
+                top = mine if x["loss"] == 0 else df.iloc[0]
                 r.update(best=int(top["action"]), best_text=str(top["text"]),
-                         loss=loss,
-                         loss_low=_loss(-float(mine["diff_high"])),
-                         loss_high=_loss(-float(mine["diff_low"])),
-                         p_best=float(mine["p_best"]), worlds=int(attrs["worlds"]),
-                         analysis_seed=s, z_interval=float(attrs.get("z_interval") or Z95))
+                         loss=x["loss"], loss_low=x["loss_low"], loss_high=x["loss_high"],
+                         loss_se=x["loss_se"], p_best=float(mine["p_best"]),
+                         worlds=int(attrs["worlds"]), analysis_seed=s, z_interval=z)
                 used_threads, policy_name = attrs["threads"], attrs["policy"]
                 bar.update(1)
             rows.append(r)
     decisions = _frame(rows, DECISION_COLUMNS, "decisions")
     decisions["mark"] = pd.Series(marks(decisions["loss"], decisions["loss_low"], doubtful,
                                         blunder)[:len(decisions)], dtype=object)
-    info = {"seed": int(seed), "hand_index": hand_index,
-            "run": None if run is None else os.fspath(run), "checked": checked,
-            "strategies": list(game.strategies), "rules": game.rules.to_dict(),
+    info = {"seed": None if seed is None else int(seed), "hand_index": hand_index,
+            "run": None if run is None else os.fspath(run),
+            "file": source if isinstance(source, str) else None, "checked": checked,
+            "strategies": names, "rules": game.rules.to_dict(),
             "num_players": n,
             "result": {k: result[k] for k in ("end_reason", "turns", "closing_seat",
                                               *(f"score_t{t}" for t in range(sides(game.rules))))},
@@ -639,8 +678,68 @@ def review(seed=None, hand_index=None, strategies=None, rules=None, dealer=None,
             "policy": policy_name if policy_name is not None else _policy_text(policy),
             "analysis_seed": analysis_seed, "doubtful": doubtful, "blunder": blunder,
             "threads": used_threads, "elapsed_s": time.perf_counter() - t0}
+    hand = game.replay_document()
+    if seed is None:                                  # a hand file: its players and title
+        hand["strategies"] = names
+        hand["title"] = f"Burraco: {hf.title or 'the hand file ' + (source or '')}".rstrip()
     return Review(decisions, summarize(decisions, "seat"), summarize(decisions, "team"),
-                  info, tables, game.replay_document())
+                  info, tables, hand)
+
+
+def cross_fit_loss(results, chosen: int, z: float = Z95, ddof: int = 1) -> dict:
+    """The chosen action's loss against the best other candidate, cross-fitted (module
+    docstring).
+
+    Parameters
+    ----------
+    results : array_like of float, shape (W, C)
+        The hand results of the C candidates on W >= 2 worlds (points), world ``w`` in
+        row ``w`` (:func:`sim.analysis.evaluate.analyze_results`).
+    chosen : int
+        The chosen action's column.
+    z : float
+        The interval's multiplier (1.96; more after a sequential stop).
+    ddof : int
+        Degrees of freedom taken by the estimator of ``results`` (1; ``q + 1`` for
+        results adjusted by ``q`` control variates).
+
+    Returns
+    -------
+    dict
+        ``margin``: the cross-fitted difference ``mean(e)`` (points; below 0 when the
+        chosen action did better than the comparators); ``loss_se``: its standard
+        error ``sd(e) / sqrt(W)``; ``loss``, ``loss_low``, ``loss_high``: ``margin`` and
+        ``margin -+ z * loss_se`` clipped at 0; ``comparators``: the comparator's column
+        for the even and the odd worlds.  Half ``h`` (world indices ``w % 2 == h``)
+        measures ``e_w = r_w(b) - r_w(chosen)`` against ``b``, the column other than
+        ``chosen`` with the highest mean on the other half (the lowest column on a tie).
+
+    Raises
+    ------
+    ValueError
+        Fewer than 2 worlds or 2 candidates, or ``chosen`` not a column.
+    """
+    r = np.asarray(results, np.float64)
+    if r.ndim != 2 or r.shape[0] < 2 or r.shape[1] < 2:
+        raise ValueError(f"results: expected W >= 2 worlds of C >= 2 candidates, got shape "
+                         f"{r.shape}")
+    w, c = r.shape
+    if not 0 <= chosen < c:
+        raise ValueError(f"chosen: expected a column 0..{c - 1}, got {chosen}")
+    half = np.arange(w) % 2
+    e = np.empty(w)
+    comparators = []
+    for h in (0, 1):
+        other = r[half != h].mean(axis=0)
+        other[chosen] = -np.inf
+        b = int(np.argmax(other))
+        comparators.append(b)
+        e[half == h] = r[half == h, b] - r[half == h, chosen]
+    margin = float(e.mean())
+    se = float(math.sqrt(e.var(ddof=ddof) / w)) if w > ddof else math.nan
+    return {"margin": margin, "loss_se": se, "loss": _loss(max(0.0, margin)),
+            "loss_low": _loss(max(0.0, margin - z * se)),
+            "loss_high": _loss(max(0.0, margin + z * se)), "comparators": comparators}
 
 
 def _loss(x: float) -> float:
@@ -674,14 +773,15 @@ def format_text(r: Review, source: str | None = None, width: int = 30) -> str:
                        if f"score_t{t}" in res)
     how = ("until separated (at most " + plural(a["max_rollouts"], "world") + ")"
            if a["until_separated"] else plural(a["rollouts"], "world"))
-    lines = [f"review of {source or 'hand %d of seed %d' % (a['hand_index'], a['seed'])}: "
+    lines = [f"review of {source or _hand_words(a)}: "
              f"{res['end_reason']} after {plural(res['turns'], 'turn')} ({scores})",
              f"seats {', '.join(str(s) for s in a['seats'])}; "
              + ("pickup, meld and discard" if a["meld"] else "pickup and discard")
              + f" decisions; {how} per decision; rollout strategy {a['policy']}; seed "
              f"{a['analysis_seed']}",
-             f"loss: the chosen action's mean result below the best's on the same worlds "
-             f"(points, 95% interval); ? doubtful >= {a['doubtful']:g}, ?? blunder >= "
+             f"loss: the chosen action's mean result below the best other action's, "
+             f"cross-fitted (points, 95% interval; best = the chosen one, or the loss is 0); "
+             f"? doubtful >= {a['doubtful']:g}, ?? blunder >= "
              f"{a['blunder']:g} (never when the interval includes 0)", ""]
     head = (f"{'turn':>4} {'seat':>4}  {'phase':<7}  {'chosen':<{width}}  {'best':<{width}}  "
             f"{'loss (95% interval)':>26}")
@@ -690,11 +790,9 @@ def format_text(r: Review, source: str | None = None, width: int = 30) -> str:
     for d in r.decisions.itertuples(index=False):
         if d.forced:
             loss, best = "forced", ""
-        elif d.chosen == d.best:
-            loss, best = "0 (best)", "="
         else:
             loss = f"{d.loss:.1f} ({d.loss_low:.1f} .. {d.loss_high:.1f})"
-            best = d.best_text
+            best = "=" if d.chosen == d.best else d.best_text
         lines.append(f"{d.turn:>4} {d.seat:>4}  {d.phase:<7}  "
                      f"{shortened(d.chosen_text, width):<{width}}  "
                      f"{shortened(best, width):<{width}}  {loss:>26} {sign[d.mark]}".rstrip())

@@ -7,7 +7,8 @@ import sys
 
 from sim._util import outfile
 from sim._util.text import not_a_directory
-from sim.cli.common import _count, _refuse_run_fixed, _rules, _rules_options, _specs, _team_options
+from sim.cli.common import (_RUN_FIXED_OPTIONS, _count, _refuse_run_fixed, _rules, _rules_options,
+                            _specs, _team_options)
 from sim.core.cards import check_int
 
 #: the defaults of --doubtful and --blunder (sim.analysis.review.DOUBTFUL and BLUNDER, which
@@ -49,11 +50,13 @@ def add_parser(sub) -> argparse.ArgumentParser:
                     "the interval includes 0; then per seat and per team the decisions rated, "
                     "the points lost in all and per decision with 95% intervals, and the marks "
                     "(docs/review.md).")
-    p.add_argument("run", nargs="?", metavar="DIR",
+    p.add_argument("run", nargs="?", metavar="DIR|FILE",
                    help="run directory of the hand (it fixes the seed, strategies, rules and "
-                        "dealer); or give --seed S")
-    p.add_argument("--hand", type=int, required=True, metavar="I",
-                   help="hand index (0-based; a match run's hand_index column)")
+                        "dealer; give --hand I), or a hand file (.toml or .json: a hand as people "
+                        "played it, the deal and every action, docs/review.md); or give --seed S")
+    p.add_argument("--hand", type=int, metavar="I",
+                   help="hand index (0-based; a match run's hand_index column); with DIR or "
+                        "--seed")
     p.add_argument("--seed", type=int, metavar="S",
                    help="without DIR: the run's seed (the worlds' seed is --analysis-seed)")
     p.add_argument("--dealer", type=int, metavar="D",
@@ -116,13 +119,20 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def _settings(args: argparse.Namespace) -> dict:
-    """The hand's settings: the run directory, or --seed and the run's options."""
+    """The hand's settings: a hand file, the run directory, or --seed and the run's options."""
+    if args.run is not None and os.path.isfile(args.run):
+        for attr, option in [("hand", "--hand"), ("strategy", "--strategy"),
+                             *_RUN_FIXED_OPTIONS]:
+            if getattr(args, attr) not in (None, []):
+                raise ValueError(f"{option}: the hand file {args.run!r} fixes the hand; leave "
+                                 "it out")
+        return {"seed": args.run, "hand_file": True}
+    if args.run is not None and not os.path.isdir(args.run):
+        raise ValueError(not_a_directory("DIR", args.run))
+    if args.hand is None:
+        raise ValueError("--hand: give the hand to review (DIR --hand I, --seed S --hand I), "
+                         "or review a hand file (burraco review FILE)")
     if args.run is not None:
-        if os.path.isfile(args.run):
-            raise ValueError(f"DIR: {args.run!r} is a file; review takes a run directory "
-                             "(burraco review DIR --hand I) or --seed S")
-        if not os.path.isdir(args.run):
-            raise ValueError(not_a_directory("DIR", args.run))
         _refuse_run_fixed(args)
         return {"run": args.run, "python_files": args.strategy}
     if args.seed is None:
@@ -145,12 +155,20 @@ def run(args: argparse.Namespace) -> int:
     check_int("analysis_seed", args.analysis_seed, 0, 2**64 - 1)
     from sim.analysis import review as RV
 
-    r = RV.review(hand_index=args.hand, **settings, seats=args.seats, meld=args.meld,
-                  rollouts=args.rollouts, analysis_seed=args.analysis_seed, policy=args.policy,
-                  threads=args.threads, progress=not args.quiet, doubtful=args.doubtful,
-                  blunder=args.blunder, until_separated=args.until_separated,
-                  max_rollouts=args.max_rollouts, batch=args.batch, margin=args.margin)
-    source = (f"hand {args.hand} of the run in {args.run}" if args.run is not None
+    try:
+        r = RV.review(**({} if "hand_file" in settings else {"hand_index": args.hand}),
+                      **{k: v for k, v in settings.items() if k != "hand_file"},
+                      seats=args.seats, meld=args.meld, rollouts=args.rollouts,
+                      analysis_seed=args.analysis_seed, policy=args.policy,
+                      threads=args.threads, progress=not args.quiet, doubtful=args.doubtful,
+                      blunder=args.blunder, until_separated=args.until_separated,
+                      max_rollouts=args.max_rollouts, batch=args.batch, margin=args.margin)
+    except ValueError as exc:                 # a hand file's fault: named by the file
+        if "hand_file" in settings and str(exc).startswith("hand file: "):
+            raise ValueError(f"{args.run}: {str(exc).removeprefix('hand file: ')}") from None
+        raise
+    source = (f"the hand file {args.run}" if "hand_file" in settings
+              else f"hand {args.hand} of the run in {args.run}" if args.run is not None
               else f"hand {args.hand} of seed {args.seed}")
     timing = (f"{len(r.decisions)} decisions, {int((~r.decisions['forced']).sum())} rated "
               f"in {r.info['elapsed_s']:.1f} s")

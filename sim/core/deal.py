@@ -66,20 +66,40 @@ def deal(seed, hand_index, rules=None) -> Deal:
     hand_index = _cards.check_int("hand_index", hand_index, 0, 2**63 - 1)
     r = _cards.rules_or_default(rules)
     r.check_supported()
+    deck = np.empty(108, np.int64)
+    dealer = int(KD.deal_hand(np.uint64(seed), np.int64(hand_index), deck, np.int64(r.num_players)))
+    return split(deck, r, dealer)
+
+
+def split(deck, rules, dealer: int) -> Deal:
+    """The deal of a deck in dealing order (R8, R61-R63; :mod:`kernels.core.deal`).
+
+    Parameters
+    ----------
+    deck : array_like of int
+        The 108 card ids in dealing order (a permutation of 0..107; not checked).
+    rules : sim.Rules, str or None
+        Players, hand and pozzetto sizes.
+    dealer : int
+        The dealer seat (R6).
+
+    Returns
+    -------
+    Deal
+    """
+    r = _cards.rules_or_default(rules)
     rv = r.to_vector()
     n = r.num_players
-    deck = np.empty(108, np.int64)
-    dealer = int(KD.deal_hand(np.uint64(seed), np.int64(hand_index), deck, np.int64(n)))
     at, up, stock_at, _size = (int(x) for x in KD.deal_offsets(rv))
     count, *sizes = (int(x) for x in KD.pozzetto_sizes(rv))
     starts = [at + sum(sizes[:k]) for k in range(count)]
-    d = deck.astype(np.int8)
+    d = np.asarray(deck).astype(np.int8)
     h = r.hand_size
     return Deal(
         hands=[d[h * s:h * s + h].copy() for s in range(n)],
         pozzetti=[d[a:a + size].copy() for a, size in zip(starts, sizes)],
         discard=int(d[up]),
         stock=d[stock_at:].copy(),
-        dealer=dealer,
-        first_player=(dealer + 1) % n,
+        dealer=int(dealer),
+        first_player=(int(dealer) + 1) % n,
     )

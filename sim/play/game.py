@@ -109,6 +109,9 @@ class Game(ActionWords, Observing, GameRecords):
         The strategy of each seat (a built-in spec, or the spec of a Python
         strategy, :mod:`sim.strategies.pystrategy`), used by :meth:`choose` and
         :meth:`play` and written into :meth:`result` (None for an empty seat).
+    deck : numpy.ndarray or None
+        int64[108], the card ids in dealing order of a hand dealt from given cards
+        (:meth:`from_deck`), whose documents show that deal; None for the seed's deal.
     """
 
     def __init__(self, work: np.ndarray, seed: int, hand_index: int, rules: Rules,
@@ -123,6 +126,7 @@ class Game(ActionWords, Observing, GameRecords):
         self.sampled_for = None      # the seat a sampled world was dealt for (sample_world)
         self._start = None           # a sampled world's start (Start): its documents
         self.match_totals = None     # per side before this hand: a match hand, or a position's
+        self.deck = None             # the deck of a hand dealt from given cards (from_deck)
         # per seat, the Python strategy playing it (sim.pystrategy.Player), None for a
         # built-in one; a Python seat of a game read back by from_json is loaded on first use
         self._players = list(players) if players is not None else [None] * 4
@@ -195,6 +199,47 @@ class Game(ActionWords, Observing, GameRecords):
                 p.reset(s, rules, hand_index, random_seed(seed, hand_index, s))
         return game
 
+    @classmethod
+    def from_deck(cls, deck, dealer: int, rules=None, strategies="heuristic") -> "Game":
+        """A hand dealt from given cards, waiting for the first player's pickup.
+
+        Parameters
+        ----------
+        deck : array_like of int
+            The 108 card ids in dealing order (:mod:`kernels.core.deal`: the hands, the
+            pozzetti, the up-card, then the stock top card first); a permutation of
+            0..107.
+        dealer : int
+            The dealer seat (R6); the next seat plays first.
+        rules, strategies
+            As for :meth:`new`.
+
+        The game's ``seed`` and ``hand_index`` are 0 (its random stream, for the
+        strategies' choices, is hand 0 of seed 0's) and :attr:`deck` holds the deck, so
+        that :meth:`replay_document` gives this deal
+        (:func:`kernels.play.game.new_hand_deck`).
+
+        Raises
+        ------
+        ValueError
+            ``deck`` is not a permutation of 0..107, or a bad dealer, rule or strategy.
+        """
+        from kernels.play.game import new_hand_deck
+        d = np.asarray(deck)
+        if d.shape != (108,) or not np.issubdtype(d.dtype, np.integer) \
+                or not np.array_equal(np.sort(d), np.arange(108)):
+            raise ValueError("deck: expected the 108 card ids 0..107 in dealing order, each once")
+        game = cls.new(0, 0, rules=rules, dealer=dealer, strategies=strategies)
+        wv = game._work
+        kinds = wv[KW.W_KINDS:KW.W_KINDS + 4].copy()
+        params = wv[KW.W_PARAMS:KW.W_PARAMS + 4 * L.N_PARAMS].view(np.float64).reshape(
+            4, L.N_PARAMS).copy()
+        new_hand_deck(np.uint64(0), np.int64(0), np.int64(game._g[KS.G_DEALER]),
+                      d.astype(np.int64), game.rules.to_vector(), kinds, params, np.int64(0),
+                      np.int64(wv[KW.W_EV_ROWS]), np.int64(wv[KW.W_EV_CARDS]), wv)
+        game.deck = d.astype(np.int64)
+        return game
+
     def clone(self) -> "Game":
         """A fully independent copy (its own buffer; Python strategy objects are shared,
         not copied)."""
@@ -203,6 +248,7 @@ class Game(ActionWords, Observing, GameRecords):
         c.sampled_for = self.sampled_for
         c._start = self._start
         c.match_totals = self.match_totals
+        c.deck = self.deck
         return c
 
     @classmethod
@@ -281,6 +327,8 @@ class Game(ActionWords, Observing, GameRecords):
         return (isinstance(other, Game) and self.seed == other.seed
                 and self.hand_index == other.hand_index and self.rules == other.rules
                 and self.match_totals == other.match_totals
+                and np.array_equal(self.deck if self.deck is not None else [],
+                                   other.deck if other.deck is not None else [])
                 and self.strategies == other.strategies
                 and self.sampled_for == other.sampled_for and self._start == other._start
                 and np.array_equal(KW.canonical(self._work), KW.canonical(other._work)))

@@ -79,6 +79,8 @@ class GameRecords:
             "phase": self.phase, "current_seat": self.current_seat,
             "buffer": _packed(KW.canonical(self._work)),
         }
+        if self.deck is not None:                # dealt from given cards (Game.from_deck)
+            d["deck"] = [int(c) for c in self.deck]
         if self.sampled_for is not None:         # a sampled world: where its history starts
             d["sampled_for"] = self.sampled_for
             if self._start is not None:
@@ -114,6 +116,11 @@ class GameRecords:
         game = cls(work, int(d["seed"]), int(d["hand_index"]), r, list(d["strategies"]))
         if d.get("match_totals") is not None:
             game.match_totals = tuple(int(x) for x in d["match_totals"])
+        if d.get("deck") is not None:
+            deck = np.asarray(d["deck"], np.int64)
+            if deck.shape != (108,) or not np.array_equal(np.sort(deck), np.arange(108)):
+                raise ValueError("game: deck is not the 108 card ids 0..107, each once")
+            game.deck = deck
         if d.get("sampled_for") is not None:
             game.sampled_for = int(d["sampled_for"])
             start = d.get("start")
@@ -150,7 +157,7 @@ class GameRecords:
         """
         rec = self._record()
         return trace.document(self.seed, self.hand_index, self.rules, self.strategies,
-                              self._work, rec, self._start_of("replay_document"))
+                              self._work, rec, self._start_of("replay_document"), self.deck)
 
     def history_document(self) -> dict:
         """The hand so far as a replay-document prefix: :meth:`replay_document`'s
@@ -165,7 +172,8 @@ class GameRecords:
         start = self._start_of("history_document")
         g = self._g
         return trace.history(self.seed, self.hand_index, self.rules, self.strategies,
-                             self._work, int(g[KS.G_DEALER]), int(g[KS.G_FIRST]), start)
+                             self._work, int(g[KS.G_DEALER]), int(g[KS.G_FIRST]), start,
+                             self.deck)
 
     def _start_of(self, what: str):
         """The start of a sampled world's documents (None for a dealt game)."""

@@ -66,6 +66,7 @@ from sim._util.text import plural
 from sim.core import dataset, notation
 from sim.core.cards import rules_or_default
 from sim.core.deal import deal as _deal
+from sim.core.deal import split as _split
 from sim.play.viewer import to_html as page
 from sim.table.melds import check, lay_off, table_meld
 
@@ -113,10 +114,11 @@ def events_of(work, first: int = 0) -> list:
     return events
 
 
-def document(seed, hand_index, r, specs, work, rec, start=None) -> dict:
+def document(seed, hand_index, r, specs, work, rec, start=None, deck=None) -> dict:
     """The replay document of a hand played in ``work`` (int64, :mod:`kernels.table.work`,
     with its event log) whose record is ``rec`` (int32[N_REC]); ``start``: the
-    ``sim.play.records.Start`` of a sampled world (see :func:`history`).
+    ``sim.play.records.Start`` of a sampled world, ``deck``: the deck of a hand dealt
+    from given cards (see :func:`history`).
 
     Raises
     ------
@@ -126,17 +128,20 @@ def document(seed, hand_index, r, specs, work, rec, start=None) -> dict:
     if rec[L.REC_ERROR] & L.ERR_LOG_OVERFLOW:
         raise RuntimeError("replay: the event log overflowed; raise sim.trace.EV_ROWS/EV_CARDS")
     doc = history(seed, hand_index, r, specs, work, int(rec[L.REC_DEALER]),
-                  int(rec[L.REC_FIRST_PLAYER]), start)
+                  int(rec[L.REC_FIRST_PLAYER]), start, deck)
     doc["result"] = dataset.record_to_dict(rec, hand_index, specs)
     return doc
 
 
-def history(seed, hand_index, r, specs, work, dealer, first_player, start=None) -> dict:
+def history(seed, hand_index, r, specs, work, dealer, first_player, start=None,
+            deck=None) -> dict:
     """The replay document without its ``result``: the deal and the events logged
     in ``work`` so far (for a hand still being played, no ``end`` event).
 
     With ``start`` (a sampled world's ``sim.play.records.Start``) the ``start`` block of
-    its state replaces the deal, and only the events logged since are written.
+    its state replaces the deal, and only the events logged since are written.  With
+    ``deck`` (int[108], the card ids in dealing order of a hand dealt from given cards,
+    ``Game.deck``) the deal is that deck's, not the seed's.
     """
     head = {"seed": seed, "hand_index": hand_index, "rules": r.to_dict(),
             "strategies": list(specs), "dealer": dealer, "first_player": first_player}
@@ -145,7 +150,7 @@ def history(seed, hand_index, r, specs, work, dealer, first_player, start=None) 
                                     _pile_taken(work, start.events, start.state))
         head["events"] = events_of(work, start.events)
         return head
-    d = _deal(seed, hand_index, r)
+    d = _deal(seed, hand_index, r) if deck is None else _split(deck, r, dealer)
     deal_ids = {"hands": [h.astype(int).tolist() for h in d.hands],
                 "pozzetti": [p.astype(int).tolist() for p in d.pozzetti],
                 "discard": int(d.discard), "stock": d.stock.astype(int).tolist()}

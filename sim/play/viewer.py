@@ -542,7 +542,7 @@ def page_data(doc: dict, seat=None, analyses=None, review=None) -> dict:
             faces[str(c)] = notation.format_card(c)
     names = doc.get("strategies") or [None] * n
     meta = {
-        "title": f"Burraco: hand {doc['hand_index']} of seed {doc['seed']}",
+        "title": doc.get("title") or f"Burraco: hand {doc['hand_index']} of seed {doc['seed']}",
         "players": n, "seat": seat, "dealer": doc.get("dealer"),
         "first_player": doc.get("first_player"), "sides": _sides(n),
         "seats": [{"label": f"seat {s}" + (" (you)" if seat == s else ""),
@@ -562,7 +562,9 @@ def to_html(doc: dict, seat=None, analyses=None, review=None) -> str:
     doc : dict
         A replay document (:func:`sim.replay`; a ``history_document()``
         without ``result`` has no score breakdown).  Its optional
-        ``"analyses"`` key is read as ``analyses``.
+        ``"analyses"`` key is read as ``analyses``, and its optional ``"title"``
+        (a hand file's review sets it) is the page's title instead of "Burraco:
+        hand I of seed S".
     seat : int, optional
         Show the hand as this seat (0 .. num_players-1) sees it: its hand face
         up, the others face down with their counts, the other seats' draws and

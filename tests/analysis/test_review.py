@@ -3,8 +3,9 @@
 * the decisions listed are the hand's pickups and discards, counted from the replay
   document's events independently, each with the action the replay shows and the event
   it made; a run directory gives the same rows (its record checked against the row);
-* a decision's loss, best action and interval are those of ``sim.analyze_decision`` for
-  the same decision, rollouts and analysis seed (the review's one implementation);
+* a decision's table is ``sim.analyze_decision``'s for the same decision, rollouts and
+  analysis seed (the review's one implementation), and its loss the cross-fitted loss of
+  those rollouts, worked out by hand on a small matrix;
 * the marks follow the thresholds and never mark a loss whose interval includes 0, on
   constructed inputs; the summaries are the sums of the rows, their intervals worked out
   by hand on a constructed table;
@@ -27,7 +28,10 @@ from _browser import browser  # noqa: F401  (the headless Chromium fixture)
 import sim
 from kernels.core.cards import CIDX
 from kernels.engine import actions as KA
+from sim._util.stats import Z95
 from sim.analysis import review as RV
+from sim.analysis.decision import decision_game
+from sim.analysis.rollouts import rollout_matrix
 from sim.cli import main
 from sim.cli import review as CLI_REVIEW
 
@@ -85,7 +89,10 @@ def test_the_decisions_are_the_replays_pickups_and_discards(reviewed):
     assert rated["legal"].gt(1).all() and rated["worlds"].eq(WORLDS).all()
     assert set(reviewed.tables) == set(rated["decision"])
     assert (rated["loss"] >= 0).all() and (rated["loss_low"] <= rated["loss"]).all()
-    assert ((rated["chosen"] == rated["best"]) == rated["loss"].eq(0)).all()
+    assert (rated["loss"] <= rated["loss_high"]).all()
+    assert (rated["loss_high"] > 0).sum() > len(rated) / 2       # rarely 0 .. 0: clearly best
+    zero = rated[rated["loss"] == 0]
+    assert len(zero) and (zero["chosen"] == zero["best"]).all()     # no loss: it is the best
     assert reviewed.info["checked"] is False and reviewed.info["seats"] == [0, 1, 2, 3]
 
 
@@ -113,20 +120,61 @@ def test_the_meld_phase_on_request(reviewed):
 
 # ------------------------------------------------------------------ one implementation
 @pytest.mark.parametrize("phase", ["pickup", "discard"])
-def test_a_decisions_loss_is_analyze_decisions(reviewed, phase):
+def test_a_decisions_loss_is_the_cross_fit_of_analyze_decisions_rollouts(reviewed, phase):
     d = reviewed.decisions
-    row = d[(d["phase"] == phase) & (d["chosen"] != d["best"])].iloc[0]
-    assert row["analysis_seed"] == RV.decision_seed(0, int(row["ply"]))
+    row = d[(d["phase"] == phase) & (d["loss"] > 0)].iloc[0]
+    seed = int(row["analysis_seed"])
+    assert seed == RV.decision_seed(0, int(row["ply"]))
     df = sim.analyze_decision(HAND, int(row["turn"]), phase, seed=SEED, strategies=SPECS,
-                              rollouts=WORLDS, analysis_seed=int(row["analysis_seed"]))
+                              rollouts=WORLDS, analysis_seed=seed)
     mine = df[df["chosen"]].iloc[0]
     assert df.attrs["chosen"] == row["chosen"] and df.attrs["chosen_text"] == row["chosen_text"]
-    assert row["loss"] == -mine["diff_best"] > 0
-    assert row["loss_low"] == -mine["diff_high"] and row["loss_high"] == -mine["diff_low"]
     assert row["p_best"] == mine["p_best"]
     assert row["best"] == df["action"].iloc[0] and row["best_text"] == df["text"].iloc[0]
     pd.testing.assert_frame_equal(reviewed.tables[int(row["decision"])], df[
         list(reviewed.tables[int(row["decision"])].columns)], check_like=False)
+    # the loss: the cross-fit of the same rollouts (the worlds of analyze_decision's seed)
+    game, chosen, _ = decision_game(HAND, int(row["turn"]), phase, seed=SEED, strategies=SPECS)
+    acts = game.legal_actions()
+    m = rollout_matrix(game, acts, WORLDS, seed=seed)["result"]
+    x = RV.cross_fit_loss(m, acts.index(chosen))
+    assert (row["loss"], row["loss_low"], row["loss_high"], row["loss_se"]) == (
+        x["loss"], x["loss_low"], x["loss_high"], x["loss_se"])
+    assert x["loss"] == max(0.0, x["margin"]) > 0
+    assert row["loss"] != -mine["diff_best"] or len(acts) == 2   # not the sample's best
+
+
+def test_cross_fit_loss_worked_by_hand():
+    r = [[10, 12, 7],       # world 0 (even half)
+         [0, 6, 9],         # world 1 (odd half)
+         [4, 2, 8],         # world 2
+         [6, 10, 1]]        # world 3
+    # chosen column 0.  The odd worlds' means of the others: 8 (col 1), 5 (col 2): the even
+    # worlds are measured against col 1: e = 12 - 10 = 2 and 2 - 4 = -2.  The even worlds'
+    # means: 7 (col 1), 7.5 (col 2): the odd worlds against col 2: e = 9 - 0 = 9, 1 - 6 = -5.
+    x = RV.cross_fit_loss(r, 0)
+    assert x["comparators"] == [1, 2]
+    assert x["margin"] == x["loss"] == (2 + 9 - 2 - 5) / 4 == 1.0
+    # e - mean = 1, 8, -3, -6: var 110 / 3, se^2 = 110 / 12
+    assert x["loss_se"] == pytest.approx(math.sqrt(110 / 12))
+    assert x["loss_low"] == 0.0                                  # 1 - 1.96 * 3.03 < 0: clipped
+    assert x["loss_high"] == pytest.approx(1 + Z95 * math.sqrt(110 / 12))
+    # against the best of the same sample (col 1, mean 7.5 over all worlds) it would be 2.5
+    # chosen column 1, which leads the sample: against col 2 picked on both halves,
+    # e = 7 - 12, 9 - 6, 8 - 2, 1 - 10 = -5, 3, 6, -9: margin -1.25, loss 0, yet the
+    # interval is not 0 .. 0 (deviations -3.75, 4.25, 7.25, -7.75: var 144.75 / 3)
+    y = RV.cross_fit_loss(r, 1)
+    assert y["comparators"] == [2, 2] and y["margin"] == -1.25 and y["loss"] == 0.0
+    assert y["loss_se"] == pytest.approx(math.sqrt(144.75 / 12))
+    assert y["loss_low"] == 0.0
+    assert y["loss_high"] == pytest.approx(-1.25 + Z95 * math.sqrt(144.75 / 12))
+    assert RV.cross_fit_loss(r, 0, z=3.0)["loss_high"] == pytest.approx(
+        1 + 3 * math.sqrt(110 / 12))
+    for bad, needle in ((([[1, 2]], 0), "expected W >= 2 worlds of C >= 2 candidates"),
+                        (([[1], [2]], 0), "expected W >= 2 worlds of C >= 2"),
+                        ((r, 3), "chosen: expected a column 0..2, got 3")):
+        with pytest.raises(ValueError, match=re.escape(needle)):
+            RV.cross_fit_loss(*bad)
 
 
 def test_decision_seeds_differ_and_are_fixed():
@@ -186,20 +234,25 @@ def test_the_summaries_are_the_sums_of_the_rows(reviewed):
 
 def test_the_summary_interval_worked_by_hand():
     rows = []
-    for i, (loss, low, high, forced, mark) in enumerate([(10.0, 0.0, 20.0, False, ""),
-                                                         (30.0, 10.0, 50.0, False, "doubtful"),
-                                                         (0.0, 0.0, 0.0, True, "")]):
+    for i, (loss, low, high, se, forced, mark) in enumerate([
+            (10.0, 0.0, 20.0, 6.0, False, ""), (30.0, 10.0, 50.0, 8.0, False, "doubtful"),
+            (0.0, 0.0, 0.0, 0.0, True, "")]):
         rows.append({c: 0 for c in RV.DECISION_COLUMNS} | {
             "decision": i, "seat": 1, "team": 1, "strategy": "x", "phase": "discard",
-            "forced": forced, "loss": loss, "loss_low": low, "loss_high": high, "mark": mark,
-            "z_interval": 1.959963984540054, "chosen_text": "", "best_text": ""})
+            "forced": forced, "loss": loss, "loss_low": low, "loss_high": high, "loss_se": se,
+            "mark": mark, "z_interval": 1.959963984540054, "chosen_text": "", "best_text": ""})
     s = RV.summarize(pd.DataFrame(rows)).iloc[0]
-    # se 10/1.96 and 20/1.96: half-width 1.96 * sqrt(100 + 400) / 1.96 = sqrt(500)
+    # the standard errors 6 and 8 (not the clipped intervals): half-width 1.96 * sqrt(36 + 64)
     assert (s["decisions"], s["rated"], s["loss"], s["doubtful"], s["blunder"]) == (3, 2, 40, 1, 0)
-    assert s["loss_low"] == pytest.approx(40 - math.sqrt(500))
-    assert s["loss_high"] == pytest.approx(40 + math.sqrt(500))
+    assert s["loss_low"] == pytest.approx(40 - Z95 * 10)
+    assert s["loss_high"] == pytest.approx(40 + Z95 * 10)
     assert s["loss_per_decision"] == 20
-    assert s["per_decision_high"] == pytest.approx(20 + math.sqrt(500) / 2)
+    assert s["per_decision_high"] == pytest.approx(20 + Z95 * 10 / 2)
+    # losses of 1 and 0 points: 1 - 1.96 * 10 is below 0, and a loss never is: clipped
+    small = pd.DataFrame(rows).assign(loss=[1.0, 0.0, 0.0], loss_low=0.0, mark="")
+    t = RV.summarize(small).iloc[0]
+    assert (t["loss"], t["loss_low"], t["per_decision_low"]) == (1.0, 0.0, 0.0)
+    assert t["loss_high"] == pytest.approx(1 + Z95 * 10)
 
 
 # ------------------------------------------------------------------ JSON and its schema
@@ -322,7 +375,9 @@ def test_cli_out_is_written_whole_and_not_replaced(tmp_path, capsys):
     (["--seed", "1", "--hand", "0", "--format", "yaml"], "argument --format: invalid choice"),
     (["--seed", "1", "--hand", "0", "--quiet", "--progress"], "not allowed with argument"),
     (["/nonexistent/run", "--hand", "0"], "DIR: '/nonexistent/run' does not exist"),
-    (["pyproject.toml", "--hand", "0"], "DIR: 'pyproject.toml' is a file; review takes a run"),
+    (["pyproject.toml", "--hand", "0"], "--hand: the hand file 'pyproject.toml' fixes the hand"),
+    (["pyproject.toml"], "burraco: error: pyproject.toml: unknown field 'build-system'"),
+    (["--seed", "1"], "--hand: give the hand to review"),
 ])
 def test_cli_bad_input_is_one_line_exit_2(argv, needle, capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
