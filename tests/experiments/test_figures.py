@@ -297,10 +297,10 @@ def test_the_rule_sets_figure_lets_each_rule_set_pick_learneds_model():
     lines = []
     ctx = FQ._Ctx(2, lines.append, player="learned:model=v3", given="learned")
     made = FQ._rule_sets(200, 1, ctx)
-    assert made.answer.endswith("(200 hands per rule set, learned v3 play, learned "
-                                "Fibur International v1 under Fibur International).")
-    assert made.strategy == ("learned v3, learned Fibur International v1 under Fibur "
-                             "International on every seat")
+    others = ("learned Fibur International v1 under Fibur International, learned Three "
+              "Players v1 under three players, partners after pozzetto A")
+    assert made.answer.endswith(f"(200 hands per rule set, learned v3 play, {others}).")
+    assert made.strategy == f"learned v3, {others} on every seat"
     fi = sim.simulate(200, 1, "learned", rules=sim.Rules.preset("fibur_international"))
     assert made.data["rows"][2][1][0] == pytest.approx(
         (fi["score_t0"].mean() + fi["score_t1"].mean()) / 2)
