@@ -18,23 +18,22 @@ hand_index=h, strategies=S, rollouts=..., analysis_seed=hand_seed(A, h))`` (and 
 row by ``sim.analyze_decision(..., analysis_seed=row.analysis_seed)``); the rows do not
 depend on the shard size, the threads or the executor.
 
-**The strength** (:func:`strength`): over the ``H`` hands (a hand with no rated decision
-counts as a loss of 0), the mean loss **per hand** ``mean_h(L_h)``, ``L_h`` the sum of the
-losses of hand ``h``'s rated decisions, with the interval ``+- 1.96 sd(L_h) / sqrt(H)``;
-and the mean loss **per decision** ``R = sum_h L_h / sum_h n_h`` (``n_h`` the rated
-decisions of hand ``h``), a ratio whose interval is the **delta method** over hands (the
-decisions of a hand are not independent, the hands are): ``se(R) = sqrt(sum_h (L_h - R
-n_h)**2 / (H (H - 1))) / mean_h(n_h)``, ``R +- 1.96 se(R)``.  The intervals are of the
-strategy's mean over hands like these (the hands' own sampling), not of the rollouts' noise
-alone.  The loss is the cross-fitted estimate of :mod:`sim.analysis.review` (nearly
-unbiased; benchmarks/studies/review_calibration.md).
+**The strength** (:func:`strength`): over the ``H`` hands (a hand with no rated decision counts
+as a loss of 0), the mean loss **per hand** ``mean_h(L_h)``, ``L_h`` the sum of the losses of
+hand ``h``'s rated decisions, with the interval ``+- 1.96 sd(L_h) / sqrt(H)``; and the mean
+loss **per decision** ``R = sum_h L_h / sum_h n_h`` (``n_h`` the rated decisions of hand
+``h``), a ratio whose interval is the **delta method** over hands (the decisions of a hand are
+not independent, the hands are): ``se(R) = sqrt(sum_h (L_h - R n_h)**2 / (H (H - 1))) /
+mean_h(n_h)``, ``R +- 1.96 se(R)`` (the lower ends of both clipped at 0, as losses are). The
+intervals are of the strategy's mean over hands like these (the hands' own sampling), not of
+the rollouts' noise alone. The loss is the cross-fitted estimate of :mod:`sim.analysis.review`,
+clipped at 0: the rollouts' noise adds a few points per decision at 200 worlds (docs/review.md).
 """
 from __future__ import annotations
 
 import dataclasses
 import math
 import os
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -171,18 +170,19 @@ def strength(rows: pd.DataFrame, hands: int | None = None) -> dict:
     lh = rated.groupby("hand")["loss"].sum().reindex(idx, fill_value=0.0).to_numpy(float)
     nh = rated.groupby("hand")["loss"].count().reindex(idx, fill_value=0).to_numpy(float)
     per_hand = float(lh.mean())
-    half_h = Z95 * float(lh.std(ddof=1)) / math.sqrt(H) if H > 1 else math.nan
+    half_h = float(Z95) * float(lh.std(ddof=1)) / math.sqrt(H) if H > 1 else math.nan
     n = float(nh.sum())
     if n > 0:
         ratio = float(lh.sum()) / n
-        se = (math.sqrt(float(((lh - ratio * nh) ** 2).sum()) / (H * (H - 1))) / nh.mean()
+        se = (math.sqrt(float(((lh - ratio * nh) ** 2).sum()) / (H * (H - 1))) / float(nh.mean())
               if H > 1 else math.nan)
     else:
         ratio = se = math.nan
+    z = float(Z95)
     return {"hands": H, "decisions": int(n), "per_hand": per_hand,
-            "per_hand_low": per_hand - half_h, "per_hand_high": per_hand + half_h,
-            "per_decision": ratio, "per_decision_low": ratio - Z95 * se,
-            "per_decision_high": ratio + Z95 * se,
+            "per_hand_low": max(0.0, per_hand - half_h), "per_hand_high": per_hand + half_h,
+            "per_decision": ratio, "per_decision_low": max(0.0, ratio - z * se),
+            "per_decision_high": ratio + z * se,
             "interval": "per hand: normal over hands; per decision: delta method over hands"}
 
 
