@@ -92,6 +92,8 @@ def test_a_killed_run_resumes_to_the_same_rows_and_a_finished_one_is_read_back(r
         RR.review_run(STRATEGY, HANDS, SEED, out, rollouts=ROLLOUTS + 1)
     with pytest.raises(ValueError, match="review run"):
         sim.load(out)
+    with pytest.raises(ValueError, match="holds a review run"):
+        sim.repair_run(out)
 
 
 HOLD = """\
