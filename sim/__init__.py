@@ -47,6 +47,10 @@ review
     decision of the chosen seats rated against the best action by rollouts, the
     loss with its 95% interval, doubtful and blunder marks, summaries per seat and
     team (:mod:`sim.analysis.review`, docs/review.md).
+review_run
+    Strength by error rate: review many hands of one strategy as a resumable run
+    directory, its mean loss per hand and per decision with 95% intervals
+    (:mod:`sim.analysis.review_run`, docs/review.md).
 Game, pystrategy
     A hand decision by decision (:mod:`sim.play.game`, docs/step_api.md);
     strategies written in Python, any object with ``choose(observation,
@@ -91,11 +95,11 @@ _LAZY_ATTRS = {"Rules": "sim.core.rules", "deal": "sim.core.deal", "Deal": "sim.
                "compare": "sim.experiments.comparison", "compare_hands": "sim.experiments.comparison",
                "sweep": "sim.experiments.sweeps", "tune": "sim.experiments.tuning",
                "analyze": "sim.analysis.evaluate", "analyze_decision": "sim.analysis.decision",
-               "review": "sim.analysis.review"}
+               "review": "sim.analysis.review", "review_run": "sim.analysis.review_run"}
 
 __all__ = ["Rules", "Game", "simulate", "summarize", "Summary", "deal", "Deal", "deals",
            "replay", "compare", "compare_hands", "sweep", "tune", "analyze", "analyze_decision",
-           "review", "load",
+           "review", "review_run", "load",
            "check_run",
            "repair_run",
            "simulate_matches", "MatchSummary", "load_matches",

@@ -23,7 +23,8 @@ import pandas as pd
 import pyarrow as pa
 
 from sim._version import __version__
-from sim.batch.rundir import (COUNT_KEY, FORMAT, LABELS_DIR, MANIFEST, SHARD_RE, ManifestError,
+from sim.batch.rundir import (COUNT_KEY, FORMAT, LABELS_DIR, MANIFEST, REVIEWS_DIR, SHARD_RE,
+                              ManifestError,
                               _default_shard_size,
                               _selection_text, data_dirs, foreign_shards, listing,
                               manifest_bounds, read_manifest, repair_hint, shard_files)
@@ -208,7 +209,7 @@ def _check_out(out: Path, config: dict, overwrite: bool, kind: str = "hands") ->
         foreign files (one line each; nothing deleted).
     """
     where = os.fspath(out)
-    unit = {"hands": "hand", "matches": "match", "labels": "label"}
+    unit = {"hands": "hand", "matches": "match", "labels": "label", "reviews": "review"}
     count = COUNT_KEY[kind]
     try:
         manifest = read_manifest(out, "out")
@@ -264,6 +265,8 @@ def _check_out(out: Path, config: dict, overwrite: bool, kind: str = "hands") ->
         plan.rmdirs = [out / sub for sub in data_dirs(manifest["format"]) if sub]
         if manifest["kind"] == "labels":
             plan.rmdirs.append(out / LABELS_DIR)
+        if manifest["kind"] == "reviews":
+            plan.rmdirs.append(out / REVIEWS_DIR)
         manifest = None
     if manifest is None:
         if config["shard_size"] is None:
@@ -273,7 +276,7 @@ def _check_out(out: Path, config: dict, overwrite: bool, kind: str = "hands") ->
     if manifest["kind"] != kind:
         old_kind = manifest["kind"]
         how = {"hands": "burraco simulate --hands", "matches": "burraco simulate --matches",
-               "labels": "burraco label"}
+               "labels": "burraco label", "reviews": "burraco review --hands"}
         raise ValueError(f"out: {where!r} holds a {unit[old_kind]} run ({how[old_kind]}), not "
                          f"a {unit[kind]} run; use another directory or overwrite "
                          "(--overwrite)")

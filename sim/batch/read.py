@@ -316,6 +316,11 @@ def check_run(directory: str | os.PathLike) -> RunStatus:
     config, kind, fmt = manifest["config"], manifest["kind"], manifest["format"]
     if kind == "labels":
         raise ValueError(label_run_text(directory))
+    if kind == "reviews":
+        where = os.fspath(directory)
+        raise ValueError(f"run: {where!r} holds a review run (burraco review --hands), not "
+                         f"hand records; read it with sim.analysis.review_run.load_reviews("
+                         f"{where!r}) (docs/review.md)")
     total = int(config[kind])
     status = RunStatus(os.fspath(directory), config, bool(manifest.get("finished")), kind=kind,
                        manifest_format=fmt, writer=holder(directory))

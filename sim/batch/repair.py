@@ -129,6 +129,9 @@ def _repair_plan(directory: Path, where: str) -> tuple:
     if (old is not None and old["kind"] == "labels") or (directory / rundir.LABELS_DIR).is_dir():
         raise ValueError(f"repair: {where!r} holds a label run (burraco label), which --repair "
                          "does not rebuild; the same 'burraco label' command resumes it")
+    if (old is not None and old["kind"] == "reviews") or (directory / rundir.REVIEWS_DIR).is_dir():
+        raise ValueError(f"repair: {where!r} holds a review run (burraco review --hands), which "
+                         "--repair does not rebuild; the same command resumes it")
     groups: dict = {}
     left: dict = {}
     for sub in (dataset.HANDS_DIR, ""):            # the current layout, then the first

@@ -75,15 +75,20 @@ MATCH_SHARD_HANDS = 1_000_000
 
 
 LABELS_DIR = dataset.LABELS_DIR
-#: The kinds of run and the configuration key of their size (a label run counts hands).
-COUNT_KEY = {"hands": "hands", "matches": "matches", "labels": "hands"}
+#: The subdirectory of a review run's shards (``burraco review --hands``, sim.analysis.review_run).
+REVIEWS_DIR = "reviews"
+#: The kinds of run and the configuration key of their size (label and review runs count hands).
+COUNT_KEY = {"hands": "hands", "matches": "matches", "labels": "hands", "reviews": "hands"}
 
 
 def kind_of(config: dict) -> str:
     """``"matches"`` for a match run's configuration, ``"labels"`` for a label run's (it
-    holds ``labels_schema``), else ``"hands"``."""
+    holds ``labels_schema``), ``"reviews"`` for a review run's (``reviews_schema``), else
+    ``"hands"``."""
     if "matches" in config:
         return "matches"
+    if "reviews_schema" in config:
+        return "reviews"
     return "labels" if "labels_schema" in config else "hands"
 
 
@@ -107,6 +112,9 @@ def identity(config: dict) -> str:
     if kind == "labels":
         key["label_seed"] = config.get("label_seed")
         key["labels_schema"] = config.get("labels_schema")
+    if kind == "reviews":                 # the rows depend on every setting of the review
+        key["review"] = config.get("review")
+        key["reviews_schema"] = config.get("reviews_schema")
     if config.get("strategy_sources"):
         key["strategy_sources"] = config["strategy_sources"]
     if config.get("selection"):
@@ -215,7 +223,7 @@ def inside_run_data(path: str | os.PathLike) -> Path | None:
     p = Path(os.path.abspath(os.fspath(path)))
     for child, parent in zip([p, *p.parents], p.parents):
         if child.name in (dataset.HANDS_DIR, dataset.MATCHES_DIR, dataset.LEGACY_MATCHES_DIR,
-                          LABELS_DIR) \
+                          LABELS_DIR, REVIEWS_DIR) \
                 and (parent / MANIFEST).is_file():
             return parent
     return None
@@ -261,11 +269,14 @@ def shard_name(a: int, b: int) -> str:
 
 def shard_files(directory: Path, kind: str, fmt: int, a: int, b: int) -> list:
     """The files of shard ``[a, b)`` in writing order (the last one marks it complete):
-    ``[hands]``, ``[matches, hands]`` for a match run, ``[labels]`` for a label run."""
+    ``[hands]``, ``[matches, hands]`` for a match run, ``[labels]`` for a label run,
+    ``[reviews]`` for a review run."""
     hands, matches = data_dirs(fmt)
     name = shard_name(a, b)
     if kind == "labels":
         return [directory / LABELS_DIR / name]
+    if kind == "reviews":
+        return [directory / REVIEWS_DIR / name]
     files = [directory / hands / name]
     return [directory / matches / name] + files if kind == "matches" else files
 
@@ -337,7 +348,7 @@ def listing(directory: Path, manifest: dict | None) -> Listing:
     ours_top = {MANIFEST, LOCK_NAME, dataset.temp_name(MANIFEST), MANIFEST + ".tmp"}
     subdirs = [d for d in (hands, matches) if d]
     if fmt >= 2 or manifest is None:
-        subdirs = [dataset.HANDS_DIR, dataset.MATCHES_DIR, LABELS_DIR]
+        subdirs = [dataset.HANDS_DIR, dataset.MATCHES_DIR, LABELS_DIR, REVIEWS_DIR]
     for entry in sorted(directory.iterdir()):
         name = entry.name
         if name in ours_top:
@@ -383,11 +394,16 @@ def selection_config(idx: np.ndarray, where: str | None) -> dict:
 
 #: Hands per shard of a label run when the run does not say (a shard is minutes of search).
 LABEL_SHARD_HANDS = 100
+#: Hands per shard of a review run when the run does not say (a hand is about 50 decisions
+#: rolled out: seconds to minutes).
+REVIEW_SHARD_HANDS = 10
 
 
 def _default_shard_size(config: dict) -> int:
     if "labels_schema" in config:
         return LABEL_SHARD_HANDS
+    if "reviews_schema" in config:
+        return REVIEW_SHARD_HANDS
     if "matches" in config:
         return max(1, MATCH_SHARD_HANDS // int(config["max_hands_per_match"]))
     if config.get("selection"):

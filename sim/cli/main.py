@@ -53,6 +53,7 @@ examples:
   burraco analyze runs/demo --hand 42 --turn 9 --decision discard   # was that discard right?
   burraco review runs/demo --hand 42 --rollouts 500   # every decision rated, blunders marked
   burraco review --seed 1 --hand 42 --strategy expert --seats 0,2 --format json
+  burraco review --strategy expert --hands 40 --seed 1 --out runs/rev   # strength by error rate
   burraco label --hands 2000 --seed 1 --out labels/run1   # the search's values, per decision
   burraco strategies
   burraco rules --preset fibur_italian

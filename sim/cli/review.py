@@ -6,15 +6,18 @@ import os
 import sys
 
 from sim._util import outfile
-from sim._util.text import not_a_directory
+from sim._util.text import not_a_directory, plural
 from sim.cli.common import (_RUN_FIXED_OPTIONS, _count, _refuse_run_fixed, _rules, _rules_options,
-                            _specs, _team_options)
+                            _specs, _stopped, _team_options)
 from sim.core.cards import check_int
 
 #: the defaults of --doubtful and --blunder (sim.analysis.review.DOUBTFUL and BLUNDER, which
 #: tests/analysis/test_review.py checks they equal; the command line does not import the
 #: analysis before it runs)
 DOUBTFUL, BLUNDER = 20.0, 60.0
+#: the default of --rollouts with --hands (sim.analysis.review_run.DEFAULT_ROLLOUTS, checked
+#: equal by tests/analysis/test_review_run.py)
+RUN_ROLLOUTS = 200
 
 
 def _seats(text: str) -> list:
@@ -54,6 +57,11 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="run directory of the hand (it fixes the seed, strategies, rules and "
                         "dealer; give --hand I), or a hand file (.toml or .json: a hand as people "
                         "played it, the deal and every action, docs/review.md); or give --seed S")
+    p.add_argument("--hands", type=_count, metavar="N",
+                   help="strength by error rate: review hands 0..N-1 of --seed S played by "
+                        "--strategy SPEC on every seat, written to the run directory --out DIR "
+                        "(Parquet shards, resumable), and print the strategy's mean loss per "
+                        "hand and per decision with 95%% intervals (docs/review.md)")
     p.add_argument("--hand", type=int, metavar="I",
                    help="hand index (0-based; a match run's hand_index column); with DIR or "
                         "--seed")
@@ -73,9 +81,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     g.add_argument("--meld", action="store_true",
                    help="review the meld-phase decisions too (every meld, lay-off and end of "
                         "the meld phase; many more candidates and decisions)")
-    g.add_argument("--rollouts", type=_count, default=1000, metavar="N",
+    g.add_argument("--rollouts", type=_count, metavar="N",
                    help="sampled worlds per decision, each rolled out once per candidate "
-                        "(default 1000)")
+                        f"(default 1000; {RUN_ROLLOUTS} with --hands)")
     g.add_argument("--until-separated", action="store_true",
                    help="per decision, roll out --batch worlds at a time until the best "
                         "candidate is separated from every other (or within --margin), at most "
@@ -103,12 +111,23 @@ def add_parser(sub) -> argparse.ArgumentParser:
                         "document (schema in docs/review.md); html: the hand viewer's page "
                         "(burraco replay --format html) with each rated decision's table beside "
                         "its step, the marks on the step slider and the summary, written to --out")
-    p.add_argument("--out", metavar="FILE",
+    p.add_argument("--out", metavar="FILE|DIR",
                    help="write the review to FILE instead of stdout (a temporary file beside it, "
                         "renamed: never half written; an existing FILE is refused unless "
-                        "--overwrite)")
+                        "--overwrite); with --hands: the run directory DIR (DIR/reviews, "
+                        "DIR/_manifest.json), resumed by the same command")
     p.add_argument("--overwrite", "--force", dest="overwrite", action="store_true",
-                   help="with --out: replace an existing FILE")
+                   help="with --out: replace an existing FILE (with --hands: the run in DIR)")
+    r = p.add_argument_group("with --hands (a review run)")
+    r.add_argument("--shard-size", type=_count, metavar="K",
+                   help="hands per shard (default 10, or the run's when resuming)")
+    r.add_argument("--executor", choices=("local", "dask"), default="local",
+                   help="local: this process (default); dask: one task per shard on a Dask "
+                        "cluster (a LocalCluster unless --scheduler); needs the 'cluster' extra")
+    r.add_argument("--scheduler", metavar="ADDRESS",
+                   help="address of a running Dask scheduler (implies --executor dask)")
+    r.add_argument("--workers", type=int, metavar="W",
+                   help="worker processes of the LocalCluster of --executor dask (default 2)")
     bar = p.add_mutually_exclusive_group()
     bar.add_argument("--progress", action="store_true",
                      help="a progress bar on stderr, one step per decision (the default)")
@@ -142,8 +161,67 @@ def _settings(args: argparse.Namespace) -> dict:
             "dealer": args.dealer}
 
 
+def _run_many(args: argparse.Namespace) -> int:
+    """``burraco review --strategy S --hands N --seed X --out DIR``: a review run."""
+    refused = [("run", "DIR|FILE"), ("hand", "--hand"), ("dealer", "--dealer"),
+               ("seats", "--seats"), ("team0", "--team0"), ("team1", "--team1"),
+               ("strategy_file", "--strategy-file")]
+    for attr, option in refused:
+        if option is not None and getattr(args, attr, None) is not None:
+            raise ValueError(f"{option} does not go with --hands (a review run rates every "
+                             "seat's pickups and discards of hands 0..N-1 of --seed)")
+    if args.meld:
+        raise ValueError("--meld does not go with --hands (a review run rates pickups and "
+                         "discards)")
+    if args.format != "text":
+        raise ValueError("--format does not go with --hands: the rows are Parquet shards in "
+                         "--out DIR (docs/review.md)")
+    if args.doubtful != DOUBTFUL or args.blunder != BLUNDER:
+        raise ValueError("--doubtful and --blunder do not go with --hands: a review run stores "
+                         "the default marks; recompute them from the losses")
+    if args.seed is None:
+        raise ValueError("--hands needs --seed S (the run seed of the hands)")
+    if args.out is None:
+        raise ValueError("--hands needs --out DIR (the run directory of the review run)")
+    if not args.strategy or len(args.strategy) != 1:
+        raise ValueError("--hands needs one --strategy SPEC, played on every seat")
+    from sim.analysis import review_run as RR
+
+    check_int("analysis_seed", args.analysis_seed, 0, 2**64 - 1)
+    shards = []
+    try:
+        s = RR.review_run(args.strategy[0], args.hands, args.seed, args.out, rules=_rules(args),
+                          rollouts=RUN_ROLLOUTS if args.rollouts is None else args.rollouts,
+                          analysis_seed=args.analysis_seed, policy=args.policy,
+                          until_separated=args.until_separated, max_rollouts=args.max_rollouts,
+                          batch=args.batch, margin=args.margin, shard_size=args.shard_size,
+                          threads=args.threads, progress=not args.quiet,
+                          overwrite=args.overwrite, executor=args.executor,
+                          scheduler=args.scheduler, workers=args.workers,
+                          callback=lambda x: shards.append(x.stop - x.start))
+    except KeyboardInterrupt as exc:
+        what, code = _stopped(exc)
+        print(f"burraco: {what}; {plural(sum(shards), 'hand')} in completed shards kept in "
+              f"{args.out!r}; run the same command again to resume", file=sys.stderr)
+        return code
+    print(s.text())
+    rows = os.path.join(args.out, "reviews")
+    print(f"rows: {rows} (sim.analysis.review_run.load_reviews({args.out!r}), or "
+          f"pd.read_parquet({rows!r}))")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``burraco review``; the exit code."""
+    if args.hands is not None:
+        return _run_many(args)
+    for option in ("shard_size", "scheduler", "workers"):
+        if getattr(args, option) is not None:
+            raise ValueError(f"--{option.replace('_', '-')} goes with --hands (a review run)")
+    if args.executor != "local":
+        raise ValueError("--executor goes with --hands (a review run)")
+    if args.rollouts is None:
+        args.rollouts = 1000
     if args.format == "html" and args.out is None:
         raise ValueError("--format html writes a file: give --out FILE (the page is not written "
                          "to stdout)")

@@ -67,6 +67,7 @@ ALLOWED_LOCAL = {
     ("sim.cli.replay", "sim.play.viewer"),
     ("sim.cli.replay", "sim.batch.replay"),
     ("sim.cli.review", "sim.analysis.review"),
+    ("sim.cli.review", "sim.analysis.review_run"),
     ("sim.cli.simulate", "sim.core.deal_features"),
     ("sim.cli.simulate", "sim.batch.read"),
     ("sim.cli.simulate", "sim.batch.rundir"),

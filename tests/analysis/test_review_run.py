@@ -1,0 +1,187 @@
+"""Strength by error rate (sim.analysis.review_run, ``burraco review --hands``): the rows of a
+review run are sim.review's rows of the same hands with the same seeds; the summary is the
+mean of the rows; a killed run resumes to the same rows; a second writer is refused; bad
+options are one line with exit code 2."""
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import sim
+from sim._util.lock import LockedError
+from sim._util.stats import Z95
+from sim.analysis import review_run as RR
+from sim.analysis.review import DECISION_COLUMNS
+from sim.cli import main
+from sim.cli import review as CLI_REVIEW
+
+ROOT = Path(__file__).resolve().parents[2]
+SEED, HANDS, ROLLOUTS, STRATEGY = 7, 3, 50, "expert"
+
+
+@pytest.fixture(scope="module")
+def ran():
+    return RR.review_run(STRATEGY, HANDS, SEED, rollouts=ROLLOUTS, shard_size=2)
+
+
+def test_the_rows_are_sim_review_of_the_same_hands(ran):
+    rows = ran.table
+    assert list(rows.columns) == ["hand", *DECISION_COLUMNS]
+    assert sorted(rows["hand"].unique()) == list(range(HANDS))
+    for h in range(HANDS):
+        r = sim.review(SEED, h, STRATEGY, rollouts=ROLLOUTS,
+                       analysis_seed=RR.hand_seed(0, h))
+        mine = rows[rows["hand"] == h].drop(columns="hand").reset_index(drop=True)
+        pd.testing.assert_frame_equal(mine, r.decisions, check_dtype=False)
+    assert ran.rows == len(rows) and ran.hands == HANDS == ran.new_hands
+
+
+def test_the_summary_is_the_mean_of_the_rows(ran):
+    rows = ran.table
+    rated = rows[~rows["forced"]]
+    per_hand = np.array([rated.loc[rated["hand"] == h, "loss"].sum() for h in range(HANDS)])
+    count = np.array([(rated["hand"] == h).sum() for h in range(HANDS)])
+    s = ran.strength
+    assert s["hands"] == HANDS and s["decisions"] == len(rated)
+    assert s["per_hand"] == pytest.approx(per_hand.mean())
+    half = Z95 * per_hand.std(ddof=1) / math.sqrt(HANDS)
+    assert s["per_hand_low"] == pytest.approx(max(0.0, per_hand.mean() - half))
+    ratio = rated["loss"].sum() / len(rated)
+    assert s["per_decision"] == pytest.approx(ratio)
+    se = math.sqrt(((per_hand - ratio * count) ** 2).sum() / (HANDS * (HANDS - 1))) / count.mean()
+    assert s["per_decision_high"] == pytest.approx(ratio + Z95 * se)
+    # a hand without a rated decision counts 0
+    one = RR.strength(rows[rows["hand"] == 0], hands=2)
+    assert one["per_hand"] == pytest.approx(per_hand[0] / 2)
+    assert "delta method" in ran.text().splitlines()[2]
+
+
+def test_a_killed_run_resumes_to_the_same_rows_and_a_finished_one_is_read_back(ran, tmp_path):
+    out = tmp_path / "run"
+
+    def stop_after_first(shard):
+        if shard.stop == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        RR.review_run(STRATEGY, HANDS, SEED, out, rollouts=ROLLOUTS, shard_size=2,
+                      callback=stop_after_first)
+    assert [p.name for p in (out / "reviews").iterdir()] == [
+        "shard-000000000000-000000000002.parquet"]
+    assert json.loads((out / "_manifest.json").read_text())["finished"] is False
+    seen = []
+    s = RR.review_run(STRATEGY, HANDS, SEED, out, rollouts=ROLLOUTS, callback=seen.append,
+                      return_table=True)
+    assert [x.resumed for x in seen] == [True, False]
+    assert s.new_hands == 1 and s.hands == HANDS
+    pd.testing.assert_frame_equal(s.table, ran.table)
+    pd.testing.assert_frame_equal(RR.load_reviews(out), ran.table)
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "reviews"), ran.table)
+    assert s.strength == ran.strength
+    back = RR.review_run(STRATEGY, HANDS, SEED, out, rollouts=ROLLOUTS)
+    assert back.new_hands == 0 and back.strength == ran.strength
+    # other settings are another run: refused in one line
+    with pytest.raises(ValueError, match="out: "):
+        RR.review_run(STRATEGY, HANDS, SEED, out, rollouts=ROLLOUTS + 1)
+    with pytest.raises(ValueError, match="review run"):
+        sim.load(out)
+    with pytest.raises(ValueError, match="holds a review run"):
+        sim.repair_run(out)
+
+
+HOLD = """\
+import sys
+from sim._util.lock import DirectoryLock
+with DirectoryLock(sys.argv[1]):
+    print("locked", flush=True)
+    sys.stdin.read()
+"""
+
+
+def test_a_second_writer_is_refused(tmp_path):
+    out = tmp_path / "run"
+    RR.review_run(STRATEGY, 1, SEED, out, rollouts=ROLLOUTS)
+    proc = subprocess.Popen([sys.executable, "-c", HOLD, str(out)], cwd=ROOT,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline() == "locked\n"
+        with pytest.raises(LockedError, match=f"pid {proc.pid}"):
+            RR.review_run(STRATEGY, 2, SEED, out, rollouts=ROLLOUTS)
+    finally:
+        proc.stdin.close()
+        proc.wait()
+    assert RR.review_run(STRATEGY, 2, SEED, out, rollouts=ROLLOUTS).new_hands == 1
+
+
+def test_cli_runs_and_resumes(ran, tmp_path, capsys):
+    out = tmp_path / "run"
+    argv = ["review", "--strategy", STRATEGY, "--hands", str(HANDS), "--seed", str(SEED),
+            "--rollouts", str(ROLLOUTS), "--shard-size", "2", "--out", str(out), "--quiet"]
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert text.startswith(f"{STRATEGY}: {HANDS} hands reviewed in {out}")
+    assert f"{ran.strength['per_decision']:.3f}" in text
+    pd.testing.assert_frame_equal(RR.load_reviews(out), ran.table)
+    assert main(argv) == 0
+    assert "nothing new" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("extra, words", [
+    (["--hand", "1"], "--hand does not go with --hands"),
+    (["--seats", "0"], "--seats does not go with --hands"),
+    (["--meld"], "--meld does not go with --hands"),
+    (["--format", "json"], "--format does not go with --hands"),
+    (["--strategy", "random"], "one --strategy"),
+    (["--rollouts", "1"], "rollouts"),
+    (["--policy", "nope"], "nope"),
+    (["--executor", "dask", "--hand", "1"], "--hand does not go"),
+])
+def test_cli_bad_options_are_one_line_exit_2(tmp_path, capsys, extra, words):
+    argv = ["review", "--strategy", STRATEGY, "--hands", "1", "--seed", "1",
+            "--out", str(tmp_path / "run"), "--quiet", *extra]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and words in err, err
+    assert not (tmp_path / "run").exists()           # nothing written
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--strategy", STRATEGY, "--hands", "1", "--out", "x"], "--seed"),
+    (["--strategy", STRATEGY, "--hands", "1", "--seed", "1"], "--out"),
+    (["--hands", "1", "--seed", "1", "--out", "x"], "one --strategy"),
+    (["--seed", "1", "--hand", "0", "--shard-size", "2"], "--shard-size goes with --hands"),
+])
+def test_cli_missing_options_are_one_line_exit_2(capsys, argv, words):
+    assert main(["review", "--quiet", *argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and words in err, err
+
+
+def test_cli_default_rollouts_is_the_librarys():
+    assert CLI_REVIEW.RUN_ROLLOUTS == RR.DEFAULT_ROLLOUTS
+
+
+def test_docs_list_the_schema():
+    text = (ROOT / "docs" / "review.md").read_text()
+    table = text.split("<!-- review-schema -->")[1].split("<!-- /review-schema -->")[0]
+    names = [line.split("`")[1] for line in table.strip().splitlines()[2:]]
+    assert names == RR.REVIEW_SCHEMA.names
+    for f in RR.REVIEW_SCHEMA:
+        assert f"| `{f.name}` | {f.type} |" in table
+
+
+@pytest.mark.slow
+def test_dask_gives_the_same_rows_as_local(ran, tmp_path):
+    pytest.importorskip("dask.distributed")
+    s = RR.review_run(STRATEGY, 2, SEED, tmp_path / "dask", rollouts=ROLLOUTS, shard_size=1,
+                      executor="dask", workers=2, return_table=True)
+    pd.testing.assert_frame_equal(s.table, ran.table[ran.table["hand"] < 2])
+    pd.testing.assert_frame_equal(RR.load_reviews(tmp_path / "dask"), s.table)
+    assert json.loads((tmp_path / "dask" / "_manifest.json").read_text())["finished"] is True
