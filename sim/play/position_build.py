@@ -79,7 +79,7 @@ class _Builder:
         if (p["dealer"] + turn) % n != mover:
             _fail("dealer", f"with dealer {p['dealer']} seat {(p['dealer'] + turn) % n} plays "
                   f"turn {turn}, not seat {mover} (to_move): turns go round from the seat "
-                  "left of the dealer (R7)")
+                  "left of the dealer (R6)")
         hs = p["hand_sizes"]
         hand_n = len(p["hand"].split())
         if hand_n == 0:

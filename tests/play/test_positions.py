@@ -306,7 +306,7 @@ REFUSED = [
      r"to_move: expected an integer in 0..1", "got 2"),
     ("hand sizes of another player count", with_(rules={"num_players": 3}, dealer=None),
      r"hand_sizes: expected a list of 3", "one per seat"),
-    ("the dealer", with_(dealer=1), r"dealer: with dealer 1 seat 2 plays turn 9", "R7"),
+    ("the dealer", with_(dealer=1), r"dealer: with dealer 1 seat 2 plays turn 9", "R6"),
     ("three pozzetti", with_(pozzetti={"left": 3}), r"pozzetti.left: expected an integer in 0..2",
      "got 3"),
     ("a pozzetto missing", with_(pozzetti={"left": 1}, stock=52),
