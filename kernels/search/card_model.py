@@ -44,7 +44,7 @@ from kernels.strategies.learned_features import _state_side_melds
 from kernels.table.state import (G_PHASE, G_PILE_PICKUPS, G_PILE_SIZE, G_SEAT, G_TEAM,
                                  G_TOOK_PILE, NTEAMS)
 from kernels.table.work import W_RV, views
-from kernels.table.worlds import PLACE_HAND, reseed_world, unseen_places
+from kernels.table.worlds import PLACE_HAND, recount_hands, reseed_world, unseen_places
 
 #: relations of a natural face to another natural face (twos and jokers have none):
 #: the other copy of the same face, a neighbour in its suit (ranks one apart, the ace
@@ -375,13 +375,7 @@ def deal_ids_weighted(st, places, ids, n, seat, rng, odds):
             st.stock[a] = cid
         else:
             st.poz[a, b] = cid
-    for s in range(4):
-        if s == seat:
-            continue
-        for f in range(N_COUNT):
-            st.hcnt[s, f] = 0
-        for i in range(st.hn[s]):
-            st.hcnt[s, CIDX[st.hand[s, i]]] += 1
+    recount_hands(st, seat)
 
 
 @njit(cache=True)

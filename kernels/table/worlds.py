@@ -161,6 +161,13 @@ def deal_ids(st, places, ids, n, seat, rng):
         ids[j] = t
     for k in range(n):
         _put(st, places, k, ids[k])
+    recount_hands(st, seat)
+
+
+@njit(cache=True)
+def recount_hands(st, seat):
+    """Count again the hands (``st.hcnt``, mutated) of the seats other than ``seat``, after
+    their cards were dealt again."""
     for s in range(4):
         if s == seat:
             continue

@@ -46,7 +46,6 @@ import pyarrow.parquet as pq
 from kernels.core import layout as L
 
 from sim._util.stats import Z95
-from sim.core import dataset
 from sim.core.cards import check_int
 from sim.analysis.review import DECISION_COLUMNS, review
 from sim.analysis.rollouts import _policy
@@ -130,18 +129,7 @@ class ReviewWork(HandWork):
 
     def read(self, files: list, a: int, b: int) -> tuple | None:
         """``(records, table, [table])`` of a complete shard on disk, or None."""
-        try:
-            table = pq.read_table(files[0])
-            meta = dataset.read_metadata(files[0])
-        except (OSError, pa.ArrowException, ValueError):
-            return None
-        if table.schema.remove_metadata() != REVIEW_SCHEMA or meta.get("run_id") != self.run_id:
-            return None
-        if table.num_rows:
-            h = table.column("hand").to_numpy()
-            if h[0] < a or h[-1] >= b or np.any(np.diff(h) < 0):
-                return None
-        return np.zeros((0, L.N_REC), np.int32), table, [table]
+        return rundir.read_hand_table_shard(files, a, b, REVIEW_SCHEMA, self.run_id)
 
 
 def strength(rows: pd.DataFrame, hands: int | None = None) -> dict:

@@ -35,7 +35,6 @@ import pyarrow.parquet as pq
 from kernels.core import layout as L
 
 from sim import strategies as _strategies
-from sim.core import dataset
 from sim.core.match import MATCH_STRIDE
 from sim.strategies.specs import resolve_for
 from sim.batch import rundir
@@ -229,18 +228,7 @@ class LabelWork(HandWork):
     def read(self, files: list, a: int, b: int) -> tuple | None:
         """``(records, table, [table])`` of a complete shard of this run on disk (no
         records: a label shard does not keep them), or None."""
-        try:
-            table = pq.read_table(files[0])
-            meta = dataset.read_metadata(files[0])
-        except (OSError, pa.ArrowException, ValueError):
-            return None
-        if table.schema.remove_metadata() != LABEL_SCHEMA or meta.get("run_id") != self.run_id:
-            return None
-        if table.num_rows:
-            h = table.column("hand").to_numpy()
-            if h[0] < a or h[-1] >= b or np.any(np.diff(h) < 0):
-                return None
-        return np.zeros((0, L.N_REC), np.int32), table, [table]
+        return rundir.read_hand_table_shard(files, a, b, LABEL_SCHEMA, self.run_id)
 
 
 @dataclass

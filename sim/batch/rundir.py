@@ -59,6 +59,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from kernels.core import layout as L
+
 from sim._util.lock import LOCK_NAME
 from sim._util.text import not_a_directory, plural
 from sim.core import dataset
@@ -435,3 +437,22 @@ def _read_shard(path: Path, a: int, b: int, run_id: str) -> pa.Table | None:
         return None
     idx = table.column("hand_index").to_numpy()
     return table if idx[0] == a and idx[-1] == b - 1 else None
+
+
+def read_hand_table_shard(files: list, a: int, b: int, schema: pa.Schema, run_id: str):
+    """A shard of one table with a ``hand`` column (a label or a review run): ``(no records,
+    table, [table])`` when ``files[0]`` is whole, has ``schema``, belongs to ``run_id`` and
+    holds only hands ``a .. b-1`` in order; None otherwise (the shard is played again)."""
+    try:
+        table = pq.read_table(files[0])
+        meta = dataset.read_metadata(files[0])
+    except (OSError, pa.ArrowException, ValueError):
+        return None
+    if table.schema.remove_metadata() != schema or meta.get("run_id") != run_id:
+        return None
+    if table.num_rows:
+        h = table.column("hand").to_numpy()
+        if h[0] < a or h[-1] >= b or np.any(np.diff(h) < 0):
+            return None
+    return np.zeros((0, L.N_REC), np.int32), table, [table]
+
