@@ -112,6 +112,10 @@ DECISION_COLUMNS = {
     "loss_high": "upper end of the 95% interval of loss (points)",
     "loss_se": "standard error of the cross-fitted difference before it is clipped at 0 "
                "(points; 0 when forced)",
+    "difference": "the cross-fitted difference itself, not clipped: below 0 when the chosen "
+                  "action beat the best other candidate on the worlds measuring it (points; 0 "
+                  "when forced); its mean over many decisions estimates the mean loss without "
+                  "the upward bias of clipping each decision at 0",
     "p_best": "the chosen action's probability of being the best (analyze's p_best; 1 when "
               "forced)",
     "mark": "'blunder' (loss >= blunder), 'doubtful' (loss >= doubtful) or '' (not marked, "
@@ -389,9 +393,10 @@ _CANDIDATE_FIELDS = ("action", "text", "mean_result", "ci95_low", "ci95_high", "
 _DTYPES = {"decision": "int64", "ply": "int64", "event": "int64", "turn": "int64",
            "seat": "int64", "team": "int64", "legal": "int64", "forced": "bool",
            "chosen": "int64", "best": "int64", "loss": "float64", "loss_low": "float64",
-           "loss_high": "float64", "loss_se": "float64", "p_best": "float64", "worlds": "int64",
-           "analysis_seed": "uint64", "z_interval": "float64", "decisions": "int64",
-           "rated": "int64", "loss_per_decision": "float64", "per_decision_low": "float64",
+           "loss_high": "float64", "loss_se": "float64", "difference": "float64",
+           "p_best": "float64", "worlds": "int64", "analysis_seed": "uint64",
+           "z_interval": "float64", "decisions": "int64", "rated": "int64",
+           "loss_per_decision": "float64", "per_decision_low": "float64",
            "per_decision_high": "float64", "doubtful": "int64", "blunder": "int64"}
 
 
@@ -642,7 +647,8 @@ def review(seed=None, hand_index=None, strategies=None, rules=None, dealer=None,
                  "chosen": chosen, "chosen_text": here.action_text(chosen), "mark": ""}
             if r["forced"]:
                 r.update(best=chosen, best_text=r["chosen_text"], loss=0.0, loss_low=0.0,
-                         loss_high=0.0, loss_se=0.0, p_best=1.0, worlds=0, analysis_seed=0, z_interval=Z95)
+                         loss_high=0.0, loss_se=0.0, difference=0.0, p_best=1.0, worlds=0,
+                         analysis_seed=0, z_interval=Z95)
             else:
                 s = decision_seed(analysis_seed, f["ply"])
                 df, results, acts, ddof = analyze_results(here, rollouts=rollouts, seed=s,
@@ -657,7 +663,8 @@ def review(seed=None, hand_index=None, strategies=None, rules=None, dealer=None,
                 top = mine if x["loss"] == 0 else df.iloc[0]
                 r.update(best=int(top["action"]), best_text=str(top["text"]),
                          loss=x["loss"], loss_low=x["loss_low"], loss_high=x["loss_high"],
-                         loss_se=x["loss_se"], p_best=float(mine["p_best"]),
+                         loss_se=x["loss_se"], difference=x["margin"],
+                         p_best=float(mine["p_best"]),
                          worlds=int(attrs["worlds"]), analysis_seed=s, z_interval=z)
                 used_threads, policy_name = attrs["threads"], attrs["policy"]
                 bar.update(1)

@@ -28,6 +28,8 @@ mean_h(n_h)``, ``R +- 1.96 se(R)`` (the lower ends of both clipped at 0, as loss
 intervals are of the strategy's mean over hands like these (the hands' own sampling), not of
 the rollouts' noise alone. The loss is the cross-fitted estimate of :mod:`sim.analysis.review`,
 clipped at 0: the rollouts' noise adds a few points per decision at 200 worlds (docs/review.md).
+The same figures of the unclipped cross-fitted differences (the column ``difference``) carry
+no clipping bias; their intervals are not clipped.
 """
 from __future__ import annotations
 
@@ -62,15 +64,16 @@ __all__ = ["DEFAULT_ROLLOUTS", "REVIEW_SCHEMA", "ReviewRunSummary", "hand_seed",
 #: hands is dominated by the hands' own spread (docs/review.md).
 DEFAULT_ROLLOUTS = 200
 #: Version of :data:`REVIEW_SCHEMA` (the manifest's ``reviews_schema``).
-REVIEWS_SCHEMA_VERSION = 1
+REVIEWS_SCHEMA_VERSION = 2
 
 _TYPES = {"int64": pa.int64(), "bool": pa.bool_(), "float64": pa.float64(),
           "uint64": pa.uint64()}
 _KINDS = {"decision": "int64", "ply": "int64", "event": "int64", "turn": "int64",
           "seat": "int64", "team": "int64", "legal": "int64", "forced": "bool",
           "chosen": "int64", "best": "int64", "loss": "float64", "loss_low": "float64",
-          "loss_high": "float64", "loss_se": "float64", "p_best": "float64", "worlds": "int64",
-          "analysis_seed": "uint64", "z_interval": "float64"}
+          "loss_high": "float64", "loss_se": "float64", "difference": "float64",
+          "p_best": "float64", "worlds": "int64", "analysis_seed": "uint64",
+          "z_interval": "float64"}
 #: One row per decision of the reviewed hands (docs/review.md): ``hand``, then the columns of
 #: :data:`sim.analysis.review.DECISION_COLUMNS` (strings for the others).
 REVIEW_SCHEMA = pa.schema([pa.field("hand", pa.int64())] + [
@@ -132,31 +135,13 @@ class ReviewWork(HandWork):
         return rundir.read_hand_table_shard(files, a, b, REVIEW_SCHEMA, self.run_id)
 
 
-def strength(rows: pd.DataFrame, hands: int | None = None) -> dict:
-    """A strategy's mean loss per hand and per decision, with 95% intervals (module
-    docstring), from the rows of a review run.
-
-    Parameters
-    ----------
-    rows : pandas.DataFrame
-        The decisions (:data:`REVIEW_SCHEMA`; the columns ``hand``, ``forced``, ``loss``).
-    hands : int, optional
-        The hands reviewed (default: ``hand.max() + 1``; a hand without a row counts 0).
-
-    Returns
-    -------
-    dict
-        ``hands``, ``decisions`` (rated), ``per_hand``, ``per_hand_low``, ``per_hand_high``,
-        ``per_decision``, ``per_decision_low``, ``per_decision_high`` (points),
-        ``interval`` (how the per-decision interval is made).
-    """
-    rated = rows[~rows["forced"].astype(bool)]
-    H = int(rows["hand"].max()) + 1 if hands is None else int(hands)
-    if H < 1:
-        raise ValueError("strength: no hands")
+def _ratio(rows: pd.DataFrame, column: str, H: int) -> tuple:
+    """Per hand (mean of the hands' sums, normal interval over hands) and per decision
+    (the ratio of sums, delta-method interval over hands) of ``column``:
+    ``(per_hand, half_h, per_decision, half_d, decisions)``."""
     idx = pd.RangeIndex(H)
-    lh = rated.groupby("hand")["loss"].sum().reindex(idx, fill_value=0.0).to_numpy(float)
-    nh = rated.groupby("hand")["loss"].count().reindex(idx, fill_value=0).to_numpy(float)
+    lh = rows.groupby("hand")[column].sum().reindex(idx, fill_value=0.0).to_numpy(float)
+    nh = rows.groupby("hand")[column].count().reindex(idx, fill_value=0).to_numpy(float)
     per_hand = float(lh.mean())
     half_h = float(Z95) * float(lh.std(ddof=1)) / math.sqrt(H) if H > 1 else math.nan
     n = float(nh.sum())
@@ -166,12 +151,55 @@ def strength(rows: pd.DataFrame, hands: int | None = None) -> dict:
               if H > 1 else math.nan)
     else:
         ratio = se = math.nan
-    z = float(Z95)
-    return {"hands": H, "decisions": int(n), "per_hand": per_hand,
-            "per_hand_low": max(0.0, per_hand - half_h), "per_hand_high": per_hand + half_h,
-            "per_decision": ratio, "per_decision_low": max(0.0, ratio - z * se),
-            "per_decision_high": ratio + z * se,
-            "interval": "per hand: normal over hands; per decision: delta method over hands"}
+    return per_hand, half_h, ratio, float(Z95) * se, int(n)
+
+
+def strength(rows: pd.DataFrame, hands: int | None = None) -> dict:
+    """A strategy's mean loss per hand and per decision, with 95% intervals (module
+    docstring), from the rows of a review run.
+
+    Parameters
+    ----------
+    rows : pandas.DataFrame
+        The decisions (:data:`REVIEW_SCHEMA`; the columns ``hand``, ``forced``, ``loss``,
+        ``difference``).
+    hands : int, optional
+        The hands reviewed (default: ``hand.max() + 1``; a hand without a row counts 0).
+
+    Returns
+    -------
+    dict
+        ``hands``, ``decisions`` (rated); from the losses (each clipped at 0, as the
+        review's marks use them): ``per_hand``, ``per_hand_low``, ``per_hand_high``,
+        ``per_decision``, ``per_decision_low``, ``per_decision_high`` (points); from the
+        unclipped cross-fitted differences (no clipping bias; a decision whose chosen
+        action is the best adds a value below 0 on average): ``difference_per_hand``,
+        ``difference_per_hand_low``, ``difference_per_hand_high``,
+        ``difference_per_decision``, ``difference_per_decision_low``,
+        ``difference_per_decision_high`` (points); ``interval`` (how the intervals are made).
+
+    Raises
+    ------
+    ValueError
+        No hands.
+    """
+    rated = rows[~rows["forced"].astype(bool)]
+    H = int(rows["hand"].max()) + 1 if hands is None else int(hands)
+    if H < 1:
+        raise ValueError("strength: no hands")
+    per_hand, half_h, ratio, half_d, n = _ratio(rated, "loss", H)
+    out = {"hands": H, "decisions": n, "per_hand": per_hand,
+           "per_hand_low": max(0.0, per_hand - half_h), "per_hand_high": per_hand + half_h,
+           "per_decision": ratio, "per_decision_low": max(0.0, ratio - half_d),
+           "per_decision_high": ratio + half_d}
+    per_hand, half_h, ratio, half_d, _ = _ratio(rated, "difference", H)
+    out.update({"difference_per_hand": per_hand, "difference_per_hand_low": per_hand - half_h,
+                "difference_per_hand_high": per_hand + half_h,
+                "difference_per_decision": ratio,
+                "difference_per_decision_low": ratio - half_d,
+                "difference_per_decision_high": ratio + half_d,
+                "interval": "per hand: normal over hands; per decision: delta method over hands"})
+    return out
 
 
 @dataclass
@@ -217,7 +245,11 @@ class ReviewRunSummary:
             f"{s['per_hand_low']:.2f} .. {s['per_hand_high']:.2f})",
             f"  loss per decision {s['per_decision']:7.3f} points (95% interval "
             f"{s['per_decision_low']:.3f} .. {s['per_decision_high']:.3f}; delta method over "
-            "hands)"])
+            "hands)",
+            f"  unclipped         {s['difference_per_decision']:7.3f} points per decision (95% "
+            f"interval {s['difference_per_decision_low']:.3f} .. "
+            f"{s['difference_per_decision_high']:.3f}): the cross-fitted differences, not "
+            "clipped at 0"])
 
 
 def review_run(strategy: str, hands: int, seed: int, out: str | os.PathLike | None = None, *,

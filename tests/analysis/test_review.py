@@ -141,6 +141,7 @@ def test_a_decisions_loss_is_the_cross_fit_of_analyze_decisions_rollouts(reviewe
     assert (row["loss"], row["loss_low"], row["loss_high"], row["loss_se"]) == (
         x["loss"], x["loss_low"], x["loss_high"], x["loss_se"])
     assert x["loss"] == max(0.0, x["margin"]) > 0
+    assert row["difference"] == x["margin"]
     assert row["loss"] != -mine["diff_best"] or len(acts) == 2   # not the sample's best
 
 

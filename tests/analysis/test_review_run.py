@@ -63,6 +63,31 @@ def test_the_summary_is_the_mean_of_the_rows(ran):
     assert "delta method" in ran.text().splitlines()[2]
 
 
+def test_the_unclipped_strength_worked_by_hand():
+    # hand 0: differences +10 and -2 (losses 10 and 0); hand 1: -4 (loss 0); hand 2: forced only
+    rows = pd.DataFrame({"hand": [0, 0, 1, 2], "forced": [False, False, False, True],
+                         "loss": [10.0, 0.0, 0.0, 0.0], "difference": [10.0, -2.0, -4.0, 0.0]})
+    s = RR.strength(rows)
+    assert s["hands"] == 3 and s["decisions"] == 3
+    assert s["per_decision"] == pytest.approx(10 / 3) and s["per_hand"] == pytest.approx(10 / 3)
+    # sums per hand 8, -4, 0 over 2, 1, 0 decisions: R = 4/3; residuals 16/3, -16/3, 0
+    assert s["difference_per_hand"] == pytest.approx(4 / 3)
+    assert s["difference_per_decision"] == pytest.approx(4 / 3)
+    se = math.sqrt((2 * (16 / 3) ** 2) / (3 * 2)) / 1.0
+    assert s["difference_per_decision_low"] == pytest.approx(4 / 3 - Z95 * se)   # not clipped
+    assert s["difference_per_decision_low"] < 0
+    half = Z95 * np.std([8.0, -4.0, 0.0], ddof=1) / math.sqrt(3)
+    assert s["difference_per_hand_high"] == pytest.approx(4 / 3 + half)
+    assert s["per_decision_low"] == 0.0                                            # clipped
+
+
+def test_the_difference_column_is_the_unclipped_loss(ran):
+    rated = ran.table[~ran.table["forced"]]
+    assert (rated["loss"] == rated["difference"].clip(lower=0)).all()
+    assert (rated["difference"] < 0).any() and (rated["difference"] > 0).any()
+    assert (ran.table.loc[ran.table["forced"], "difference"] == 0).all()
+
+
 def test_a_killed_run_resumes_to_the_same_rows_and_a_finished_one_is_read_back(ran, tmp_path):
     out = tmp_path / "run"
 
