@@ -256,7 +256,7 @@ def review_run(strategy: str, hands: int, seed: int, out: str | os.PathLike | No
                rules=None, rollouts: int = DEFAULT_ROLLOUTS, analysis_seed: int = 0,
                policy: str = "expert", until_separated: bool = False,
                max_rollouts: int = 20_000, batch: int = 1_000, margin: float = 0.0,
-               shard_size: int | None = None, threads: int | None = None,
+               seats=None, shard_size: int | None = None, threads: int | None = None,
                progress: bool | str = False, overwrite: bool = False,
                return_table: bool | None = None,
                callback: Callable[[ShardDone], None] | None = None, executor: str = "local",
@@ -285,6 +285,10 @@ def review_run(strategy: str, hands: int, seed: int, out: str | os.PathLike | No
         Hand ``h`` is reviewed with :func:`hand_seed` ``(analysis_seed, h)``.
     policy, until_separated, max_rollouts, batch, margin
         As for :func:`sim.review`.
+    seats : int or sequence of int, optional
+        The seats whose decisions are rated (default: every seat).  Every seat plays
+        ``strategy`` either way; rating one seat of many hands costs a quarter of rating
+        four, and the per-hand figures are then of that seat's decisions.
     shard_size : int, optional
         Hands per shard (default 10 for a new run; a resumed run keeps its own).
     threads, progress, overwrite, callback, executor, scheduler, workers
@@ -331,9 +335,26 @@ def review_run(strategy: str, hands: int, seed: int, out: str | os.PathLike | No
     if return_table is None:
         return_table = out is None
     o = dataclasses.replace(o, return_frame=bool(return_table))
+    if seats is not None:
+        n = o.rules.num_players
+        given = [seats] if isinstance(seats, (int, np.integer)) else seats
+        try:
+            given = list(given)
+        except TypeError:
+            raise ValueError(f"seats must be seats of the hand, 0..{n - 1}, got {seats!r}") \
+                from None
+        bad = [x for x in given if isinstance(x, (bool, np.bool_))
+               or not isinstance(x, (int, np.integer)) or not 0 <= x < n]
+        if bad or not given:
+            raise ValueError(f"seats must be seats of the hand, 0..{n - 1}, got "
+                             f"{bad[0] if bad else seats!r}")
+        seats = sorted({int(x) for x in given})
     options = {"rollouts": rollouts, "policy": policy, "until_separated": bool(until_separated),
                "max_rollouts": int(max_rollouts), "batch": int(batch), "margin": float(margin)}
-    settings = dict(options, analysis_seed=analysis_seed, seats="all",
+    if seats is not None:
+        options["seats"] = seats
+    settings = dict(options, analysis_seed=analysis_seed,
+                    seats="all" if seats is None else list(seats),
                     decisions="pickup and discard",
                     hand_seed="hand h: sim.analysis.review_run.hand_seed(analysis_seed, h)")
     config = {"hands": hands, "seed": o.seed, "strategies": list(o.names),

@@ -164,7 +164,7 @@ def _settings(args: argparse.Namespace) -> dict:
 def _run_many(args: argparse.Namespace) -> int:
     """``burraco review --strategy S --hands N --seed X --out DIR``: a review run."""
     refused = [("run", "DIR|FILE"), ("hand", "--hand"), ("dealer", "--dealer"),
-               ("seats", "--seats"), ("team0", "--team0"), ("team1", "--team1"),
+               ("team0", "--team0"), ("team1", "--team1"),
                ("strategy_file", "--strategy-file")]
     for attr, option in refused:
         if option is not None and getattr(args, attr, None) is not None:
@@ -194,7 +194,8 @@ def _run_many(args: argparse.Namespace) -> int:
                           rollouts=RUN_ROLLOUTS if args.rollouts is None else args.rollouts,
                           analysis_seed=args.analysis_seed, policy=args.policy,
                           until_separated=args.until_separated, max_rollouts=args.max_rollouts,
-                          batch=args.batch, margin=args.margin, shard_size=args.shard_size,
+                          batch=args.batch, margin=args.margin, seats=args.seats,
+                          shard_size=args.shard_size,
                           threads=args.threads, progress=not args.quiet,
                           overwrite=args.overwrite, executor=args.executor,
                           scheduler=args.scheduler, workers=args.workers,

@@ -63,6 +63,32 @@ def test_the_summary_is_the_mean_of_the_rows(ran):
     assert "delta method" in ran.text().splitlines()[2]
 
 
+def test_seats_rate_those_seats_of_the_same_hands(ran, tmp_path, capsys):
+    one = RR.review_run(STRATEGY, HANDS, SEED, rollouts=ROLLOUTS, shard_size=2, seats=[2, 0])
+    want = ran.table[ran.table["seat"].isin([0, 2])]
+    assert set(one.table["seat"]) == {0, 2}
+    pd.testing.assert_frame_equal(one.table.drop(columns="decision").reset_index(drop=True),
+                                  want.drop(columns="decision").reset_index(drop=True))
+    # the CLI: --seats 0 writes that seat's rows and records the seats in the manifest
+    out = tmp_path / "seat0"
+    argv = ["review", "--strategy", STRATEGY, "--hands", str(HANDS), "--seed", str(SEED),
+            "--rollouts", str(ROLLOUTS), "--seats", "0", "--out", str(out), "--quiet"]
+    assert main(argv) == 0
+    rows = RR.load_reviews(out)
+    assert set(rows["seat"]) == {0} and len(rows) == (ran.table["seat"] == 0).sum()
+    assert json.loads((out / "_manifest.json").read_text())["config"]["review"]["seats"] == [0]
+    # the same directory with other seats is another run: refused, in one line
+    capsys.readouterr()
+    assert main([*argv[:-5], "--seats", "1", "--out", str(out), "--quiet"]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("seats", [[], [4], [0, -1], ["0"], [True], 1.5])
+def test_bad_seats_are_refused(seats):
+    with pytest.raises(ValueError, match="seats must be seats of the hand"):
+        RR.review_run(STRATEGY, 1, SEED, rollouts=ROLLOUTS, seats=seats)
+
+
 def test_the_unclipped_strength_worked_by_hand():
     # hand 0: differences +10 and -2 (losses 10 and 0); hand 1: -4 (loss 0); hand 2: forced only
     rows = pd.DataFrame({"hand": [0, 0, 1, 2], "forced": [False, False, False, True],
@@ -160,7 +186,7 @@ def test_cli_runs_and_resumes(ran, tmp_path, capsys):
 
 @pytest.mark.parametrize("extra, words", [
     (["--hand", "1"], "--hand does not go with --hands"),
-    (["--seats", "0"], "--seats does not go with --hands"),
+    (["--seats", "0,4"], "seats must be seats of the hand, 0..3, got 4"),
     (["--meld"], "--meld does not go with --hands"),
     (["--format", "json"], "--format does not go with --hands"),
     (["--strategy", "random"], "one --strategy"),
