@@ -114,8 +114,9 @@ DECISION_COLUMNS = {
                "(points; 0 when forced)",
     "difference": "the cross-fitted difference itself, not clipped: below 0 when the chosen "
                   "action beat the best other candidate on the worlds measuring it (points; 0 "
-                  "when forced); its mean over many decisions estimates the mean loss without "
-                  "the upward bias of clipping each decision at 0",
+                  "when forced); its mean over many decisions carries no clipping bias but "
+                  "falls short of the mean loss when the comparator picked on half the worlds "
+                  "is not the best (a lower estimate where the clipped loss is an upper one)",
     "p_best": "the chosen action's probability of being the best (analyze's p_best; 1 when "
               "forced)",
     "mark": "'blunder' (loss >= blunder), 'doubtful' (loss >= doubtful) or '' (not marked, "

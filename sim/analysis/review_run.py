@@ -109,6 +109,7 @@ class ReviewWork(HandWork):
     spec: str = ""
     options: dict = dataclasses.field(default_factory=dict)
     analysis_seed: int = 0
+    source: str | None = None          # a simulate run directory whose hands are reviewed
     manifest_extra: dict = dataclasses.field(default_factory=dict)
     kind = "reviews"
     unit = "hand"
@@ -119,8 +120,9 @@ class ReviewWork(HandWork):
         import numba                   # the runner (or the Dask task) has set the threads
         hands, frames = list(range(a, b)), []
         for h in hands:
-            r = review(self.seed, h, self.spec, self.rules,
-                       analysis_seed=hand_seed(self.analysis_seed, h),
+            where = ({"run": self.source} if self.source is not None else
+                     {"seed": self.seed, "strategies": self.spec, "rules": self.rules})
+            r = review(hand_index=h, **where, analysis_seed=hand_seed(self.analysis_seed, h),
                        threads=numba.get_num_threads(), **self.options)
             frames.append(r.decisions)
             if on_progress is not None:
@@ -216,6 +218,9 @@ class ReviewRunSummary:
         Wall time of the shards reviewed by this call (s).
     strength : dict
         :func:`strength` of every row.
+    by_strategy : dict
+        Strategy spec -> :func:`strength` of the rows of its seats, when the seats play
+        more than one strategy (a run's team against team), else empty.
     table : pandas.DataFrame or None
         Every row, in hand order (``return_table``), else None.
     out : str or None
@@ -231,6 +236,7 @@ class ReviewRunSummary:
     strength: dict
     table: pd.DataFrame | None
     out: str | None
+    by_strategy: dict = dataclasses.field(default_factory=dict)
 
     def text(self) -> str:
         """The summary ``burraco review --hands`` prints at the end."""
@@ -238,21 +244,55 @@ class ReviewRunSummary:
         where = f" in {self.out}" if self.out else ""
         done = (f"this run: {self.new_hands:,} hands ({self.new_rows:,} decisions) in "
                 f"{self.seconds:,.1f} s" if self.new_hands else "nothing new")
-        return "\n".join([
-            f"{self.strategy}: {self.hands:,} hands reviewed{where}, {s['decisions']:,} "
-            f"decisions rated ({done})",
-            f"  loss per hand     {s['per_hand']:7.2f} points (95% interval "
-            f"{s['per_hand_low']:.2f} .. {s['per_hand_high']:.2f})",
-            f"  loss per decision {s['per_decision']:7.3f} points (95% interval "
-            f"{s['per_decision_low']:.3f} .. {s['per_decision_high']:.3f}; delta method over "
-            "hands)",
-            f"  unclipped         {s['difference_per_decision']:7.3f} points per decision (95% "
-            f"interval {s['difference_per_decision_low']:.3f} .. "
-            f"{s['difference_per_decision_high']:.3f}): the cross-fitted differences, not "
-            "clipped at 0"])
+        lines = [f"{self.strategy}: {self.hands:,} hands reviewed{where}, {s['decisions']:,} "
+                 f"decisions rated ({done})", *_strength_lines(s, "  ")]
+        for name, part in self.by_strategy.items():
+            lines += [f"  {name} ({part['decisions']:,} decisions rated):",
+                      *_strength_lines(part, "    ")]
+        return "\n".join(lines)
 
 
-def review_run(strategy: str, hands: int, seed: int, out: str | os.PathLike | None = None, *,
+def _strength_lines(s: dict, indent: str) -> list:
+    return [
+        f"{indent}loss per hand     {s['per_hand']:7.2f} points (95% interval "
+        f"{s['per_hand_low']:.2f} .. {s['per_hand_high']:.2f})",
+        f"{indent}loss per decision {s['per_decision']:7.3f} points (95% interval "
+        f"{s['per_decision_low']:.3f} .. {s['per_decision_high']:.3f}; delta method over "
+        "hands)",
+        f"{indent}unclipped         {s['difference_per_decision']:7.3f} points per decision "
+        f"(95% interval {s['difference_per_decision_low']:.3f} .. "
+        f"{s['difference_per_decision_high']:.3f}): the cross-fitted differences, not "
+        "clipped at 0"]
+
+
+def _source_run(run, hands: int, seed, strategy, rules) -> tuple:
+    """``(seed, strategies, rules, run_id)`` of the ``simulate`` run in ``run``, checked
+    (ValueError, one line): a run of hands ``0 .. M-1`` with ``M >= hands``."""
+    where = os.fspath(run)
+    for name, value in (("strategy", strategy), ("seed", seed), ("rules", rules)):
+        if value is not None:
+            raise ValueError(f"{name} is taken from the run in {where!r}; leave it out")
+    manifest = rundir.read_manifest(run, "run")
+    config = manifest["config"]
+    if manifest["kind"] != "hands":
+        raise ValueError(f"run: {where!r} holds a {manifest['kind']} run; a review run reviews "
+                         "the hands of a simulate run")
+    if config.get("selection"):
+        raise ValueError(f"run: {where!r} holds selected hands (--where or hand_index); a "
+                         "review run reviews hands 0..N-1 of a whole run")
+    have = int(config["hands"])
+    if hands > have:
+        raise ValueError(f"hands: the run in {where!r} holds {have:,} hands, got {hands:,}")
+    for a, b in rundir.manifest_bounds(manifest):
+        if a < hands and not rundir.shard_files(Path(run), "hands", manifest["format"], a,
+                                                b)[-1].exists():
+            raise ValueError(f"run: the run in {where!r} has not written hands {a:,}..{b - 1:,} "
+                             "yet; finish it (run its command again) or review fewer hands")
+    return int(config["seed"]), list(config["strategies"]), config["rules"], manifest["run_id"]
+
+
+def review_run(strategy: str | None, hands: int, seed: int | None,
+               out: str | os.PathLike | None = None, *, run: str | os.PathLike | None = None,
                rules=None, rollouts: int = DEFAULT_ROLLOUTS, analysis_seed: int = 0,
                policy: str = "expert", until_separated: bool = False,
                max_rollouts: int = 20_000, batch: int = 1_000, margin: float = 0.0,
@@ -267,17 +307,24 @@ def review_run(strategy: str, hands: int, seed: int, out: str | os.PathLike | No
 
     Parameters
     ----------
-    strategy : str
+    strategy : str or None
         A strategy spec, played on every seat (a built-in or registered one: the rows are
-        reproduced by ``sim.review(seed, h, strategy, ...)``).
+        reproduced by ``sim.review(seed, h, strategy, ...)``); None with ``run``.
     hands : int
         Hands, 1 .. 10**12 - 1; more than the run in ``out`` holds extends it.
-    seed : int
-        The run seed of the hands (hand ``h`` is ``simulate``'s hand ``h`` of ``seed``).
+    seed : int or None
+        The run seed of the hands (hand ``h`` is ``simulate``'s hand ``h`` of ``seed``);
+        None with ``run``.
     out : str or os.PathLike, optional
         Run directory: ``out/reviews/shard-*.parquet`` and ``out/_manifest.json``.  The same
         settings resume it (different ones are refused: ``ValueError``, one line); a
         second writer is refused (:class:`sim._util.lock.LockedError`).
+    run : str or os.PathLike, optional
+        A ``simulate`` run directory: review its hands ``0 .. hands-1`` as its strategies
+        played them (its seed, strategies and rules; ``strategy``, ``seed`` and ``rules``
+        must be None).  Each hand is reviewed with ``sim.review(run=run, hand_index=h)``,
+        which checks the hand played against the run's row; the review run records the
+        run's id, and resuming needs the same run.
     rules : sim.Rules or dict, optional
     rollouts : int
         Sampled worlds per decision (default :data:`DEFAULT_ROLLOUTS`).
@@ -304,7 +351,10 @@ def review_run(strategy: str, hands: int, seed: int, out: str | os.PathLike | No
     hands = int(hands)
     if not 1 <= hands <= MAX_HANDS:
         raise ValueError(f"hands must be 1..{MAX_HANDS}, got {hands}")
-    if not isinstance(strategy, str):
+    source = None
+    if run is not None:
+        seed, strategy, rules, source = _source_run(run, hands, seed, strategy, rules)
+    elif not isinstance(strategy, str):
         raise ValueError(f"strategy must be one strategy spec (str), played on every seat, got "
                          f"{strategy!r}")
     rollouts = check_int("rollouts", rollouts, 2, 10**7)
@@ -325,6 +375,9 @@ def review_run(strategy: str, hands: int, seed: int, out: str | os.PathLike | No
     if any(p is not None for p in o.pythons):
         raise ValueError(f"strategy: {strategy!r} is a Python strategy file; a review run "
                          "takes a built-in or registered strategy")
+    if source is not None and any(p is not None for p in o.pythons):
+        raise ValueError(f"run: the run in {os.fspath(run)!r} plays a Python strategy file; "
+                         "a review run takes built-in or registered strategies")
     if scheduler is not None or executor != "local":
         if scheduler is not None:
             executor = "dask"
@@ -355,13 +408,14 @@ def review_run(strategy: str, hands: int, seed: int, out: str | os.PathLike | No
         options["seats"] = seats
     settings = dict(options, analysis_seed=analysis_seed,
                     seats="all" if seats is None else list(seats),
+                    **({} if source is None else {"source_run": source}),
                     decisions="pickup and discard",
                     hand_seed="hand h: sim.analysis.review_run.hand_seed(analysis_seed, h)")
     config = {"hands": hands, "seed": o.seed, "strategies": list(o.names),
               "rules": o.rules.to_dict(), "shard_size": shard_size, "review": settings,
               "reviews_schema": REVIEWS_SCHEMA_VERSION}
     work = ReviewWork(o.seed, o.rules, o.kinds, o.params, False, "", tuple(o.names),
-                      strategy, options, analysis_seed,
+                      strategy, options, analysis_seed, None if run is None else os.fspath(run),
                       {"review": settings, "reviews_schema": REVIEWS_SCHEMA_VERSION})
     counts = {"hands": 0, "rows": 0, "new_hands": 0, "new_rows": 0, "seconds": 0.0}
     parts: dict = {}
@@ -383,10 +437,15 @@ def review_run(strategy: str, hands: int, seed: int, out: str | os.PathLike | No
     _run(work, hands, config, o)
     blocks = [parts[a] for a in sorted(parts) if parts[a] is not None]
     table = (pa.concat_tables(blocks) if blocks else REVIEW_SCHEMA.empty_table()).to_pandas()
-    return ReviewRunSummary(strategy, counts["hands"], counts["rows"], counts["new_hands"],
+    name = strategy if isinstance(strategy, str) else ", ".join(dict.fromkeys(o.names))
+    played = list(dict.fromkeys(str(x) for x in table.sort_values("seat", kind="stable")[
+        "strategy"]))                                  # in seat order
+    by = ({p: strength(table[table["strategy"] == p], hands) for p in played}
+          if len(played) > 1 else {})
+    return ReviewRunSummary(name, counts["hands"], counts["rows"], counts["new_hands"],
                             counts["new_rows"], counts["seconds"], strength(table, hands),
                             table if return_table else None,
-                            os.fspath(out) if out is not None else None)
+                            os.fspath(out) if out is not None else None, by)
 
 
 def load_reviews(run: str | os.PathLike) -> pd.DataFrame:

@@ -55,13 +55,15 @@ def add_parser(sub) -> argparse.ArgumentParser:
                     "(docs/review.md).")
     p.add_argument("run", nargs="?", metavar="DIR|FILE",
                    help="run directory of the hand (it fixes the seed, strategies, rules and "
-                        "dealer; give --hand I), or a hand file (.toml or .json: a hand as people "
+                        "dealer; give --hand I, or --hands N for its first N hands), or a hand file (.toml or .json: a hand as people "
                         "played it, the deal and every action, docs/review.md); or give --seed S")
     p.add_argument("--hands", type=_count, metavar="N",
                    help="strength by error rate: review hands 0..N-1 of --seed S played by "
-                        "--strategy SPEC on every seat, written to the run directory --out DIR "
-                        "(Parquet shards, resumable), and print the strategy's mean loss per "
-                        "hand and per decision with 95%% intervals (docs/review.md)")
+                        "--strategy SPEC on every seat (or of the simulate run in DIR, as its "
+                        "strategies played them), written to the run directory --out DIR "
+                        "(Parquet shards, resumable), and print the mean loss per hand and per "
+                        "decision with 95%% intervals, per strategy when the seats play several "
+                        "(docs/review.md)")
     p.add_argument("--hand", type=int, metavar="I",
                    help="hand index (0-based; a match run's hand_index column); with DIR or "
                         "--seed")
@@ -163,8 +165,12 @@ def _settings(args: argparse.Namespace) -> dict:
 
 def _run_many(args: argparse.Namespace) -> int:
     """``burraco review --strategy S --hands N --seed X --out DIR``: a review run."""
-    refused = [("run", "DIR|FILE"), ("hand", "--hand"), ("dealer", "--dealer"),
-               ("team0", "--team0"), ("team1", "--team1"),
+    if args.run is not None and os.path.isfile(args.run):
+        raise ValueError(f"--hands: {args.run!r} is a hand file (one hand); a review run "
+                         "reviews the hands of a run directory or of --seed S")
+    if args.run is not None and not os.path.isdir(args.run):
+        raise ValueError(not_a_directory("DIR", args.run))
+    refused = [("hand", "--hand"), ("dealer", "--dealer"), ("team0", "--team0"), ("team1", "--team1"),
                ("strategy_file", "--strategy-file")]
     for attr, option in refused:
         if option is not None and getattr(args, attr, None) is not None:
@@ -179,18 +185,26 @@ def _run_many(args: argparse.Namespace) -> int:
     if args.doubtful != DOUBTFUL or args.blunder != BLUNDER:
         raise ValueError("--doubtful and --blunder do not go with --hands: a review run stores "
                          "the default marks; recompute them from the losses")
-    if args.seed is None:
-        raise ValueError("--hands needs --seed S (the run seed of the hands)")
     if args.out is None:
         raise ValueError("--hands needs --out DIR (the run directory of the review run)")
-    if not args.strategy or len(args.strategy) != 1:
+    if args.run is not None:
+        _refuse_run_fixed(args)
+        if args.strategy:
+            raise ValueError(f"--strategy: the run in {args.run!r} fixes the strategies; leave "
+                             "it out")
+    elif args.seed is None:
+        raise ValueError("--hands needs --seed S (the run seed of the hands) or a run "
+                         "directory DIR")
+    elif not args.strategy or len(args.strategy) != 1:
         raise ValueError("--hands needs one --strategy SPEC, played on every seat")
     from sim.analysis import review_run as RR
 
     check_int("analysis_seed", args.analysis_seed, 0, 2**64 - 1)
     shards = []
     try:
-        s = RR.review_run(args.strategy[0], args.hands, args.seed, args.out, rules=_rules(args),
+        s = RR.review_run(None if args.run else args.strategy[0], args.hands,
+                          None if args.run else args.seed, args.out, run=args.run,
+                          rules=None if args.run else _rules(args),
                           rollouts=RUN_ROLLOUTS if args.rollouts is None else args.rollouts,
                           analysis_seed=args.analysis_seed, policy=args.policy,
                           until_separated=args.until_separated, max_rollouts=args.max_rollouts,

@@ -89,6 +89,73 @@ def test_bad_seats_are_refused(seats):
         RR.review_run(STRATEGY, 1, SEED, rollouts=ROLLOUTS, seats=seats)
 
 
+TEAMS = ["expert", "heuristic", "expert", "heuristic"]
+
+
+@pytest.fixture(scope="module")
+def simulated(tmp_path_factory):
+    out = tmp_path_factory.mktemp("sim") / "run"
+    sim.simulate(4, SEED, TEAMS, out=out, shard_size=2)
+    return out
+
+
+def test_a_run_directorys_hands_are_reviewed_as_they_were_played(simulated, tmp_path, capsys):
+    got = RR.review_run(None, 3, None, run=simulated, rollouts=ROLLOUTS, return_table=True)
+    for h in range(3):
+        r = sim.review(SEED, h, TEAMS, rollouts=ROLLOUTS, analysis_seed=RR.hand_seed(0, h))
+        mine = got.table[got.table["hand"] == h].drop(columns="hand").reset_index(drop=True)
+        pd.testing.assert_frame_equal(mine, r.decisions, check_dtype=False)
+    # one figure per strategy, in seat order, their decisions adding up to the whole
+    assert list(got.by_strategy) == ["expert", "heuristic"] and got.strategy == "expert, heuristic"
+    assert sum(p["decisions"] for p in got.by_strategy.values()) == got.strength["decisions"]
+    mine = got.table[(got.table["strategy"] == "heuristic") & ~got.table["forced"]]
+    assert got.by_strategy["heuristic"]["per_decision"] == pytest.approx(mine["loss"].mean())
+    assert "  heuristic (" in got.text()
+    # the CLI: DIR --hands N, resumable; the run fixes the strategies and the seed
+    out = tmp_path / "rev"
+    argv = ["review", str(simulated), "--hands", "2", "--rollouts", str(ROLLOUTS), "--out",
+            str(out), "--quiet"]
+    assert main(argv) == 0
+    rows = RR.load_reviews(out)
+    pd.testing.assert_frame_equal(rows, got.table[got.table["hand"] < 2].reset_index(drop=True))
+    capsys.readouterr()
+    for extra, words in ((["--strategy", "expert"], "--strategy: the run in"),
+                         (["--seed", "3"], "--seed"),
+                         (["--hand", "1"], "--hand does not go with --hands")):
+        assert main([*argv, *extra]) == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and words in err, err
+
+
+def test_a_run_directory_that_cannot_be_reviewed_is_refused(simulated, tmp_path):
+    with pytest.raises(ValueError, match="holds 4 hands, got 5"):
+        RR.review_run(None, 5, None, run=simulated, rollouts=ROLLOUTS)
+    with pytest.raises(ValueError, match="strategy is taken from the run"):
+        RR.review_run("expert", 2, None, run=simulated, rollouts=ROLLOUTS)
+    reviewed = tmp_path / "reviewed"
+    RR.review_run("expert", 1, SEED, reviewed, rollouts=ROLLOUTS)
+    with pytest.raises(ValueError, match="holds a reviews run"):
+        RR.review_run(None, 1, None, run=reviewed, rollouts=ROLLOUTS)
+    # an unfinished run: interrupted after its first shard
+    unfinished = tmp_path / "unfinished"
+
+    def stop(shard):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        sim.simulate(4, SEED, TEAMS, out=unfinished, shard_size=2, callback=stop)
+    with pytest.raises(ValueError, match="has not written hands 2..3 yet"):
+        RR.review_run(None, 3, None, run=unfinished, rollouts=ROLLOUTS)
+    assert RR.review_run(None, 2, None, run=unfinished, rollouts=ROLLOUTS).hands == 2
+    # resuming a review run with another run's hands is refused
+    out = tmp_path / "rev"
+    RR.review_run(None, 1, None, out, run=simulated, rollouts=ROLLOUTS)
+    other = tmp_path / "other"
+    sim.simulate(2, SEED + 1, TEAMS, out=other)
+    with pytest.raises(ValueError, match="different run"):
+        RR.review_run(None, 2, None, out, run=other, rollouts=ROLLOUTS)
+
+
 def test_the_unclipped_strength_worked_by_hand():
     # hand 0: differences +10 and -2 (losses 10 and 0); hand 1: -4 (loss 0); hand 2: forced only
     rows = pd.DataFrame({"hand": [0, 0, 1, 2], "forced": [False, False, False, True],
