@@ -45,6 +45,7 @@ sys.path.insert(0, str(HERE.parents[1]))      # this checkout's sim
 
 import sim                                    # noqa: E402
 from sim import questions as Q                # noqa: E402
+from cache import Cache                       # noqa: E402  (benchmarks/studies/cache.py)
 
 STRONG, BASE = "learned", "expert"
 PILE_SIZES = (2, 3, 4)
@@ -63,36 +64,6 @@ RULE_SETS = [
 def rules_of(preset: str, extra: dict) -> sim.Rules:
     r = sim.Rules.preset(preset)
     return r.replace(**extra) if extra else r
-
-
-class Cache:
-    """Per-hand values kept as ``.npy`` files under ``root``: ``get(key, n, fn)`` returns the
-    stored array of length ``n`` or computes ``fn()``, stores it (written whole, then renamed)
-    with the seconds it took beside it (``.seconds``), which :attr:`seconds` collects either
-    way."""
-
-    def __init__(self, root: Path):
-        self.root = root
-        self.seconds: dict = {}
-
-    def get(self, key: str, n: int, fn) -> np.ndarray:
-        path = self.root / f"{key}_{n}.npy"
-        took = path.with_suffix(".seconds")
-        if path.exists():
-            if took.exists():
-                self.seconds[key] = float(took.read_text())
-            return np.load(path)
-        t0 = time.perf_counter()
-        values = np.asarray(fn(), np.float64)
-        self.seconds[key] = time.perf_counter() - t0
-        assert values.shape[0] == n, (key, values.shape)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp.npy")
-        np.save(tmp, values)
-        tmp.replace(path)
-        took.write_text(f"{self.seconds[key]:.1f}\n")
-        print(f"  {key}: {self.seconds[key]:.0f} s", file=sys.stderr, flush=True)
-        return values
 
 
 def margin(cache: Cache, key: str, a: str, b: str, deals: int, seed: int, rules: sim.Rules,
