@@ -152,15 +152,17 @@ def write(a, rows: list, took: float) -> None:
         "decision (rollout strategy `expert`, analysis seed 0; `burraco review --strategy S "
         f"--hands {a.hands} --seed {SEED} --rollouts {ROLLOUTS} --seats 0`). *Loss*: each "
         "decision's cross-fitted loss clipped at 0, averaged over the rated decisions (an upper "
-        "estimate: clipping adds the rollouts' noise); *unclipped*: the same mean of the "
-        "unclipped differences (a lower estimate: a decision whose action is the best adds a "
-        "value below 0); intervals by the delta method over hands "
+        "estimate: clipping adds the rollouts' noise, +3.5 points per decision on the "
+        "calibration's decisions at 200 worlds); *signed*: the mean of the unclipped "
+        "differences (the best other candidate's result minus the chosen's; a decision whose "
+        "action is the best counts its lead below 0: no clipping noise, but not an estimate "
+        "of the loss); intervals by the delta method over hands "
         "([review.md](../../docs/review.md#strength-by-error-rate), the biases measured in "
         "[review_calibration.md](review_calibration.md)). **Margin**: the strategy against "
         f"`expert`, `burraco compare S expert --hands D --seed {SEED}`, each deal played both "
         "ways, points a hand (`expert` itself: 0 by definition).",
         "",
-        "| rank by loss | strategy | kind | loss per decision, points (95%) | unclipped (95%) "
+        "| rank by loss | strategy | kind | loss per decision, points (95%) | signed (95%) "
         "| decisions rated per hand | margin against `expert`, points a hand (95%; deals) "
         "| rank by margin | review time |",
         "|---:|---|---|---|---|---:|---|---:|---:|",

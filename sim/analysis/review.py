@@ -112,11 +112,10 @@ DECISION_COLUMNS = {
     "loss_high": "upper end of the 95% interval of loss (points)",
     "loss_se": "standard error of the cross-fitted difference before it is clipped at 0 "
                "(points; 0 when forced)",
-    "difference": "the cross-fitted difference itself, not clipped: below 0 when the chosen "
-                  "action beat the best other candidate on the worlds measuring it (points; 0 "
-                  "when forced); its mean over many decisions carries no clipping bias but "
-                  "falls short of the mean loss when the comparator picked on half the worlds "
-                  "is not the best (a lower estimate where the clipped loss is an upper one)",
+    "difference": "the cross-fitted difference itself, not clipped: the best other candidate's "
+                  "mean result minus the chosen action's, below 0 by the chosen action's lead "
+                  "when it is the best (points; 0 when forced); a signed margin, not an "
+                  "estimate of the loss",
     "p_best": "the chosen action's probability of being the best (analyze's p_best; 1 when "
               "forced)",
     "mark": "'blunder' (loss >= blunder), 'doubtful' (loss >= doubtful) or '' (not marked, "

@@ -28,8 +28,9 @@ mean_h(n_h)``, ``R +- 1.96 se(R)`` (the lower ends of both clipped at 0, as loss
 intervals are of the strategy's mean over hands like these (the hands' own sampling), not of
 the rollouts' noise alone. The loss is the cross-fitted estimate of :mod:`sim.analysis.review`,
 clipped at 0: the rollouts' noise adds a few points per decision at 200 worlds (docs/review.md).
-The same figures of the unclipped cross-fitted differences (the column ``difference``) carry
-no clipping bias; their intervals are not clipped.
+The same figures of the unclipped cross-fitted differences (the column ``difference``: a signed
+margin against the best other candidate, not an estimate of the loss) have no clipping noise;
+their intervals are not clipped.
 """
 from __future__ import annotations
 
@@ -174,8 +175,8 @@ def strength(rows: pd.DataFrame, hands: int | None = None) -> dict:
         ``hands``, ``decisions`` (rated); from the losses (each clipped at 0, as the
         review's marks use them): ``per_hand``, ``per_hand_low``, ``per_hand_high``,
         ``per_decision``, ``per_decision_low``, ``per_decision_high`` (points); from the
-        unclipped cross-fitted differences (no clipping bias; a decision whose chosen
-        action is the best adds a value below 0 on average): ``difference_per_hand``,
+        unclipped cross-fitted differences (a signed margin: a decision whose chosen action
+        is the best counts its lead below 0): ``difference_per_hand``,
         ``difference_per_hand_low``, ``difference_per_hand_high``,
         ``difference_per_decision``, ``difference_per_decision_low``,
         ``difference_per_decision_high`` (points); ``interval`` (how the intervals are made).
@@ -259,10 +260,10 @@ def _strength_lines(s: dict, indent: str) -> list:
         f"{indent}loss per decision {s['per_decision']:7.3f} points (95% interval "
         f"{s['per_decision_low']:.3f} .. {s['per_decision_high']:.3f}; delta method over "
         "hands)",
-        f"{indent}unclipped         {s['difference_per_decision']:7.3f} points per decision "
+        f"{indent}signed            {s['difference_per_decision']:7.3f} points per decision "
         f"(95% interval {s['difference_per_decision_low']:.3f} .. "
-        f"{s['difference_per_decision_high']:.3f}): the cross-fitted differences, not "
-        "clipped at 0"]
+        f"{s['difference_per_decision_high']:.3f}): the best other's result minus the "
+        "chosen's, not clipped (below 0 where the chosen action leads)"]
 
 
 def _source_run(run, hands: int, seed, strategy, rules) -> tuple:
