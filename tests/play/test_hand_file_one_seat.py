@@ -4,15 +4,21 @@ hand, its draws, every card played, checked by the engine once the unseen cards 
 * every seat's record of simulated hands (several rule sets) reads back to the hand's actions
   and result, whatever card the placement puts in whichever free slot, and whatever the
   filler seed;
-* every bad record tried is one line naming the turn, the seat, the action and the rule.
+* the review of a record does not depend on the made-up cards: two filler seeds, two different
+  decks, the same rows and tables (while the raw games' analyses differ);
+* every bad record tried is one line naming the turn, the seat, the action and the rule, and
+  the CLI exits 2 writing nothing.
 """
+import json
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 import referee as R
 
 import sim
+from sim.cli import main
 from sim.play import hand_file as HF
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,6 +88,28 @@ def test_the_example_is_the_full_example_as_seat_0_saw_it(text):
     del d["left"]                             # without it the other hands' count is made up
     res = HF.load(d).end.result()
     assert (res["end_reason"], res["turns"]) == ("closed", 18)
+
+
+def test_the_review_does_not_depend_on_the_made_up_cards():
+    a, b = HF.load(EXAMPLE, fill_seed=1), HF.load(EXAMPLE, fill_seed=2)
+    assert (a.game.deck != b.game.deck).sum() > 10 and a.actions == b.actions
+    ra = sim.review(a, rollouts=16, threads=1)
+    rb = sim.review(b, rollouts=16, threads=1)
+    assert ra.info["view"] == 0 and ra.info["seats"] == [0] and len(ra.decisions) == 10
+    pd.testing.assert_frame_equal(ra.decisions, rb.decisions)
+    assert ra.tables.keys() == rb.tables.keys()
+    for k in ra.tables:
+        pd.testing.assert_frame_equal(ra.tables[k], rb.tables[k])
+    # not by chance: the games themselves, analysed as they are, give other worlds
+    ply = int(ra.decisions["ply"].iloc[-1])
+    ga, gb = a.game.clone(), b.game.clone()
+    for act in a.actions[:ply]:
+        ga.apply(act)
+        gb.apply(act)
+    ta, tb = (sim.analyze(g, rollouts=16, seed=1, threads=1) for g in (ga, gb))
+    assert not ta["mean_result"].equals(tb["mean_result"])
+    with pytest.raises(ValueError, match="seats: the hand file is seat 0's record"):
+        sim.review(a, seats=[0, 1], rollouts=4)
 
 
 def _edit(text, old, new, count=1):
@@ -189,3 +217,24 @@ def test_the_full_form_takes_neither_left_nor_a_pozzetto():
         HF.load(_edit(full, "dealer = 3", 'dealer = 3\nleft = ["", "", "", ""]'))
     with pytest.raises(ValueError, match=r"^hand file: turns\[1\]: unknown field 'pozzetto'"):
         HF.load(_edit(full, "# turn 2\nseat = 1\n", '# turn 2\nseat = 1\npozzetto = "K♠"\n'))
+
+
+def test_the_cli_reviews_a_record_and_refuses_a_bad_one(text, tmp_path, capsys):
+    out = tmp_path / "r.json"
+    assert main(["review", str(EXAMPLE), "--rollouts", "4", "--threads", "1", "--quiet",
+                 "--format", "json", "--out", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    assert doc["review"]["view"] == 0 and doc["review"]["seats"] == [0]
+    capsys.readouterr()
+    bad = tmp_path / "bad.toml"
+    bad.write_text(BAD["a third copy"][0](text), encoding="utf-8")
+    page = tmp_path / "bad.json"
+    assert main(["review", str(bad), "--rollouts", "4", "--quiet", "--format", "json",
+                 "--out", str(page)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(
+        f"burraco: error: {bad}: turn 10, seat 1, 'discard K♦': 'K♦' would be a third copy"), err
+    assert main(["review", str(EXAMPLE), "--seats", "0,1", "--rollouts", "4", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "seats: the hand file is seat 0's record" in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.toml", "r.json"]
