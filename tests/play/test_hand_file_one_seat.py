@@ -85,6 +85,7 @@ def test_the_example_is_the_full_example_as_seat_0_saw_it(text):
     assert HF.dump(HF.from_replay(doc, seat=0, players=hf.players, title=hf.title,
                                   one_seat=True)) == text
     d = HF._read(text)
+    assert HF.load(json.dumps(d, ensure_ascii=False)).actions == hf.actions     # JSON too
     del d["left"]                             # without it the other hands' count is made up
     res = HF.load(d).end.result()
     assert (res["end_reason"], res["turns"]) == ("closed", 18)
