@@ -225,8 +225,9 @@ class Review:
     seats, teams : pandas.DataFrame
         The summaries per seat and per team (columns :data:`SUMMARY_COLUMNS`).
     info : dict
-        The hand and the settings: ``seed``, ``hand_index``, ``run``, ``checked``,
-        ``strategies``, ``rules`` (options), ``num_players``, ``result`` (``end_reason``,
+        The hand and the settings: ``seed``, ``hand_index``, ``run``, ``file``,
+        ``checked``, ``strategies``, ``rules`` (options), ``num_players``, ``view`` (the
+        recording seat of one seat's record, else None), ``result`` (``end_reason``,
         ``turns``, ``score_t0``, ...), ``seats``, ``meld``, ``rollouts``,
         ``until_separated``, ``max_rollouts``, ``batch``, ``margin``, ``adjust``,
         ``policy``, ``analysis_seed``, ``doubtful``, ``blunder``, ``threads``,
@@ -324,14 +325,15 @@ class Review:
             The viewer's table does not give the hand's record (a bug).
         """
         analyses, review = self.page_data()
-        return viewer.to_html(self._hand(), analyses=analyses, review=review)
+        return viewer.to_html(self._hand(), self.info.get("view"), analyses=analyses,
+                              review=review)
 
     def write_html(self, path, overwrite: bool = False) -> str:
         """Write :meth:`to_html` to ``path`` atomically (:func:`sim.play.viewer.write_html`:
         never half written; an existing file is refused without ``overwrite``); ``path``."""
         analyses, review = self.page_data()
-        return viewer.write_html(self._hand(), path, analyses=analyses, review=review,
-                                 overwrite=overwrite)
+        return viewer.write_html(self._hand(), path, self.info.get("view"), analyses=analyses,
+                                 review=review, overwrite=overwrite)
 
     def _hand(self) -> dict:
         if self.hand is None:
@@ -526,18 +528,23 @@ def review(seed=None, hand_index=None, strategies=None, rules=None, dealer=None,
         ``k`` of match ``m`` is ``m * 65536 + k``) of the run seeded ``seed`` with its
         strategies (default ``"heuristic"``), rules and dealer.  ``seed``,
         ``strategies``, ``rules`` and ``dealer`` are refused with ``run``.  Or ``seed``
-        is a **hand file** (a path, its TOML or JSON text, or a dict:
-        :mod:`sim.play.hand_file`, docs/review.md): a hand as people played it, every
-        action checked by the engine; its recording ``seat`` is reviewed by default, its
-        players' names stand in the ``strategy`` column, and ``hand_index``,
-        ``strategies``, ``rules``, ``dealer`` and ``run`` are refused.
+        is a **hand file** (a path, its TOML or JSON text, a dict, or a
+        :class:`sim.play.hand_file.HandFile` read already: :mod:`sim.play.hand_file`,
+        docs/review.md): a hand as people played it, every action checked by the engine;
+        its recording ``seat`` is reviewed by default, its players' names stand in the
+        ``strategy`` column, and ``hand_index``, ``strategies``, ``rules``, ``dealer`` and
+        ``run`` are refused.  One seat's record is reviewed for that seat only, each
+        decision analysed from its position (``Game.to_position``, R11: every card it
+        could not see dealt again per world), so the cards the record leaves unnamed,
+        made up when it was read, change nothing; ``info["view"]`` is that seat.
     run : str or os.PathLike, optional
         A run directory: its seed, strategies, rules and (match hand) dealer; the
         hand's record is compared with the run's row.
     python_files : list of str, optional
         With ``run``: where the run's Python strategy files are now (:func:`sim.replay`).
     seats : int or sequence of int, optional
-        The seats whose decisions are reviewed (default: every seat of the hand).
+        The seats whose decisions are reviewed (default: every seat of the hand; a hand
+        file's recording seat).
     meld : bool
         Review the meld-phase decisions too (``place`` and ``meld`` phases, every
         create, lay-off and end of the phase); default pickups and discards only.
@@ -570,7 +577,8 @@ def review(seed=None, hand_index=None, strategies=None, rules=None, dealer=None,
     ValueError
         A bad setting, named (``hand_index``, ``seed``, ``seats``, ``rollouts``,
         ``doubtful``, ``blunder``, ``policy``, ...), as :func:`sim.replay` and
-        :func:`sim.analyze` name them.
+        :func:`sim.analyze` name them; a bad hand file (:func:`sim.play.hand_file.load`);
+        ``seats`` other than the recording seat of one seat's record.
     sim.trace.ReplayMismatchError
         With ``run``: the hand played does not give the run's row (it must never
         happen).
@@ -589,7 +597,8 @@ def review(seed=None, hand_index=None, strategies=None, rules=None, dealer=None,
                "max_rollouts": max_rollouts, "batch": batch, "margin": margin,
                "adjust": adjust}
     row, checked, source = None, False, None
-    if isinstance(seed, (str, os.PathLike, dict)):          # a hand file (hand_file.load)
+    view = None
+    if isinstance(seed, (str, os.PathLike, dict, hand_file.HandFile)):   # a hand file
         for name, value in (("hand_index", hand_index), ("strategies", strategies),
                             ("rules", rules), ("dealer", dealer), ("run", run),
                             ("python_files", python_files)):
@@ -597,10 +606,15 @@ def review(seed=None, hand_index=None, strategies=None, rules=None, dealer=None,
                 raise ValueError(f"{name}: a hand file fixes the hand; leave it out")
         source = (os.fspath(seed) if isinstance(seed, os.PathLike) or (
             isinstance(seed, str) and "\n" not in seed and os.path.isfile(seed)) else None)
-        hf = hand_file.load(seed)
+        hf = seed if isinstance(seed, hand_file.HandFile) else hand_file.load(seed)
         game = hf.game.clone()
         n = game.rules.num_players
         chosen_seats = _seats([hf.seat] if seats is None and hf.seat is not None else seats, n)
+        if hf.one_seat and chosen_seats != [hf.seat]:
+            raise ValueError(f"seats: the hand file is seat {hf.seat}'s record of the hand: "
+                             f"only seat {hf.seat}'s decisions are reviewed (the other hands "
+                             "are made up beyond what it saw)")
+        view = hf.seat if hf.one_seat else None
         names = list(hf.players)
         found, _ = _walk(game, set(chosen_seats), bool(meld), hf.actions)
         seed = hand_index = None
@@ -651,7 +665,9 @@ def review(seed=None, hand_index=None, strategies=None, rules=None, dealer=None,
                          analysis_seed=0, z_interval=Z95)
             else:
                 s = decision_seed(analysis_seed, f["ply"])
-                df, results, acts, ddof = analyze_results(here, rollouts=rollouts, seed=s,
+                target = here if view is None else Game.from_position(here.to_position(),
+                                                                      seed=s)
+                df, results, acts, ddof = analyze_results(target, rollouts=rollouts, seed=s,
                                                           **options)
                 attrs = dict(df.attrs)
                 df["chosen"] = df["action"] == chosen
@@ -676,7 +692,7 @@ def review(seed=None, hand_index=None, strategies=None, rules=None, dealer=None,
             "run": None if run is None else os.fspath(run),
             "file": source if isinstance(source, str) else None, "checked": checked,
             "strategies": names, "rules": game.rules.to_dict(),
-            "num_players": n,
+            "num_players": n, "view": view,
             "result": {k: result[k] for k in ("end_reason", "turns", "closing_seat",
                                               *(f"score_t{t}" for t in range(sides(game.rules))))},
             "seats": chosen_seats, "meld": bool(meld), "rollouts": rollouts,

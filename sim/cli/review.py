@@ -55,8 +55,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
                     "(docs/review.md).")
     p.add_argument("run", nargs="?", metavar="DIR|FILE",
                    help="run directory of the hand (it fixes the seed, strategies, rules and "
-                        "dealer; give --hand I, or --hands N for its first N hands), or a hand file (.toml or .json: a hand as people "
-                        "played it, the deal and every action, docs/review.md); or give --seed S")
+                        "dealer; give --hand I, or --hands N for its first N hands), or a hand "
+                        "file (.toml or .json: a hand as people played it, the deal and every "
+                        "action, or one seat's record of what it saw, reviewed from its view; "
+                        "docs/review.md); or give --seed S")
     p.add_argument("--hands", type=_count, metavar="N",
                    help="strength by error rate: review hands 0..N-1 of --seed S played by "
                         "--strategy SPEC on every seat (or of the simulate run in DIR, as its "

@@ -29,30 +29,47 @@ sizes, R8), then the hand is dealt with :meth:`sim.Game.from_deck` and every act
 played through :meth:`sim.Game.apply`: the engine is the only judge of legality, and an
 illegal action is a one-line ``ValueError`` naming the turn, the seat, the action and
 the rule it breaks.  The file must play the hand to its end.
+
+**One seat's record.**  A file whose ``[deal]`` gives ``hand`` (the recording seat's
+11 cards) and ``discard`` only, with no ``hands``, ``pozzetti`` or ``stock``, is what
+the recording ``seat`` saw (R11): its own draws name their card (``draw 7♦``), another
+seat's are ``draw``; every meld, lay-off and discard is named; the turn in which the
+recording seat takes its pozzetto names the cards (``pozzetto = "..."``); ``left``
+(optional) names the cards each seat held when the hand ended.  :func:`load` places
+every card another seat plays into that seat's hand (its dealt cards, its draws, the
+pozzetto it took: a card the record has not named yet), deals the cards nobody saw at
+random from ``fill_seed`` and plays the deal so made through :meth:`sim.Game.apply` as
+above.  Only the recording seat's view is real: :func:`sim.review` reviews it from that
+seat's view alone, which does not depend on the cards made up.
 """
 from __future__ import annotations
 
+import collections
 import dataclasses
 
 import numpy as np
 
 from kernels.core import deal as KD
-from kernels.core.cards import CIDX
+from kernels.core.cards import CIDX, N_CARDS
 from kernels.engine import actions as KA
 from kernels.table import state as KS
 
 from sim.core import notation
+from sim.core.cards import check_int
 from sim.play import position_file
-from sim.play.actions import action_kind
+from sim.play.actions import action_faces, action_kind
 from sim.play.game import Game
 
 __all__ = ["FORMAT", "HandFile", "dump", "from_replay", "load"]
 
 #: the ``format`` of a hand file
 FORMAT = "burraco-hand/1"
-_TOP = ("format", "title", "seat", "dealer", "players", "rules", "deal", "turns")
+_TOP = ("format", "title", "seat", "dealer", "players", "rules", "deal", "turns", "left")
 _DEAL = ("hands", "pozzetti", "discard", "stock")
 _TURN = ("seat", "actions")
+#: the ``[deal]`` and the turns of one seat's record
+_DEAL_ONE = ("hand", "discard")
+_TURN_ONE = ("seat", "actions", "pozzetto")
 
 
 def _fail(msg: str):
@@ -79,6 +96,10 @@ class HandFile:
     title : str or None
     end : sim.Game
         The hand played to its end.
+    one_seat : bool
+        The file is one seat's record (``seat``'s, module docstring): the cards it did
+        not see are made up (``game``'s other hands, stock and pozzetti beyond what the
+        record names), dealt from ``fill_seed``.
     """
 
     game: Game
@@ -88,6 +109,7 @@ class HandFile:
     players: list
     title: str | None
     end: Game
+    one_seat: bool = False
 
 
 def _read(src) -> dict:
@@ -172,8 +194,10 @@ def _deck_of_ids(deal_ids: dict) -> np.ndarray:
     return deck
 
 
-def _turns_of_events(events) -> list:
-    """The ``turns`` of a replay document's events: one per turn, its actions in words."""
+def _turns_of_events(events, seat: int | None = None) -> list:
+    """The ``turns`` of a replay document's events: one per turn, its actions in words;
+    with ``seat``, as that seat saw them (one seat's record: another seat's draw is
+    ``draw``, the seat's own pozzetto is the turn's ``pozzetto``)."""
     if not isinstance(events, list):
         _fail("events: expected a list of the replay document's events")
     turns = []
@@ -183,13 +207,15 @@ def _turns_of_events(events) -> list:
         kind = e["type"]
         if kind in ("draw", "take_pile"):
             turns.append({"seat": e["seat"], "actions": []})
+        if kind == "pozzetto" and seat is not None and e["seat"] == seat and turns:
+            turns[-1]["pozzetto"] = " ".join(e["cards"])
         if kind in ("end", "pozzetto", "pozzetto_to_stock"):
             continue
         if not turns:
             _fail(f"events[{i}]: a {kind!r} event before the first pickup")
         acts = turns[-1]["actions"]
         if kind == "draw":
-            acts.append(f"draw {e['card']}")
+            acts.append(f"draw {e['card']}" if seat is None or e["seat"] == seat else "draw")
         elif kind == "take_pile":
             acts.append("take")
         elif kind == "meld":
@@ -203,7 +229,7 @@ def _turns_of_events(events) -> list:
     return turns
 
 
-def load(src, strategies="heuristic") -> HandFile:
+def load(src, strategies="heuristic", fill_seed: int = 0) -> HandFile:
     """Read a hand file and play it through the engine, action by action.
 
     Parameters
@@ -214,6 +240,10 @@ def load(src, strategies="heuristic") -> HandFile:
     strategies : str, sequence or dict
         The game's strategies (:meth:`sim.Game.new`): they choose nothing here (every
         action is the file's); the rollouts of a review use their own.
+    fill_seed : int
+        One seat's record only: the seed of the random order in which the cards the
+        record does not name fill the places it does not see (0 .. 2**64-1).  The
+        recording seat's view, and so its review, does not depend on it.
 
     Returns
     -------
@@ -226,10 +256,17 @@ def load(src, strategies="heuristic") -> HandFile:
         field, a card that does not exist or is given too often (R1), a deal that does
         not add up (R8), an action out of turn, a text naming no action, an illegal
         action (the turn, the seat, the action and the rule the engine names), or a file
-        that ends before the hand does.
+        that ends before the hand does.  One seat's record also: both forms of
+        ``[deal]`` mixed, a card named on another seat's draw or missing on the
+        recording seat's (R11), a card another seat plays that would be a third copy
+        (R1: both already seen, in the recording seat's hand for one) or that its hand
+        cannot hold (every card of it already named: R8, R33, R41), the recording
+        seat's pozzetto not named where it takes it (R41), or ``left`` not the cards
+        the seats hold at the end.
     """
     d = _read(src)
     replay_doc = "events" in d and ("deal_ids" in d or "deal" in d) and "turns" not in d
+    one_seat, stop = False, None
     if replay_doc:
         if "deal_ids" not in d:
             _fail("deal_ids: a replay document needs its deal_ids (burraco replay --format json)")
@@ -257,18 +294,26 @@ def load(src, strategies="heuristic") -> HandFile:
         title = d.get("title")
         if "deal" not in d:
             _fail("deal: missing (required: the hands, pozzetti, up-card and stock)")
-        deck = _deck_of_text(d["deal"], rules, n)
         turns = d.get("turns")
         if not isinstance(turns, list) or not turns:
             _fail("turns: missing or empty (required: every turn's seat and actions)")
+        one_seat = isinstance(d["deal"], dict) and "hand" in d["deal"]
+        if one_seat:
+            deck, stop = _one_seat_deck(d, rules, seat, dealer, turns, fill_seed)
+        else:
+            if "left" in d:
+                _fail("left: only in one seat's record (deal.hand); the full deal fixes every "
+                      "hand")
+            deck = _deck_of_text(d["deal"], rules, n)
     n = rules.num_players
     players = players or [f"seat {s}" for s in range(n)]
     game = Game.from_deck(deck, dealer, rules=rules, strategies=strategies)
     play = game.clone()
     actions, labels = [], []
+    keys = _TURN_ONE if one_seat else _TURN
     for t, turn in enumerate(turns, 1):
         if not replay_doc:
-            turn = _table(f"turns[{t - 1}]", turn, _TURN)
+            turn = _table(f"turns[{t - 1}]", turn, keys)
             for k in _TURN:
                 if k not in turn:
                     _fail(f"turns[{t - 1}].{k}: missing (required)")
@@ -286,8 +331,10 @@ def load(src, strategies="heuristic") -> HandFile:
         if not texts:
             _fail(f"turn {t}, seat {seat_t}: no actions (a turn is a pickup, melds and a "
                   "discard, R32)")
-        for text in texts:
+        for i, text in enumerate(texts):
             where = f"turn {t}, seat {seat_t}, {text!r}"
+            if stop is not None and stop.at == (t, i) and not stop.inclusive:
+                stop.fail()
             if play.is_over or play.current_seat != seat_t or play.turn != t:
                 _fail(f"{where}: the turn is over (after the discard play passes on, R32)")
             a = _action(play, text, where)
@@ -299,6 +346,8 @@ def load(src, strategies="heuristic") -> HandFile:
             _apply(play, a, where)
             actions.append(a)
             labels.append(where)
+            if stop is not None and stop.at == (t, i):
+                stop.fail()
         if not play.is_over and play.current_seat == seat_t and play.turn == t:
             _fail(f"turn {t}, seat {seat_t}: the turn ends without its discard (R32: pick up, "
                   f"meld, discard); the seat is in the {play.phase} phase")
@@ -306,7 +355,320 @@ def load(src, strategies="heuristic") -> HandFile:
         _fail(f"the file ends in turn {play.turn} before the hand does (seat "
               f"{play.current_seat} to {play.phase}): truncated? A hand file holds the whole "
               "hand, to its close or the end of the stock (R47-R52)")
-    return HandFile(game, actions, labels, seat, list(players), title, play)
+    if stop is not None:
+        stop.fail()
+    return HandFile(game, actions, labels, seat, list(players), title, play, one_seat)
+
+
+# ---------------------------------------------------------------- one seat's record
+@dataclasses.dataclass
+class _Stop:
+    """Where the placement of one seat's record stopped: before (or, ``inclusive``, after)
+    action ``at = (turn, index)``, or after the whole hand (``at`` None).  The engine plays
+    the record up to there first, so that an earlier fault is named first; then
+    :meth:`fail` raises ``msg`` (None: the engine refuses the action itself)."""
+
+    at: tuple | None
+    msg: str | None
+    inclusive: bool = False
+
+    def fail(self):
+        _fail(self.msg or "the record cannot be played on from here (a card that no hand "
+              "can hold, R1, R8)")
+
+
+class _Placer:
+    """Places the cards of one seat's record into a deck (module docstring).
+
+    Deck positions follow :func:`kernels.core.deal`'s dealing order (the hands seat by
+    seat, the pozzetti, the up-card, the stock top first).  Each position is ``fixed``
+    (a card id the record names there) or free; each other seat holds ``known`` cards
+    (count faces taken with the pile, R11) and ``slots``: the free positions in its hand
+    (dealt, drawn, the pozzetto it took).  A card another seat plays comes from its known
+    cards first, else goes into one of its slots, any one: every slot it holds existed
+    before the play, and so before every later play too, so only their number can run
+    short.  ``deck`` (:class:`sim.core.notation._Deck`) hands out the copies (R1).
+    """
+
+    def __init__(self, rules, seat: int, turns: list, dealer: int):
+        self.rules, self.seat, self.turns = rules, seat, turns
+        self.words = Game.from_deck(np.arange(N_CARDS), dealer, rules=rules)  # texts, teams
+        self.n = n = rules.num_players
+        h = rules.hand_size
+        self.count_poz, sizes = _pozzetti(rules)
+        base = n * h
+        self.poz = []
+        for size in sizes:
+            self.poz.append(list(range(base, base + size)))
+            base += size
+        self.up = base
+        self.stock = collections.deque(range(base + 1, N_CARDS))
+        self.fixed = np.full(N_CARDS, -1, np.int64)
+        self.deck = notation._Deck()
+        self.hcount = [h] * n
+        self.slots = [list(range(s * h, (s + 1) * h)) if s != seat else [] for s in range(n)]
+        self.known = [collections.Counter() for _ in range(n)]
+        self.pile = []
+        self.next_poz, self.live_poz = 0, self.count_poz
+        self.team = [self.words.team_of(s) for s in range(n)]
+        self.taken = set()
+        self.barred = None
+        self.over = False
+
+    # -- cards named
+    def name(self, pos: int, token: str, where: str) -> int:
+        """Fix the card ``token`` at deck position ``pos``; its count face."""
+        cid = self.deck.take(token, where)
+        self.fixed[pos] = cid
+        return int(CIDX[cid])
+
+    # -- the walk
+    def run(self, deal: dict, left) -> _Stop | None:
+        s0, h = self.seat, self.rules.hand_size
+        cards = _split(deal["hand"], "deal.hand")
+        if len(cards) != h:
+            _fail(f"deal.hand: {len(cards)} cards, expected {h} (R8)")
+        for i, tok in enumerate(cards):
+            self.known[s0][self._name(s0 * h + i, tok, "deal.hand")] += 1
+        up = _split(deal["discard"], "deal.discard")
+        if len(up) != 1:
+            _fail(f"deal.discard: {len(up)} cards, expected 1 (R8)")
+        self.pile.append(self._name(self.up, up[0], "deal.discard"))
+        for t, turn in enumerate(self.turns, 1):
+            stop = self._turn(t, turn)
+            if stop is not None:
+                return stop
+        if left is not None:
+            return self._left(left)
+        return None
+
+    def _name(self, pos, token, where):
+        try:
+            return self.name(pos, token, where)
+        except ValueError as e:
+            msg = str(e).removeprefix("notation: ")
+            _fail(msg if msg.startswith(where + ":") else f"{where}: {msg}")
+
+    def _turn(self, t: int, turn) -> _Stop | None:
+        if self.over or not isinstance(turn, dict) or not isinstance(turn.get("actions"), list) \
+                or not turn["actions"] or not isinstance(turn.get("seat"), int) \
+                or not 0 <= turn["seat"] < self.n:
+            return _Stop((t, 0), None, True)       # the engine's checks name it
+        s, s0 = turn["seat"], self.seat
+        if "pozzetto" in turn and s != s0:
+            return _Stop((t, 0), f"turn {t}, seat {s}: pozzetto: seat {s0} records this hand "
+                         f"and cannot see seat {s}'s pozzetto (R11, R41); leave it out")
+        self.barred = None
+        took_poz = False
+        texts = turn["actions"]
+        for i, text in enumerate(texts):
+            where = f"turn {t}, seat {s}, {text!r}"
+            at = (t, i)
+            if not isinstance(text, str):
+                return _Stop(at, None, True)
+            words = text.split()
+            named = None
+            if len(words) == 2 and words[0].lower() == "draw":
+                a, named = KA.A_DRAW, words[1]
+            else:
+                try:
+                    a = self.words.action_from_text(text)
+                except ValueError:
+                    return _Stop(at, None, True)
+            kind = action_kind(a)
+            if kind == "draw":
+                if not self.stock:
+                    return _Stop(at, None, True)
+                pos = self.stock.popleft()
+                if s == s0:
+                    if named is None:
+                        return _Stop(at, f"{where}: the recording seat's draw names the card it "
+                                     f"drew, e.g. 'draw 7♦' (R11: seat {s0} sees its own hand)")
+                    try:
+                        self.known[s0][self.name(pos, named, where)] += 1
+                    except ValueError as e:
+                        return _Stop(at, str(e).removeprefix("notation: "))
+                else:
+                    if named is not None:
+                        return _Stop(at, f"{where}: seat {s0} records this hand and cannot see "
+                                     f"the card seat {s} draws; write 'draw' (R11: the stock "
+                                     "and the other hands are face down)")
+                    self.slots[s].append(pos)
+                self.hcount[s] += 1
+                self._stock_end()
+            elif kind == "take":
+                pile, self.pile = self.pile, []
+                if len(pile) == 1 and self.rules.forbid_rediscard_single_pile:
+                    self.barred = pile[0]           # R36: that card, not its other copy
+                self.known[s].update(pile)
+                self.hcount[s] += len(pile)
+            elif kind in ("meld", "lay_off", "discard"):
+                for c in action_faces(a):
+                    stop = self._play(s, c, kind, where, at)
+                    if stop is not None:
+                        return stop
+                    self.hcount[s] -= 1
+                    if kind == "discard":
+                        self.pile.append(c)
+                if self.hcount[s] == 0:
+                    if self.team[s] in self.taken:
+                        if kind != "discard":
+                            return _Stop(at, None, True)       # R38: the engine names it
+                        self.over = True                       # a close (R45)
+                    else:
+                        took_poz = True
+                        stop = self._pozzetto(s, t, turn, where, at)
+                        if stop is not None:
+                            return stop
+        if "pozzetto" in turn and not took_poz:
+            return _Stop((t, len(texts) - 1), f"turn {t}, seat {s}: pozzetto: seat {s} takes no "
+                         "pozzetto in this turn (R41: it is taken when the hand empties)", True)
+        return None
+
+    def _play(self, s, c, kind, where, at) -> _Stop | None:
+        """Seat ``s`` plays a card of count face ``c``."""
+        known = self.known[s]
+        spare = known[c] - (1 if kind == "discard" and self.barred == c else 0)
+        if spare > 0:
+            known[c] -= 1
+            if kind != "discard" and self.barred == c:
+                self.barred = None              # the engine melds the barred copy first
+            return None
+        if s == self.seat:
+            return _Stop(at, None, True)        # not in its hand: the engine names it
+        face = notation.format_card(c)
+        if not self.slots[s]:
+            return _Stop(at, f"{where}: seat {s} cannot hold {face}: each card of its "
+                         f"{self.hcount[s]}-card hand is named already (its dealt cards, draws, "
+                         "piles and pozzetto: R8, R33, R41)")
+        try:
+            self.name(self.pick(self.slots[s]), face, where)
+        except ValueError as e:
+            return _Stop(at, str(e).removeprefix("notation: ").replace(
+                "deal.hand", f"seat {self.seat}'s hand (deal.hand)"))
+        return None
+
+    @staticmethod
+    def pick(slots: list) -> int:
+        """The slot (deck position) a card played goes into, taken out of ``slots`` (list
+        of int, mutated): the last one; any would do (class docstring)."""
+        return slots.pop()
+
+    def _pozzetto(self, s, t, turn, where, at) -> _Stop | None:
+        """Seat ``s`` takes the next pozzetto (R40, R41)."""
+        p = self.next_poz
+        if p >= self.live_poz:
+            return _Stop(at, None, True)
+        self.next_poz += 1
+        self.taken.add(self.team[s])
+        pos = self.poz[p]
+        self.hcount[s] += len(pos)
+        if s != self.seat:
+            self.slots[s].extend(pos)
+            return None
+        if "pozzetto" not in turn:
+            return _Stop(at, f"{where}: seat {s} takes its pozzetto here (R41); name its "
+                         f"{len(pos)} cards in this turn's pozzetto = \"...\"", True)
+        field = f"turn {t}, seat {s}, pozzetto"
+        try:
+            cards = _split(turn["pozzetto"], field)
+        except ValueError as e:
+            return _Stop(at, str(e).removeprefix("hand file: "), True)
+        if len(cards) != len(pos):
+            return _Stop(at, f"{field}: {len(cards)} cards, expected {len(pos)} (R8)", True)
+        for q, tok in zip(pos, cards):
+            try:
+                self.known[s][self.name(q, tok, field)] += 1
+            except ValueError as e:
+                return _Stop(at, str(e).removeprefix("notation: "), True)
+        return None
+
+    def _stock_end(self):
+        """R53: at the stock's reserve the last untaken pozzetto becomes the stock."""
+        r = self.rules
+        if r.untaken_pozzetto_as_stock and len(self.stock) <= r.stock_reserve \
+                and self.next_poz < self.live_poz:
+            self.live_poz -= 1
+            self.stock.extendleft(reversed(self.poz[self.live_poz]))
+
+    def _left(self, left) -> _Stop | None:
+        """``left``: the cards each seat holds when the hand ends (R55, R57)."""
+        n = self.n
+        end = _Stop(None, None)
+        if not isinstance(left, list) or len(left) != n:
+            end.msg = f"left: expected {n} card lists, seat 0 first, got {left!r}"[:200]
+            return end
+        for s in range(n):
+            field = f"left[{s}]"
+            try:
+                cards = _split(left[s], field)
+            except ValueError as e:
+                end.msg = str(e).removeprefix("hand file: ")
+                return end
+            if len(cards) != self.hcount[s]:
+                end.msg = (f"{field}: {len(cards)} cards, but seat {s} ends the hand holding "
+                           f"{self.hcount[s]}")
+                return end
+            for tok in cards:
+                try:
+                    c = int(CIDX[notation.parse(tok)[0]])
+                except ValueError as e:
+                    end.msg = f"{field}: {str(e).removeprefix('notation: ')}"
+                    return end
+                stop = self._play(s, c, "left", field, None)
+                if stop is not None:
+                    if stop.msg is None:
+                        stop.msg = (f"{field}: seat {s} does not hold "
+                                    f"{notation.format_card(c)} at the end")
+                    return _Stop(None, stop.msg)
+        return None
+
+    def full_deck(self, fill_seed: int) -> np.ndarray:
+        """The deck: the fixed positions, the other cards in a random order from
+        ``fill_seed`` over the free positions (int64[108], a permutation of 0..107)."""
+        deck = self.fixed.copy()
+        free = np.flatnonzero(deck < 0)
+        ids = np.asarray([c for c in range(N_CARDS) if self.deck.owner[c] is None], np.int64)
+        rng = np.random.default_rng(int(fill_seed))
+        deck[free] = rng.permutation(ids)
+        return deck
+
+
+def _split(v, field: str) -> list:
+    """The card tokens of a card list (text or list of texts); checked as cards."""
+    if isinstance(v, list) and all(isinstance(x, str) for x in v):
+        v = " ".join(v)
+    if not isinstance(v, str):
+        _fail(f"{field}: expected cards such as \"7♥ 8♥ JK\", got {v!r}"[:200])
+    tokens = [x for x in notation._SEP.split(v) if x]
+    for tok in tokens:
+        try:
+            notation.parse(tok)
+        except ValueError as e:
+            _fail(f"{field}: {str(e).removeprefix('notation: ')}")
+    return tokens
+
+
+def _one_seat_deck(d: dict, rules, seat, dealer, turns, fill_seed) -> tuple:
+    """``(deck, stop)`` of one seat's record: the deck made by :class:`_Placer` and where
+    its placement stopped (None: every card placed)."""
+    deal = _table("deal", d["deal"], _DEAL_ONE + _DEAL)
+    mixed = [k for k in ("hands", "pozzetti", "stock") if k in deal]
+    if mixed:
+        _fail(f"deal: both forms mixed: deal.hand is one seat's record (its hand and the "
+              f"up-card only), deal.{mixed[0]} belongs to the full deal; give one or the other")
+    if seat is None:
+        _fail("seat: missing (required in one seat's record: the seat whose hand deal.hand is)")
+    for k in _DEAL_ONE:
+        if k not in deal:
+            _fail(f"deal.{k}: missing (required)")
+    if rules.num_players == 3 and rules.three_player_mode == "solo_18":
+        _fail("rules: one seat's record is not read with three_player_mode = 'solo_18' (R62: "
+              "the pair's hands merge); give the full deal")
+    from_seed = check_int("fill_seed", fill_seed, 0, 2**64 - 1)
+    placer = _Placer(rules, seat, turns, dealer)
+    stop = placer.run(deal, d.get("left"))
+    return placer.full_deck(from_seed), stop
 
 
 def _rules(d):
@@ -351,8 +713,8 @@ def _apply(game: Game, a: int, where: str) -> None:
 
 
 # ---------------------------------------------------------------- writing one
-def from_replay(doc: dict, seat: int | None = None, players=None, title: str | None = None
-                ) -> dict:
+def from_replay(doc: dict, seat: int | None = None, players=None, title: str | None = None,
+                one_seat: bool = False) -> dict:
     """A hand file (dict) of a replay document (``sim.replay``'s, a dealt hand): its
     rules, dealer, deal in card notation and every turn's actions in words.
 
@@ -365,14 +727,21 @@ def from_replay(doc: dict, seat: int | None = None, players=None, title: str | N
     players : list of str, optional
         The seats' names (default: each seat's strategy spec).
     title : str, optional
+    one_seat : bool
+        Write ``seat``'s record instead of the full deal (module docstring): its hand and
+        the up-card, its draws' cards, every card played, its pozzetto, and ``left``
+        (the cards each seat held at the end, for the count, R55).
 
     Raises
     ------
     ValueError
-        The document has no deal (a hand played on from a sampled world).
+        The document has no deal (a hand played on from a sampled world), or
+        ``one_seat`` without ``seat``.
     """
     if "deal" not in doc:
         _fail("from_replay: the document has no deal (a hand played on from a sampled world)")
+    if one_seat and seat is None:
+        _fail("from_replay: one_seat needs the recording seat")
     rules = position_file._rules_out(position_file.rules_table(
         position_file._rules_of({"rules": doc["rules"]})[1]), json_null=False)
     deal = doc["deal"]
@@ -385,6 +754,13 @@ def from_replay(doc: dict, seat: int | None = None, players=None, title: str | N
     out["players"] = list(players) if players is not None else [
         str(s) for s in doc["strategies"][:len(deal["hands"])]]
     out["rules"] = rules
+    if one_seat:
+        st = load(doc).end.state
+        out["left"] = [notation.format([int(c) for c in st.hand[s, :st.hn[s]]])
+                       for s in range(len(deal["hands"]))]
+        out["deal"] = {"hand": " ".join(deal["hands"][seat]), "discard": deal["discard"]}
+        out["turns"] = _turns_of_events(doc["events"], int(seat))
+        return out
     out["deal"] = {"hands": [" ".join(h) for h in deal["hands"]],
                    "pozzetti": [" ".join(p) for p in deal["pozzetti"]],
                    "discard": deal["discard"], "stock": " ".join(deal["stock"])}
@@ -395,22 +771,35 @@ def from_replay(doc: dict, seat: int | None = None, players=None, title: str | N
 def dump(hand: dict, path=None) -> str:
     """A hand file's TOML text (one ``[[turns]]`` table per turn), optionally written to
     ``path`` (UTF-8; not atomically: a helper for examples and tests)."""
-    lines = ["# A Burraco hand as it was played: the deal and every action "
+    deal = hand["deal"]
+    one_seat = "hand" in deal
+    lines = ["# A Burraco hand as one seat saw it: its hand, its draws and every card played "
+             "(docs/review.md, hand files)" if one_seat else
+             "# A Burraco hand as it was played: the deal and every action "
              "(docs/review.md, hand files)"]
     for k in ("format", "title", "seat", "dealer", "players"):
         if k in hand:
             lines.append(f"{k} = {position_file._toml_value(hand[k])}")
+    if "left" in hand:
+        lines += ["left = [      # the cards each seat held at the end, seat 0 first"]
+        lines += [f"  {position_file._toml_value(h)}," for h in hand["left"]]
+        lines += ["]"]
     lines += ["", "[rules]"] + position_file._toml_table(hand.get("rules", {}))
-    deal = hand["deal"]
-    lines += ["", "[deal]", "hands = ["]
-    lines += [f"  {position_file._toml_value(h)}," for h in deal["hands"]]
-    lines += ["]", "pozzetti = ["]
-    lines += [f"  {position_file._toml_value(p)}," for p in deal["pozzetti"]]
-    lines += ["]", f"discard = {position_file._toml_value(deal['discard'])}",
-              f"stock = {position_file._toml_value(deal['stock'])}"]
+    if one_seat:
+        lines += ["", "[deal]", f"hand = {position_file._toml_value(deal['hand'])}",
+                  f"discard = {position_file._toml_value(deal['discard'])}"]
+    else:
+        lines += ["", "[deal]", "hands = ["]
+        lines += [f"  {position_file._toml_value(h)}," for h in deal["hands"]]
+        lines += ["]", "pozzetti = ["]
+        lines += [f"  {position_file._toml_value(p)}," for p in deal["pozzetti"]]
+        lines += ["]", f"discard = {position_file._toml_value(deal['discard'])}",
+                  f"stock = {position_file._toml_value(deal['stock'])}"]
     for t, turn in enumerate(hand["turns"], 1):
         lines += ["", f"[[turns]]   # turn {t}", f"seat = {turn['seat']}",
                   f"actions = {position_file._toml_value(turn['actions'])}"]
+        if "pozzetto" in turn:
+            lines.append(f"pozzetto = {position_file._toml_value(turn['pozzetto'])}")
     text = "\n".join(lines) + "\n"
     if path is not None:
         import pathlib
