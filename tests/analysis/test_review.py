@@ -513,3 +513,33 @@ def test_the_review_page_in_a_browser(reviewed, tmp_path, browser):
     ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()     # the keys still step
     assert browser.find_element(By.ID, "stepno").get_attribute("data-step") == str(first.event + 1)
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+def test_one_seats_record_page_in_a_browser(tmp_path, browser):
+    """One seat's record, reviewed and drawn: the page shows the recording seat's view (the
+    other hands face down, none of the cards made up when the record was read), its decisions'
+    tables at their steps, and no script error."""
+    from selenium.webdriver.common.by import By
+
+    record = Path(__file__).resolve().parents[2] / "examples" / "hand_one_seat.toml"
+    r = sim.review(str(record), rollouts=20)
+    seat = r.info["view"]
+    assert seat == 0 and set(r.decisions["seat"]) == {0}
+    page = tmp_path / "one_seat.html"
+    r.write_html(page)
+    text = page.read_text(encoding="utf-8")
+    data = json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>',
+                                text, re.S).group(1))
+    assert data["meta"]["seat"] == seat
+    assert all(h is None for st in data["steps"] for s, h in enumerate(st["hands"]) if s != seat)
+    browser.get(page.as_uri())
+    assert browser.find_elements(By.CSS_SELECTOR, ".card.back")          # the hidden hands
+    rows = browser.find_elements(By.CSS_SELECTOR, "#review-table tr")
+    assert len(rows) >= 1 + int((~r.decisions["forced"]).sum() > 0)
+    first = r.decisions[~r.decisions["forced"]].iloc[0]
+    browser.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent("
+                           "new Event('input'))", browser.find_element(By.ID, "slider"),
+                           int(first.event))
+    assert browser.find_element(By.ID, "stepno").get_attribute("data-step") == str(first.event)
+    assert not browser.find_element(By.ID, "analysis").get_attribute("hidden")
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
