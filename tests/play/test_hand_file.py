@@ -18,6 +18,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import referee as R
+from _hand_text import cut_turns, edit, refused_in_one_line
 
 import sim
 from sim.cli import main
@@ -73,76 +74,61 @@ def test_the_example_plays_to_its_record(example_text):
         example_text
 
 
-def _edit(text, old, new, count=1):
-    assert old in text, old
-    return text.replace(old, new, count)
-
-
-def _cut_turns(text, keep):
-    """The file with its first ``keep`` turns only."""
-    parts = text.split("\n[[turns]]")
-    return "\n[[turns]]".join(parts[:keep + 1]) + "\n"
-
-
 BAD = {
-    "a card twice": (lambda t: _edit(t, 'stock = "7♦', 'stock = "Q♣'),
+    "a card twice": (lambda t: edit(t, 'stock = "7♦', 'stock = "Q♣'),
                      "hand file: deal.stock: 'Q♣' would be a third copy of Q♣ (R1: each card "
                      "exists twice; both copies are already in deal.hands[0] and deal.pozzetti[0])"),
-    "a fifth joker": (lambda t: _edit(t, 'stock = "7♦', 'stock = "JK'),
+    "a fifth joker": (lambda t: edit(t, 'stock = "7♦', 'stock = "JK'),
                       "hand file: deal.stock: 'JK' would be a fifth joker (R1: there are 4"),
-    "a card that does not exist": (lambda t: _edit(t, '"Q♣ A♦ 10♣', '"Q♣ 11♦ 10♣'),
+    "a card that does not exist": (lambda t: edit(t, '"Q♣ A♦ 10♣', '"Q♣ 11♦ 10♣'),
                                    "hand file: deal.hands[0]: bad card '11♦'; expected a rank "
                                    "(A 2-10 J Q K, T for ten) followed by a suit"),
-    "a short hand": (lambda t: _edit(t, '"Q♣ A♦ 10♣', '"A♦ 10♣'),
+    "a short hand": (lambda t: edit(t, '"Q♣ A♦ 10♣', '"A♦ 10♣'),
                      "hand file: deal.hands[0]: 10 cards, expected 11 (R8)"),
-    "a card missing": (lambda t: _edit(t, ' JK JK"', ' JK"'),
+    "a card missing": (lambda t: edit(t, ' JK JK"', ' JK"'),
                        "hand file: deal: the cards do not add up to the 108-card deck (R1, R8): "
                        "107 given; missing JK"),
-    "out of turn": (lambda t: _edit(t, "# turn 2\nseat = 1", "# turn 2\nseat = 2"),
+    "out of turn": (lambda t: edit(t, "# turn 2\nseat = 1", "# turn 2\nseat = 2"),
                     "hand file: turn 2, seat 2: out of turn: seat 1 plays turn 2 (R6, R32"),
-    "not a meld": (lambda t: _edit(t, '"meld 10♣ 10♥ 10♠"', '"meld 10♣ 3♥ 10♠"'),
+    "not a meld": (lambda t: edit(t, '"meld 10♣ 10♥ 10♠"', '"meld 10♣ 3♥ 10♠"'),
                    "hand file: turn 1, seat 0, 'meld 10♣ 3♥ 10♠': '10♣ 3♥ 10♠' is not a valid "
                    "meld (R15-R19)"),
     "a meld of cards not held": (
-        lambda t: _edit(t, '"meld 10♣ 10♥ 10♠"', '"meld 5♠ 6♠ 7♠"'),
+        lambda t: edit(t, '"meld 10♣ 10♥ 10♠"', '"meld 5♠ 6♠ 7♠"'),
         "hand file: turn 1, seat 0, 'meld 5♠ 6♠ 7♠': illegal in the meld phase: the cards are "
         "not all in the player's hand"),
     "the one-card pile's card discarded": (
-        lambda t: _edit(t, 'actions = ["take", "meld 10♣ 10♥ 10♠", "meld 2♣ 3♣ 3♥", '
+        lambda t: edit(t, 'actions = ["take", "meld 10♣ 10♥ 10♠", "meld 2♣ 3♣ 3♥", '
                            '"discard Q♣"]', 'actions = ["take", "discard 2♣"]'),
         "hand file: turn 1, seat 0, 'discard 2♣': illegal in the discard phase: R36/R37: no card "
         "of that face in the hand may be discarded"),
-    "a wrong draw": (lambda t: _edit(t, '"draw 7♦"', '"draw 7♣"'),
+    "a wrong draw": (lambda t: edit(t, '"draw 7♦"', '"draw 7♣"'),
                      "hand file: turn 2, seat 1, 'draw 7♣': the stock's top card is 7♦, not 7♣ "
                      "(the deal's stock, top card first)"),
-    "no action": (lambda t: _edit(t, '"draw 7♦"', '"fold"'),
+    "no action": (lambda t: edit(t, '"draw 7♦"', '"fold"'),
                   "hand file: turn 2, seat 1, 'fold': 'fold' names no action; accepted forms"),
     "a turn without its discard": (
-        lambda t: _edit(t, '"meld 2♣ 3♣ 3♥", "discard Q♣"]', '"meld 2♣ 3♣ 3♥"]'),
+        lambda t: edit(t, '"meld 2♣ 3♣ 3♥", "discard Q♣"]', '"meld 2♣ 3♣ 3♥"]'),
         "hand file: turn 1, seat 0: the turn ends without its discard (R32: pick up, meld, "
         "discard); the seat is in the meld phase"),
-    "two turns in one": (lambda t: _edit(t, '"discard Q♣"]', '"discard Q♣", "draw"]'),
+    "two turns in one": (lambda t: edit(t, '"discard Q♣"]', '"discard Q♣", "draw"]'),
                          "hand file: turn 1, seat 0, 'draw': the turn is over (after the discard "
                          "play passes on, R32)"),
     "truncated mid-line": (lambda t: t[:t.index('"meld 10♣ 10♥') + 8],
                            "hand file: text is not TOML ("),
-    "truncated at a turn": (lambda t: _cut_turns(t, 12),
+    "truncated at a turn": (lambda t: cut_turns(t, 12),
                             "hand file: the file ends in turn 13 before the hand does (seat 0 to "
                             "pickup): truncated?"),
-    "an unknown field": (lambda t: _edit(t, "dealer = 3", "dealer = 3\nwinner = 1"),
+    "an unknown field": (lambda t: edit(t, "dealer = 3", "dealer = 3\nwinner = 1"),
                          "hand file: unknown field 'winner'; allowed: format, title"),
-    "no dealer": (lambda t: _edit(t, "dealer = 3\n", ""),
+    "no dealer": (lambda t: edit(t, "dealer = 3\n", ""),
                   "hand file: dealer: missing (required: the dealer seat, R6"),
 }
 
 
 @pytest.mark.parametrize("case", list(BAD))
 def test_every_bad_file_is_one_line_naming_the_fault(example_text, case):
-    edit, needle = BAD[case]
-    with pytest.raises(ValueError) as exc:
-        HF.load(edit(example_text))
-    msg = str(exc.value)
-    assert "\n" not in msg and msg.startswith(needle), msg
+    refused_in_one_line(HF.load, example_text, BAD, case)
 
 
 @pytest.mark.parametrize("hand,ply,turn,action,needle", [

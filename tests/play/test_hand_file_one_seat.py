@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import referee as R
+from _hand_text import cut_turns, edit, refused_in_one_line
 
 import sim
 from sim.cli import main
@@ -113,79 +114,65 @@ def test_the_review_does_not_depend_on_the_made_up_cards():
         sim.review(a, seats=[0, 1], rollouts=4)
 
 
-def _edit(text, old, new, count=1):
-    assert old in text, old
-    return text.replace(old, new, count)
-
-
-def _cut_turns(text, keep):
-    parts = text.split("\n[[turns]]")
-    return "\n[[turns]]".join(parts[:keep + 1]) + "\n"
-
-
 BAD = {
     "a card named on another seat's draw": (
-        lambda t: _edit(t, '# turn 2\nseat = 1\nactions = ["draw"',
+        lambda t: edit(t, '# turn 2\nseat = 1\nactions = ["draw"',
                         '# turn 2\nseat = 1\nactions = ["draw 7♦"'),
         "hand file: turn 2, seat 1, 'draw 7♦': seat 0 records this hand and cannot see the card "
         "seat 1 draws; write 'draw' (R11"),
     "the recording seat's draw without its card": (
-        lambda t: _edit(t, '"draw 7♣"', '"draw"'),
+        lambda t: edit(t, '"draw 7♣"', '"draw"'),
         "hand file: turn 5, seat 0, 'draw': the recording seat's draw names the card it drew, "
         "e.g. 'draw 7♦' (R11"),
     "a card the recording seat holds, played by another": (
-        lambda t: _edit(t, '"meld 7♣ 7♦ 7♥", "discard K♠"', '"meld 7♣ 7♦ 7♥", "discard 7♣"'),
+        lambda t: edit(t, '"meld 7♣ 7♦ 7♥", "discard K♠"', '"meld 7♣ 7♦ 7♥", "discard 7♣"'),
         "hand file: turn 6, seat 1, 'discard 7♣': '7♣' would be a third copy of 7♣ (R1: each "
         "card exists twice; both copies are already in turn 4, seat 3, 'discard 7♣' and turn 5, "
         "seat 0, 'draw 7♣')"),
     "a third copy": (
-        lambda t: _edit(t, '"meld 3♥ 4♥ 5♥", "discard 3♠"', '"meld 3♥ 4♥ 5♥", "discard K♦"'),
+        lambda t: edit(t, '"meld 3♥ 4♥ 5♥", "discard 3♠"', '"meld 3♥ 4♥ 5♥", "discard K♦"'),
         "hand file: turn 10, seat 1, 'discard K♦': 'K♦' would be a third copy of K♦ (R1: each "
         "card exists twice; both copies are already in seat 0's hand (deal.hand) and turn 9, "
         "seat 0, 'draw K♦')"),
     "more cards than the seat holds": (
-        lambda t: _edit(t, '"lay off 7♥ on meld 2", "discard 8♥"',
+        lambda t: edit(t, '"lay off 7♥ on meld 2", "discard 8♥"',
                         '"lay off 7♥ on meld 2", "meld Q♠ Q♥ Q♦", "discard 8♥"'),
         "hand file: turn 16, seat 3, 'meld Q♠ Q♥ Q♦': seat 3 cannot hold Q"),
     "a pozzetto on another seat's turn": (
-        lambda t: _edit(t, '# turn 2\nseat = 1\n', '# turn 2\nseat = 1\npozzetto = "K♠"\n'),
+        lambda t: edit(t, '# turn 2\nseat = 1\n', '# turn 2\nseat = 1\npozzetto = "K♠"\n'),
         "hand file: turn 2, seat 1: pozzetto: seat 0 records this hand and cannot see seat 1's "
         "pozzetto (R11, R41); leave it out"),
     "a pozzetto not taken": (
-        lambda t: _edit(t, '# turn 5\nseat = 0\n', '# turn 5\nseat = 0\npozzetto = "K♠"\n'),
+        lambda t: edit(t, '# turn 5\nseat = 0\n', '# turn 5\nseat = 0\npozzetto = "K♠"\n'),
         "hand file: turn 5, seat 0: pozzetto: seat 0 takes no pozzetto in this turn (R41"),
     "left not what the seat holds": (
-        lambda t: _edit(t, '"5♦ Q♦ 4♠ 4♦",', '"5♦ Q♦ 4♠",'),
+        lambda t: edit(t, '"5♦ Q♦ 4♠ 4♦",', '"5♦ Q♦ 4♠",'),
         "hand file: left[3]: 3 cards, but seat 3 ends the hand holding 4"),
     "an earlier illegal action named first": (
-        lambda t: _edit(_edit(t, "# turn 2\nseat = 1", "# turn 2\nseat = 2"),
+        lambda t: edit(edit(t, "# turn 2\nseat = 1", "# turn 2\nseat = 2"),
                         '"meld 3♥ 4♥ 5♥", "discard 3♠"', '"meld 3♥ 4♥ 5♥", "discard K♦"'),
         "hand file: turn 2, seat 2: out of turn: seat 1 plays turn 2 (R6, R32"),
     "an illegal action": (
-        lambda t: _edit(t, '"meld 10♣ 10♥ 10♠"', '"meld 5♠ 6♠ 7♠"'),
+        lambda t: edit(t, '"meld 10♣ 10♥ 10♠"', '"meld 5♠ 6♠ 7♠"'),
         "hand file: turn 1, seat 0, 'meld 5♠ 6♠ 7♠': illegal in the meld phase: the cards are "
         "not all in the player's hand"),
-    "truncated": (lambda t: _cut_turns(t, 12),
+    "truncated": (lambda t: cut_turns(t, 12),
                   "hand file: the file ends in turn 13 before the hand does (seat 0 to pickup): "
                   "truncated?"),
     "both forms mixed": (
-        lambda t: _edit(t, 'discard = "2♣"', 'discard = "2♣"\nstock = "7♦ 7♣"'),
+        lambda t: edit(t, 'discard = "2♣"', 'discard = "2♣"\nstock = "7♦ 7♣"'),
         "hand file: deal: both forms mixed: deal.hand is one seat's record (its hand and the "
         "up-card only), deal.stock belongs to the full deal; give one or the other"),
-    "no recording seat": (lambda t: _edit(t, "seat = 0\ndealer", "dealer"),
+    "no recording seat": (lambda t: edit(t, "seat = 0\ndealer", "dealer"),
                           "hand file: seat: missing (required in one seat's record"),
-    "a short hand": (lambda t: _edit(t, 'hand = "Q♣ A♦ ', 'hand = "A♦ '),
+    "a short hand": (lambda t: edit(t, 'hand = "Q♣ A♦ ', 'hand = "A♦ '),
                      "hand file: deal.hand: 10 cards, expected 11 (R8)"),
 }
 
 
 @pytest.mark.parametrize("case", list(BAD))
 def test_every_bad_record_is_one_line_naming_the_fault(text, case):
-    edit, needle = BAD[case]
-    with pytest.raises(ValueError) as exc:
-        HF.load(edit(text))
-    msg = str(exc.value)
-    assert "\n" not in msg and msg.startswith(needle), msg
+    refused_in_one_line(HF.load, text, BAD, case)
 
 
 def _pozzetto_record():
@@ -215,9 +202,9 @@ def test_the_recording_seats_pozzetto_is_named_where_it_takes_it():
 def test_the_full_form_takes_neither_left_nor_a_pozzetto():
     full = FULL.read_text(encoding="utf-8")
     with pytest.raises(ValueError, match=r"^hand file: left: only in one seat's record"):
-        HF.load(_edit(full, "dealer = 3", 'dealer = 3\nleft = ["", "", "", ""]'))
+        HF.load(edit(full, "dealer = 3", 'dealer = 3\nleft = ["", "", "", ""]'))
     with pytest.raises(ValueError, match=r"^hand file: turns\[1\]: unknown field 'pozzetto'"):
-        HF.load(_edit(full, "# turn 2\nseat = 1\n", '# turn 2\nseat = 1\npozzetto = "K♠"\n'))
+        HF.load(edit(full, "# turn 2\nseat = 1\n", '# turn 2\nseat = 1\npozzetto = "K♠"\n'))
 
 
 def test_the_cli_reviews_a_record_and_refuses_a_bad_one(text, tmp_path, capsys):
