@@ -373,12 +373,12 @@ def review_run(strategy: str | None, hands: int, seed: int | None,
     if isinstance(margin, bool) or not isinstance(margin, (int, float)) \
             or not math.isfinite(margin) or margin < 0:
         raise ValueError(f"margin must be a finite number of points >= 0, got {margin!r}")
-    if any(p is not None for p in o.pythons):
-        raise ValueError(f"strategy: {strategy!r} is a Python strategy file; a review run "
-                         "takes a built-in or registered strategy")
     if source is not None and any(p is not None for p in o.pythons):
         raise ValueError(f"run: the run in {os.fspath(run)!r} plays a Python strategy file; "
                          "a review run takes built-in or registered strategies")
+    if any(p is not None for p in o.pythons):
+        raise ValueError(f"strategy: {strategy!r} is a Python strategy file; a review run "
+                         "takes a built-in or registered strategy")
     if scheduler is not None or executor != "local":
         if scheduler is not None:
             executor = "dask"

@@ -147,6 +147,13 @@ def test_a_run_directory_that_cannot_be_reviewed_is_refused(simulated, tmp_path)
     with pytest.raises(ValueError, match="has not written hands 2..3 yet"):
         RR.review_run(None, 3, None, run=unfinished, rollouts=ROLLOUTS)
     assert RR.review_run(None, 2, None, run=unfinished, rollouts=ROLLOUTS).hands == 2
+    # a run whose seats play a Python strategy file
+    (tmp_path / "mine.py").write_text("class FirstLegal:\n    def choose(self, observation, "
+                                      "legal_actions):\n        return legal_actions[0]\n")
+    python_run = tmp_path / "python_run"
+    sim.simulate(2, SEED, [f"{tmp_path / 'mine.py'}:FirstLegal", "expert"] * 2, out=python_run)
+    with pytest.raises(ValueError, match="plays a Python strategy file"):
+        RR.review_run(None, 1, None, run=python_run, rollouts=ROLLOUTS)
     # resuming a review run with another run's hands is refused
     out = tmp_path / "rev"
     RR.review_run(None, 1, None, out, run=simulated, rollouts=ROLLOUTS)
