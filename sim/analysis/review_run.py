@@ -355,6 +355,13 @@ def review_run(strategy: str | None, hands: int, seed: int | None,
     source = None
     if run is not None:
         seed, strategy, rules, source = _source_run(run, hands, seed, strategy, rules)
+        if out is not None:
+            a, b = Path(run).resolve(), Path(out).resolve()
+            if a == b or a in b.parents or b in a.parents:
+                how = "is" if a == b else "is inside" if a in b.parents else "holds"
+                raise ValueError(f"out: {os.fspath(out)!r} {how} the run being reviewed "
+                                 f"({os.fspath(run)!r}); write the review run to another "
+                                 "directory")
     elif not isinstance(strategy, str):
         raise ValueError(f"strategy must be one strategy spec (str), played on every seat, got "
                          f"{strategy!r}")
@@ -438,7 +445,9 @@ def review_run(strategy: str | None, hands: int, seed: int | None,
     _run(work, hands, config, o)
     blocks = [parts[a] for a in sorted(parts) if parts[a] is not None]
     table = (pa.concat_tables(blocks) if blocks else REVIEW_SCHEMA.empty_table()).to_pandas()
-    name = strategy if isinstance(strategy, str) else ", ".join(dict.fromkeys(o.names))
+    rated_seats = range(len(o.names)) if seats is None else seats
+    name = (strategy if isinstance(strategy, str) else
+            ", ".join(dict.fromkeys(o.names[k] for k in rated_seats)))   # the rated seats
     played = list(dict.fromkeys(str(x) for x in table.sort_values("seat", kind="stable")[
         "strategy"]))                                  # in seat order
     by = ({p: strength(table[table["strategy"] == p], hands) for p in played}

@@ -308,6 +308,9 @@ def _check_out(out: Path, config: dict, overwrite: bool, kind: str = "hands") ->
             _refuse_renamed_rollout(where, pairs)
             seats = [str(i) for i, _x, _y in pairs]
             shown[shown.index("strategies")] = f"strategies of seat {', '.join(seats)}"
+        if "review" in shown:                      # a review run's settings, named
+            opts = _differs(old.get("review") or {}, config.get("review") or {})
+            shown[shown.index("review")] = f"review: {', '.join(opts)}"
         if "selection" in shown:
             shown[shown.index("selection")] = (
                 f"selection: {_selection_text(old['selection'])}, now "
@@ -332,9 +335,11 @@ def _check_out(out: Path, config: dict, overwrite: bool, kind: str = "hands") ->
         have, want = int(old[count]), int(config[count])
         if want < have:
             key = "hand_index" if kind == "hands" else "match"
+            first = (f"sim.analysis.review_run.load_reviews({where!r}).query('hand < {want}')"
+                     if kind == "reviews" else
+                     f"sim.load({where!r}, filter=[({key!r}, '<', {want})])")
             raise ValueError(f"out: {where!r} holds a run of {have:,} {count}; --{count} "
-                             f"{want:,} is fewer (a run is never shrunk: "
-                             f"sim.load({where!r}, filter=[({key!r}, '<', {want})]) reads the "
+                             f"{want:,} is fewer (a run is never shrunk: {first} reads the "
                              "first ones), or use another directory")
         manifest["extents"] = [list(e) for e in manifest["extents"]] + [[have, want]]
         manifest["config"] = dict(old, **{count: want})

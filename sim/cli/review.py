@@ -48,7 +48,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                     "decision) each legal action is rolled out on worlds sampled from that "
                     "seat's view, as 'burraco analyze' does. Each decision gets the chosen "
                     "action, the best one, the loss (the chosen action's mean result below the "
-                    "best's on the same worlds, points) with its 95% interval, and a mark: ? "
+                    "best other action's, cross-fitted: the other picked on half the worlds, "
+                    "measured on the other half; points) with its 95% interval, and a mark: ? "
                     "doubtful (loss >= --doubtful) or ?? blunder (loss >= --blunder), never when "
                     "the interval includes 0; then per seat and per team the decisions rated, "
                     "the points lost in all and per decision with 95% intervals, and the marks "
@@ -134,7 +135,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="worker processes of the LocalCluster of --executor dask (default 2)")
     bar = p.add_mutually_exclusive_group()
     bar.add_argument("--progress", action="store_true",
-                     help="a progress bar on stderr, one step per decision (the default)")
+                     help="a progress bar on stderr, one step per decision (per hand with "
+                          "--hands; the default)")
     bar.add_argument("--quiet", action="store_true",
                      help="no progress bar, no compile notice and no timing line on stderr")
     p.set_defaults(func=run)
@@ -151,6 +153,8 @@ def _settings(args: argparse.Namespace) -> dict:
                                  "it out")
         return {"seed": args.run, "hand_file": True}
     if args.run is not None and not os.path.isdir(args.run):
+        if not os.path.exists(args.run) and args.run.lower().endswith((".toml", ".json")):
+            raise ValueError(f"FILE: the hand file {args.run!r} does not exist")
         raise ValueError(not_a_directory("DIR", args.run))
     if args.hand is None:
         raise ValueError("--hand: give the hand to review (DIR --hand I, --seed S --hand I), "
@@ -172,8 +176,8 @@ def _run_many(args: argparse.Namespace) -> int:
                          "reviews the hands of a run directory or of --seed S")
     if args.run is not None and not os.path.isdir(args.run):
         raise ValueError(not_a_directory("DIR", args.run))
-    refused = [("hand", "--hand"), ("dealer", "--dealer"), ("team0", "--team0"), ("team1", "--team1"),
-               ("strategy_file", "--strategy-file")]
+    refused = [("hand", "--hand"), ("dealer", "--dealer"), ("team0", "--team0"),
+               ("team1", "--team1"), ("strategy_file", "--strategy-file")]
     for attr, option in refused:
         if option is not None and getattr(args, attr, None) is not None:
             raise ValueError(f"{option} does not go with --hands (a review run rates every "

@@ -300,7 +300,7 @@ class ActionWords:
                  "'lay off 10♥ on meld 2'")
         if low in ("draw", "draw from the stock", "stock"):
             return KA.A_DRAW
-        if low.startswith("take"):
+        if low in ("take", "take the pile", "take the discard pile", "pile"):
             return KA.A_TAKE
         if low in ("end", "end the meld phase", "end meld phase"):
             return KA.A_END_MELD

@@ -55,6 +55,7 @@ from kernels.engine import actions as KA
 from kernels.table import state as KS
 
 from sim.core import notation
+from sim._util.text import plural
 from sim.core.cards import check_int
 from sim.play import position_file
 from sim.play.actions import action_faces, action_kind
@@ -145,7 +146,7 @@ def _deck_of_text(deal: dict, rules, n: int) -> np.ndarray:
             msg = str(e).removeprefix("notation: ")
             _fail(msg if msg.startswith(field + ":") else f"{field}: {msg}")
         if size is not None and len(ids) != size:
-            _fail(f"{field}: {len(ids)} cards, expected {size} (R8)")
+            _fail(f"{field}: {plural(len(ids), 'card')}, expected {size} (R8)")
         return ids
 
     parts = []
@@ -427,12 +428,12 @@ class _Placer:
         s0, h = self.seat, self.rules.hand_size
         cards = _split(deal["hand"], "deal.hand")
         if len(cards) != h:
-            _fail(f"deal.hand: {len(cards)} cards, expected {h} (R8)")
+            _fail(f"deal.hand: {plural(len(cards), 'card')}, expected {h} (R8)")
         for i, tok in enumerate(cards):
             self.known[s0][self._name(s0 * h + i, tok, "deal.hand")] += 1
         up = _split(deal["discard"], "deal.discard")
         if len(up) != 1:
-            _fail(f"deal.discard: {len(up)} cards, expected 1 (R8)")
+            _fail(f"deal.discard: {plural(len(up), 'card')}, expected 1 (R8)")
         self.pile.append(self._name(self.up, up[0], "deal.discard"))
         for t, turn in enumerate(self.turns, 1):
             stop = self._turn(t, turn)
@@ -470,6 +471,9 @@ class _Placer:
             named = None
             if len(words) == 2 and words[0].lower() == "draw":
                 a, named = KA.A_DRAW, words[1]
+            elif len(words) > 1 and words[0].lower() == "take" \
+                    and text.lower() not in _TAKE_WORDS:
+                a, named = KA.A_TAKE, " ".join(words[1:])
             else:
                 try:
                     a = self.words.action_from_text(text)
@@ -497,6 +501,11 @@ class _Placer:
                 self.hcount[s] += 1
                 self._stock_end()
             elif kind == "take":
+                if named is not None:
+                    try:
+                        _check_pile([int(c) for c in self.pile], named, where)
+                    except ValueError as e:
+                        return _Stop(at, str(e).removeprefix("hand file: "))
                 pile, self.pile = self.pile, []
                 if len(pile) == 1 and self.rules.forbid_rediscard_single_pile:
                     self.barred = pile[0]           # R36: that card, not its other copy
@@ -575,7 +584,8 @@ class _Placer:
         except ValueError as e:
             return _Stop(at, str(e).removeprefix("hand file: "), True)
         if len(cards) != len(pos):
-            return _Stop(at, f"{field}: {len(cards)} cards, expected {len(pos)} (R8)", True)
+            return _Stop(at, f"{field}: {plural(len(cards), 'card')}, expected {len(pos)} (R8)",
+                         True)
         for q, tok in zip(pos, cards):
             try:
                 self.known[s][self.name(q, tok, field)] += 1
@@ -606,8 +616,8 @@ class _Placer:
                 end.msg = str(e).removeprefix("hand file: ")
                 return end
             if len(cards) != self.hcount[s]:
-                end.msg = (f"{field}: {len(cards)} cards, but seat {s} ends the hand holding "
-                           f"{self.hcount[s]}")
+                end.msg = (f"{field}: {plural(len(cards), 'card')}, but seat {s} ends the "
+                           f"hand holding {self.hcount[s]}")
                 return end
             for tok in cards:
                 try:
@@ -691,10 +701,36 @@ def _action(game: Game, text: str, where: str) -> int:
             _fail(f"{where}: the stock's top card is {notation.format_card(top_card)}, not "
                   f"{notation.format_card(face)} (the deal's stock, top card first)")
         return KA.A_DRAW
+    if len(words) > 1 and words[0].lower() == "take" and text.lower() not in _TAKE_WORDS:
+        _check_pile(_pile_faces(game), " ".join(words[1:]), where)
+        return KA.A_TAKE
     try:
         return game.action_from_text(text)
     except ValueError as e:
         _fail(f"{where}: {str(e).removeprefix('action text: ')}")
+
+
+#: the words of taking the pile without its cards (Game.action_from_text)
+_TAKE_WORDS = ("take", "take the pile", "take the discard pile")
+
+
+def _pile_faces(game: Game) -> list:
+    """The faces of the discard pile's cards, bottom first."""
+    g = game._g
+    return [int(CIDX[c]) for c in game.state.pile[:int(g[KS.G_PILE_SIZE])]]
+
+
+def _check_pile(pile: list, named: str, where: str) -> None:
+    """``take C C ...``: the cards named must be the discard pile's (any order; R33)."""
+    try:
+        faces = [int(CIDX[c]) for c in notation.parse(named)]
+    except ValueError as e:
+        _fail(f"{where}: {str(e).removeprefix('notation: ')}")
+    if sorted(faces) != sorted(pile):
+        shown = " ".join(notation.format_card(f) for f in pile) or "nothing"
+        _fail(f"{where}: the discard pile holds {shown}, not "
+              f"{' '.join(notation.format_card(f) for f in faces)} (R33: the whole pile is "
+              "taken; 'take' alone names it)")
 
 
 def _stock_top(game: Game):

@@ -77,10 +77,15 @@ def test_seats_rate_those_seats_of_the_same_hands(ran, tmp_path, capsys):
     rows = RR.load_reviews(out)
     assert set(rows["seat"]) == {0} and len(rows) == (ran.table["seat"] == 0).sum()
     assert json.loads((out / "_manifest.json").read_text())["config"]["review"]["seats"] == [0]
-    # the same directory with other seats is another run: refused, in one line
+    # the same directory with other seats is another run: refused, in one line naming it
     capsys.readouterr()
     assert main([*argv[:-5], "--seats", "1", "--out", str(out), "--quiet"]) == 2
-    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "differs in: review: seats" in err, err
+    # fewer hands than the run holds: the rows of the first ones are read with load_reviews
+    assert main([*argv[:3], "--hands", "1", *argv[5:]]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "load_reviews(" in err and "query('hand < 1')" in err, err
 
 
 @pytest.mark.parametrize("seats", [[], [4], [0, -1], ["0"], [True], 1.5])
@@ -107,6 +112,8 @@ def test_a_run_directorys_hands_are_reviewed_as_they_were_played(simulated, tmp_
         pd.testing.assert_frame_equal(mine, r.decisions, check_dtype=False)
     # one figure per strategy, in seat order, their decisions adding up to the whole
     assert list(got.by_strategy) == ["expert", "heuristic"] and got.strategy == "expert, heuristic"
+    one = RR.review_run(None, 2, None, run=simulated, rollouts=ROLLOUTS, seats=[1])
+    assert one.strategy == "heuristic" and one.by_strategy == {}    # the rated seats' strategy
     assert sum(p["decisions"] for p in got.by_strategy.values()) == got.strength["decisions"]
     mine = got.table[(got.table["strategy"] == "heuristic") & ~got.table["forced"]]
     assert got.by_strategy["heuristic"]["per_decision"] == pytest.approx(mine["loss"].mean())
@@ -154,6 +161,12 @@ def test_a_run_directory_that_cannot_be_reviewed_is_refused(simulated, tmp_path)
     sim.simulate(2, SEED, [f"{tmp_path / 'mine.py'}:FirstLegal", "expert"] * 2, out=python_run)
     with pytest.raises(ValueError, match="plays a Python strategy file"):
         RR.review_run(None, 1, None, run=python_run, rollouts=ROLLOUTS)
+    # the review run's directory is never the reviewed run, inside it or around it, even
+    # with overwrite (which would delete the run's records): refused before anything is touched
+    for out in (simulated, simulated / "sub", simulated.parent):
+        with pytest.raises(ValueError, match="the run being reviewed"):
+            RR.review_run(None, 1, None, out, run=simulated, rollouts=ROLLOUTS, overwrite=True)
+    assert len(sim.load(simulated)) == 4 and not (simulated / "sub").exists()
     # resuming a review run with another run's hands is refused
     out = tmp_path / "rev"
     RR.review_run(None, 1, None, out, run=simulated, rollouts=ROLLOUTS)

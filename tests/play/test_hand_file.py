@@ -123,7 +123,23 @@ BAD = {
                          "hand file: unknown field 'winner'; allowed: format, title"),
     "no dealer": (lambda t: edit(t, "dealer = 3\n", ""),
                   "hand file: dealer: missing (required: the dealer seat, R6"),
+    "a pile taken with other cards": (
+        lambda t: edit(t, 'seat = 1\nactions = ["take", "meld 7♣ 7♦ 7♥"',
+                       'seat = 1\nactions = ["take 5♠ 5♦ K♥", "meld 7♣ 7♦ 7♥"'),
+        "hand file: turn 6, seat 1, 'take 5♠ 5♦ K♥': the discard pile holds 7♣ 9♠, not 5♠ 5♦ "
+        "K♥ (R33: the whole pile is taken; 'take' alone names it)"),
+    "a word that only begins like take": (
+        lambda t: edit(t, 'seat = 1\nactions = ["take", "meld 7♣ 7♦ 7♥"',
+                       'seat = 1\nactions = ["takeover", "meld 7♣ 7♦ 7♥"'),
+        "hand file: turn 6, seat 1, 'takeover': 'takeover' names no action"),
 }
+
+
+def test_a_pile_taken_with_its_cards_named_reads_as_take(example_text):
+    """``take`` may name the pile's cards, in any order (checked, as ``draw X`` is)."""
+    named = edit(example_text, 'seat = 1\nactions = ["take", "meld 7♣ 7♦ 7♥"',
+                 'seat = 1\nactions = ["take 9♠ 7♣", "meld 7♣ 7♦ 7♥"')
+    assert HF.load(named).actions == HF.load(example_text).actions
 
 
 @pytest.mark.parametrize("case", list(BAD))

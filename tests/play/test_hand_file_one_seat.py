@@ -167,6 +167,11 @@ BAD = {
                           "hand file: seat: missing (required in one seat's record"),
     "a short hand": (lambda t: edit(t, 'hand = "Q♣ A♦ ', 'hand = "A♦ '),
                      "hand file: deal.hand: 10 cards, expected 11 (R8)"),
+    "a pile taken with other cards": (
+        lambda t: edit(t, 'seat = 1\nactions = ["take", "meld 7♣ 7♦ 7♥"',
+                       'seat = 1\nactions = ["take 5♠ 5♦ K♥", "meld 7♣ 7♦ 7♥"'),
+        "hand file: turn 6, seat 1, 'take 5♠ 5♦ K♥': the discard pile holds 7♣ 9♠, not 5♠ 5♦ "
+        "K♥ (R33: the whole pile is taken; 'take' alone names it)"),
 }
 
 
