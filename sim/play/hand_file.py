@@ -293,6 +293,8 @@ def load(src, strategies="heuristic", fill_seed: int = 0) -> HandFile:
                                     or not all(isinstance(x, str) for x in players)):
             _fail(f"players: expected {n} names, got {players!r}")
         title = d.get("title")
+        if title is not None and not isinstance(title, str):
+            _fail(f"title: expected a text, got {title!r}")
         if "deal" not in d:
             _fail("deal: missing (required: the hands, pozzetti, up-card and stock)")
         turns = d.get("turns")
@@ -336,7 +338,10 @@ def load(src, strategies="heuristic", fill_seed: int = 0) -> HandFile:
             where = f"turn {t}, seat {seat_t}, {text!r}"
             if stop is not None and stop.at == (t, i) and not stop.inclusive:
                 stop.fail()
-            if play.is_over or play.current_seat != seat_t or play.turn != t:
+            if play.is_over:
+                _fail(f"{where}: the hand is over (it ended with the action before: a close, "
+                      "R45, or the end of the stock, R50)")
+            if play.current_seat != seat_t or play.turn != t:
                 _fail(f"{where}: the turn is over (after the discard play passes on, R32)")
             a = _action(play, text, where)
             if action_kind(a) == "discard" and play.phase in ("place", "meld"):

@@ -128,6 +128,13 @@ BAD = {
                        'seat = 1\nactions = ["take 5♠ 5♦ K♥", "meld 7♣ 7♦ 7♥"'),
         "hand file: turn 6, seat 1, 'take 5♠ 5♦ K♥': the discard pile holds 7♣ 9♠, not 5♠ 5♦ "
         "K♥ (R33: the whole pile is taken; 'take' alone names it)"),
+    "an action after the close": (
+        lambda t: edit(t, '"lay off 6♣ on meld 1", "discard 10♥"]',
+                       '"lay off 6♣ on meld 1", "discard 10♥", "draw"]'),
+        "hand file: turn 18, seat 1, 'draw': the hand is over (it ended with the action "
+        "before: a close, R45"),
+    "a title that is not a text": (lambda t: edit(t, 'title = "A club', 'title = 5\n# "A club'),
+                                   "hand file: title: expected a text, got 5"),
     "a word that only begins like take": (
         lambda t: edit(t, 'seat = 1\nactions = ["take", "meld 7♣ 7♦ 7♥"',
                        'seat = 1\nactions = ["takeover", "meld 7♣ 7♦ 7♥"'),
